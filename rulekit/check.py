@@ -1,0 +1,237 @@
+"""Whole-model checks: variants applied, names resolved, every problem collected at once.
+
+:func:`load` is the one way from a ``.rules`` text to a runnable :class:`model.Game`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+
+from . import model as m
+from .errors import OptionError, Problem, RulesError, Span
+from .syntax import keywords
+from .transform import to_model
+
+_SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
+_NAMED = (m.DieDecl, m.SymbolsDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.ClaimDecl,
+          m.ProcedureDecl, m.PhaseDecl)
+
+
+def suggest(name: str, candidates) -> str | None:
+    """A "did you mean …?" hint for a misspelt name, or None."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _key(item):
+    if isinstance(item, _SINGLETONS):
+        return (type(item).__name__,)
+    if isinstance(item, m.PhaseDecl):
+        return ("phase", item.name)
+    return (type(item).__name__, item.name)
+
+
+def _merge_deck(base: m.DeckDecl, over: m.DeckDecl) -> m.DeckDecl:
+    cards = {c.name: c for c in base.cards}
+    for c in over.cards:
+        cards[c.name] = c
+    return m.DeckDecl(tuple(cards.values()), span=base.span)
+
+
+def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tuple[str, ...]]:
+    """The items of the base game with the named variants laid over it, in order.
+
+    A variant replaces the items it declares again (a card of the deck, a zone, a claim, the
+    setup…) and adds new ones; ``extends`` applies other variants first.
+
+    Raises:
+        OptionError: an unknown variant name (the message lists the known ones).
+    """
+    variants = {i.name: i for i in file.items if isinstance(i, m.VariantDecl)}
+    items: dict = {}
+    for item in file.items:
+        if not isinstance(item, m.VariantDecl):
+            items[_key(item)] = item
+    applied: list[str] = []
+
+    def lay(name: str, stack: tuple) -> None:
+        if name not in variants:
+            known = ", ".join(sorted(variants)) or "none"
+            raise OptionError(f"unknown variant '{name}' (this game has: {known})")
+        if name in stack:
+            raise OptionError(f"variant '{name}' extends itself")
+        variant = variants[name]
+        for base in variant.extends:
+            lay(base, stack + (name,))
+        for item in variant.items:
+            key = _key(item)
+            if isinstance(item, m.DeckDecl) and key in items:
+                items[key] = _merge_deck(items[key], item)
+            else:
+                items[key] = item
+        applied.append(name)
+
+    for name in names:
+        lay(name, ())
+    return list(items.values()), tuple(applied)
+
+
+def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
+    kinds = []
+    seen: set[str] = set()
+    for card in deck.cards:
+        if card.name in seen:
+            problems.append(Problem(f"card '{card.name}' is declared twice", card.span))
+        seen.add(card.name)
+        count = None
+        ranges = [p for p in card.props if p.kind == "range"]
+        fixed: dict[str, int] = {}
+        aliases = []
+        flags = set()
+        for p in card.props:
+            if p.kind == "count":
+                if count is not None:
+                    problems.append(Problem("the count is given twice", p.span))
+                count = p.value
+            elif p.kind == "value":
+                fixed[p.name] = p.value
+            elif p.kind == "alias":
+                aliases.append(p)
+            elif p.kind == "flag":
+                flags.add(p.name)
+        if count is None:
+            problems.append(Problem(f"card '{card.name}' has no count", card.span,
+                                    f"say how many the deck holds, e.g. 'card {card.name}: count 4'"))
+            count = 0
+        elif count < 1:
+            problems.append(Problem(f"card '{card.name}' has count {count}; it must be at least 1", card.span))
+        if len(ranges) > 1:
+            problems.append(Problem("a card may generate over one range only", ranges[1].span))
+        values = [None]
+        if ranges:
+            r = ranges[0]
+            if r.high < r.value:
+                problems.append(Problem(f"the range {r.value}..{r.high} is empty", r.span))
+            values = list(range(r.value, r.high + 1))
+        for v in values:
+            attrs_ = dict(fixed)
+            if ranges:
+                attrs_[ranges[0].name] = v
+            for a in aliases:
+                if a.other not in attrs_:
+                    problems.append(Problem(f"'{a.other}' is not an attribute of card '{card.name}'", a.span,
+                                            suggest(a.other, attrs_)))
+                else:
+                    attrs_[a.name] = attrs_[a.other]
+            if v is None:
+                label = card.label or card.name
+            else:
+                label = f"{card.label} {v}" if card.label else str(v)
+            kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count))
+    return tuple(kinds)
+
+
+def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
+    """Apply variants, check every declaration and compile the game.
+
+    Raises:
+        RulesError: every problem found, each located in the file.
+        OptionError: an unknown variant.
+    """
+    from .engine.compile import CompileError, compile_game
+
+    items, applied = apply_variants(file, tuple(variants))
+    problems: list[Problem] = []
+
+    def one(cls, what: str, example: str):
+        found = [i for i in items if isinstance(i, cls)]
+        if not found:
+            problems.append(Problem(f"the file declares no {what}", Span(1, 1), f"add one, e.g. {example}"))
+            return None
+        return found[0]
+
+    game = one(m.GameDecl, "game title", 'game "My game"')
+    players = one(m.PlayersDecl, "player range", "players 2..6")
+    deck = one(m.DeckDecl, "deck", "deck { card coin: count 10 }")
+    setup = one(m.SetupDecl, "setup", "setup { … go to turn }")
+    match = next((i for i in items if isinstance(i, m.MatchDecl)), None) or m.MatchDecl(None, (), ())
+    if players and not (1 <= players.low <= players.high):
+        problems.append(Problem(f"the player range {players.low}..{players.high} is empty", players.span))
+
+    def named(cls):
+        return tuple(i for i in items if isinstance(i, cls))
+
+    kinds = _expand_cards(deck, problems) if deck else ()
+    zones = named(m.ZoneDecl)
+    holders = [z for z in zones if z.holds_deck]
+    if zones and len(holders) != 1:
+        span = holders[1].span if len(holders) > 1 else zones[0].span
+        problems.append(Problem("exactly one zone must hold the deck at the start", span,
+                                "add 'holds the deck' to the zone where the cards start, e.g. the stock"))
+    # one namespace for the things a bare name can mean
+    owners: dict[str, m.Span] = {}
+    reserved = keywords()
+    for item in items:
+        if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.DieDecl, m.SymbolsDecl)):
+            if item.name in owners:
+                problems.append(Problem(f"the name '{item.name}' is declared twice", item.span))
+            owners[item.name] = item.span
+        if isinstance(item, (m.CounterDecl, m.SeatDecl)) and item.name in ("current", "actor", "claimant"):
+            problems.append(Problem(f"'{item.name}' is a built-in seat; choose another name", item.span))
+    for cls in (m.ClaimDecl, m.ProcedureDecl, m.PhaseDecl):
+        counts = Counter(i.name for i in named(cls))
+        for i in named(cls):
+            if counts[i.name] > 1:
+                problems.append(Problem(f"'{i.name}' is declared twice", i.span))
+                counts[i.name] = 0
+    del reserved
+    result = m.Game(
+        title=game.title if game else "",
+        players=(players.low, players.high) if players else (1, 1),
+        kinds=kinds,
+        dice=named(m.DieDecl),
+        symbols=named(m.SymbolsDecl),
+        zones=zones,
+        counters=named(m.CounterDecl),
+        seats=named(m.SeatDecl),
+        claims=named(m.ClaimDecl),
+        setup=setup.body if setup else (),
+        procedures=named(m.ProcedureDecl),
+        phases=named(m.PhaseDecl),
+        match=match,
+        variants=tuple((v.name, v.label) for v in file.items if isinstance(v, m.VariantDecl)),
+        applied=applied,
+        path=file.path,
+        source=file.source,
+    )
+    if not problems:
+        try:
+            compile_game(result)
+        except CompileError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise RulesError(file.path, file.source, problems)
+    return result
+
+
+def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> m.Game:
+    """Read, parse, check and compile a ``.rules`` file.
+
+    Args:
+        path: the file to read.
+        variants: names of variants to apply, in order.
+
+    Raises:
+        RulesError: a syntax or semantic problem in the file.
+        OptionError: an unknown variant.
+        OSError: the file cannot be read.
+    """
+    with open(path, encoding="utf-8") as fh:
+        source = fh.read()
+    return loads(source, path, variants)
+
+
+def loads(source: str, path: str = "<rules>", variants: tuple[str, ...] | list[str] = ()) -> m.Game:
+    """Like :func:`load`, from a text."""
+    return build_game(to_model(source, path), tuple(variants))

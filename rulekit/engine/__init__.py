@@ -1,0 +1,7 @@
+"""The generic interpreter: compile a game, then run it one decision at a time."""
+
+from .core import (DECLINE_ACTION, Action, Decision, Engine, Event, Option, State, View, count_multisets,
+                   multisets)
+
+__all__ = ["Action", "Decision", "Engine", "Event", "Option", "State", "View", "DECLINE_ACTION",
+           "multisets", "count_multisets"]

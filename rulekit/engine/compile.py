@@ -1,0 +1,1125 @@
+"""Compiles a checked :class:`~rulekit.model.Game` into plain Python callables.
+
+Names are resolved and expressions turned into closures once per game, so that the hot
+path (legal actions, applying an action) only calls functions on a small mutable context.
+Every name that cannot be resolved becomes a located :class:`~rulekit.errors.Problem`;
+:class:`CompileError` carries all of them.
+
+The engine knows no game: it knows zones, counters, seats, claims, phases and actions,
+whatever the ``.rules`` file calls them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+from .. import model as m
+from ..errors import Problem, Span
+
+NUM, BOOL, SEAT = "num", "bool", "seat"
+CURRENT, ACTOR, CLAIMANT = 0, 1, 2
+BUILTIN_SEATS = ("current", "actor", "claimant")
+DECLINE = "decline"
+
+
+class CompileError(Exception):
+    """The model refers to things that do not exist or mixes kinds of values."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(p.message for p in problems))
+
+
+class Jump(Exception):
+    """Raised by ``go to``: ends the running block; ``ctx.goto`` says where play goes."""
+
+
+class EndOfDeal(Exception):
+    """Raised by ``end deal``."""
+
+
+class RulesRuntimeError(RuntimeError):
+    """The rules reached a state they do not say how to leave (reported with its location)."""
+
+
+def _sym(name: str) -> str:
+    return "sym:" + name
+
+
+class Ctx:
+    """The mutable working copy of a state while an action is checked or applied."""
+
+    __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
+                 "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
+                 "claim_args", "winners")
+
+    def __init__(self):
+        self.locals = {}
+        self.chosen = ()
+        self.chosen_zone = -1
+        self.goto = None
+        self.events = []
+        self.claim_args = None
+
+
+def remove_cards(zone: tuple, cards) -> tuple:
+    """``zone`` without ``cards`` (kinds), taking the last (topmost) copies first.
+
+    Raises:
+        ValueError: a card is not in the zone.
+    """
+    lst = list(zone)
+    for k in cards:
+        for i in range(len(lst) - 1, -1, -1):
+            if lst[i] == k:
+                del lst[i]
+                break
+        else:
+            raise ValueError(f"card kind {k} is not in the zone")
+    return tuple(lst)
+
+
+def multiset_contains(pool: tuple, cards) -> bool:
+    """Whether the multiset ``pool`` contains the multiset ``cards``."""
+    counts: dict = {}
+    for k in pool:
+        counts[k] = counts.get(k, 0) + 1
+    for k in cards:
+        c = counts.get(k, 0)
+        if c == 0:
+            return False
+        counts[k] = c - 1
+    return True
+
+
+class CompiledAction:
+    """One action of a phase: its legality steps (requires and choices) and its effects."""
+
+    __slots__ = ("name", "index", "label", "steps", "body", "span", "card_step", "param_steps")
+
+    def __init__(self, name, index, label, steps, body, span):
+        self.name = name
+        self.index = index
+        self.label = label
+        self.steps = steps            # ("req", fn, message) | ("cards", src, low, high) | ("param", name, domain, type)
+        self.body = body
+        self.span = span
+        self.card_step = next((s for s in steps if s[0] == "cards"), None)
+        self.param_steps = tuple(s for s in steps if s[0] == "param")
+
+
+class CompiledPhase:
+    __slots__ = ("name", "index", "kind", "seats", "actions", "by_name", "after", "span")
+
+    def __init__(self, name, index, kind, span):
+        self.name = name
+        self.index = index
+        self.kind = kind
+        self.span = span
+        self.seats = None
+        self.actions = ()
+        self.by_name = {}
+        self.after = None
+
+
+class CompiledClaim:
+    __slots__ = ("name", "index", "params", "types", "label", "truth", "order")
+
+    def __init__(self, name, index, params, types):
+        self.name = name
+        self.index = index
+        self.params = params
+        self.types = types
+        self.label = None
+        self.truth = None
+        self.order = ()
+
+
+class CompiledGame:
+    """Everything the engine needs, resolved to indices and closures."""
+
+    def __init__(self, game: m.Game):
+        self.game = game
+        self.kinds = game.kinds
+        self.kind_flags = [k.flags for k in game.kinds]
+        self.card_names = {k.card for k in game.kinds}
+        self.attr_names = {a for k in game.kinds for a, _ in k.attrs}
+        self.flag_names = {f for k in game.kinds for f in k.flags}
+        self.symbols = {s.name: s.symbols for s in game.symbols}
+        self.symbol_of = {}
+        for s in game.symbols:
+            for i, name in enumerate(s.symbols):
+                self.symbol_of[name] = (s.name, i)
+        self.zones = game.zones
+        self.zone_index = {z.name: i for i, z in enumerate(game.zones)}
+        self.counter_index = {c.name: i for i, c in enumerate(game.counters)}
+        self.seat_index = {name: i for i, name in enumerate(BUILTIN_SEATS)}
+        for i, s in enumerate(game.seats):
+            self.seat_index[s.name] = len(BUILTIN_SEATS) + i
+        self.seat_names = BUILTIN_SEATS + tuple(s.name for s in game.seats)
+        self.dice = {d.name: d.sides for d in game.dice}
+        self.claims = {}
+        self.claim_list = []
+        self.phases = {}
+        self.phase_list = []
+        self.procedures = {}
+        self.setup = None
+        self.between = None
+        self.until = None
+        self.rank_keys = ()
+        self.counter_inits = ()
+        self.seat_inits = ()
+        self.problems: list[Problem] = []
+        self.holder = next((i for i, z in enumerate(game.zones) if z.holds_deck), 0)
+        # attribute columns: value of attribute ``a`` on kind ``k`` is attr_table[a][k]
+        self.attr_table = {a: tuple(k.attr(a) for k in game.kinds) for a in self.attr_names}
+        for sym in self.symbol_of:
+            if sym not in self.attr_table:
+                self.attr_table[sym] = tuple(0 for _ in game.kinds)
+
+    # ---- layout of a state for n players
+    def zone_slot(self, zone: int, seat: int, n: int) -> int:
+        """The index of a zone instance in ``State.zones``: shared zones first, then per-player."""
+        return self.zone_base(n)[zone] + (seat if self.zones[zone].per_player else 0)
+
+    def zone_base(self, n: int):
+        cache = self._bases.get(n) if hasattr(self, "_bases") else None
+        if cache is None:
+            if not hasattr(self, "_bases"):
+                self._bases = {}
+            bases = []
+            pos = 0
+            for z in self.zones:
+                bases.append(pos)
+                pos += n if z.per_player else 1
+            cache = (tuple(bases), pos)
+            self._bases[n] = cache
+        return cache[0]
+
+    def zone_count(self, n: int) -> int:
+        self.zone_base(n)
+        return self._bases[n][1]
+
+    def zone_owner(self, slot: int, n: int) -> tuple[int, int]:
+        """(zone declaration index, owner seat or -1) of a zone instance."""
+        bases = self.zone_base(n)
+        for zi in range(len(self.zones) - 1, -1, -1):
+            if slot >= bases[zi]:
+                return zi, (slot - bases[zi]) if self.zones[zi].per_player else -1
+        raise IndexError(slot)
+
+    def counter_slot(self, counter: int, seat: int, n: int) -> int:
+        bases = self.counter_base(n)
+        return bases[counter] + (seat if self.game.counters[counter].per_player else 0)
+
+    def counter_base(self, n: int):
+        if not hasattr(self, "_cbases"):
+            self._cbases = {}
+        cache = self._cbases.get(n)
+        if cache is None:
+            bases = []
+            pos = 0
+            for c in self.game.counters:
+                bases.append(pos)
+                pos += n if c.per_player else 1
+            cache = (tuple(bases), pos)
+            self._cbases[n] = cache
+        return cache[0]
+
+
+class Compiler:
+    """Turns model nodes into closures over a :class:`Ctx`, collecting problems."""
+
+    def __init__(self, cg: CompiledGame):
+        self.cg = cg
+        self.problems = cg.problems
+
+    def err(self, message: str, span: Span, hint: str | None = None):
+        self.problems.append(Problem(message, span, hint))
+
+    def hint_for(self, name, candidates):
+        from ..check import suggest
+        return suggest(name, candidates)
+
+    # ------------------------------------------------------------ seats
+    def seat(self, node, scope) -> Callable:
+        if isinstance(node, m.Neighbour):
+            inner = self.seat(node.seat, scope)
+            step = node.step
+            return lambda ctx: (inner(ctx) + step) % ctx.n
+        if isinstance(node, m.SeatName):
+            fn, typ = self.name(m.Name(node.name, span=node.span), scope)
+            if typ != SEAT and typ is not None:
+                self.err(f"'{node.name}' is not a seat", node.span,
+                         "a seat is current, actor, claimant, a declared seat or 'left of …'")
+            return fn
+        fn, typ = self.expr(node, scope)
+        if typ != SEAT:
+            self.err("expected a seat here", node.span)
+        return fn
+
+    def seat_set(self, node: m.SeatSet, scope) -> Callable:
+        kind = node.kind
+        if kind == "everyone":
+            return lambda ctx: list(range(ctx.n))
+        if kind == "others":
+            return lambda ctx: [(ctx.seats[ACTOR] + i) % ctx.n for i in range(1, ctx.n)]
+        if kind in ("except", "after"):
+            s = self.seat(node.seat, scope)
+            return lambda ctx: [(s(ctx) + i) % ctx.n for i in range(1, ctx.n)]
+        if kind == "from":
+            s = self.seat(node.seat, scope)
+            return lambda ctx: [(s(ctx) + i) % ctx.n for i in range(ctx.n)]
+        if kind == "voters":
+            phase_action = node.name
+
+            def voters(ctx, name=phase_action):
+                return [s for s in range(ctx.n) if ctx.votes[s] == name]
+            if not any(a.name == node.name for p in self.cg.game.phases if p.kind == "vote" for a in p.actions):
+                self.err(f"no vote has a choice named '{node.name}'", node.span)
+            return voters
+        # a chosen seat set is not supported yet: a name here is a loop/param seat
+        name = node.name
+        if name in scope and scope[name] == SEAT:
+            return lambda ctx: [ctx.locals[name]]
+        self.err(f"'{name}' is not a set of seats", node.span,
+                 "use everyone, others, everyone except …, everyone after …, everyone clockwise from …")
+        return lambda ctx: []
+
+    # ------------------------------------------------------------ names
+    def name(self, node: m.Name, scope):
+        name = node.name
+        cg = self.cg
+        if name in scope:
+            typ = scope[name]
+            return (lambda ctx: ctx.locals[name]), typ
+        if name in cg.counter_index:
+            ci = cg.counter_index[name]
+            decl = cg.game.counters[ci]
+            if decl.per_player:
+                return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + ctx.seats[ACTOR]]), NUM
+            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci]]), NUM
+        if name in cg.seat_index:
+            si = cg.seat_index[name]
+            return (lambda ctx: ctx.seats[si]), SEAT
+        if name in cg.symbol_of:
+            _, idx = cg.symbol_of[name]
+            return (lambda ctx: idx), _sym(cg.symbol_of[name][0])
+        candidates = list(scope) + list(cg.counter_index) + list(cg.seat_index)
+        self.err(f"unknown name '{name}'", node.span, self.hint_for(name, candidates)
+                 or "declare it as a counter or a seat, or choose it in the action")
+        return (lambda ctx: 0), None
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node, scope) -> tuple[Callable, str | None]:
+        cg = self.cg
+        if isinstance(node, m.Num):
+            v = node.value
+            return (lambda ctx: v), NUM
+        if isinstance(node, m.Bool):
+            b = node.value
+            return (lambda ctx: b), BOOL
+        if isinstance(node, m.Name):
+            return self.name(node, scope)
+        if isinstance(node, m.SeatName):
+            return self.name(m.Name(node.name, span=node.span), scope)
+        if isinstance(node, m.Neighbour):
+            return self.seat(node, scope), SEAT
+        if isinstance(node, m.ValueOf):
+            if node.name not in cg.counter_index:
+                self.err(f"unknown counter '{node.name}'", node.span, self.hint_for(node.name, cg.counter_index))
+                return (lambda ctx: 0), NUM
+            ci = cg.counter_index[node.name]
+            if not cg.game.counters[ci].per_player:
+                self.err(f"'{node.name}' is one counter for the whole table, not one per player", node.span,
+                         f"write just '{node.name}'")
+            s = self.seat(node.seat, scope)
+            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + s(ctx)]), NUM
+        if isinstance(node, m.CountOf):
+            sel = self.cards(node.cards, scope)
+            return (lambda ctx: sum(len(ks) for _, ks in sel(ctx))), NUM
+        if isinstance(node, m.TotalOf):
+            sel = self.cards(node.cards, scope)
+            if node.attr in cg.attr_table and node.attr not in scope:
+                col = cg.attr_table[node.attr]
+                return (lambda ctx: sum(col[k] for _, ks in sel(ctx) for k in ks)), NUM
+            fn, typ = self.name(m.Name(node.attr, span=node.span), scope) if node.attr in scope or \
+                node.attr in cg.counter_index or node.attr in cg.seat_index else (None, None)
+            if typ and typ.startswith("sym:"):
+                columns = tuple(cg.attr_table[s] for s in cg.symbols[typ[4:]])
+                return (lambda ctx: sum(columns[fn(ctx)][k] for _, ks in sel(ctx) for k in ks)), NUM
+            self.err(f"'{node.attr}' is not a card attribute", node.span,
+                     self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
+            return (lambda ctx: 0), NUM
+        if isinstance(node, m.CardQuantifier):
+            sel = self.cards(node.cards, scope)
+            pred = self.cpred(node.pred, scope)
+            if node.every:
+                return (lambda ctx: all(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
+            return (lambda ctx: any(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
+        if isinstance(node, m.Roll):
+            if node.die not in cg.dice:
+                self.err(f"unknown die '{node.die}'", node.span, self.hint_for(node.die, cg.dice))
+                return (lambda ctx: 0), NUM
+            sides = cg.dice[node.die]
+            die = node.die
+
+            def roll(ctx):
+                value = ctx.rng.randint(1, sides)
+                ctx.events.append(("roll", None, {"die": die, "value": value}))
+                return value
+            return roll, NUM
+        if isinstance(node, m.ClaimHolds):
+            claims = cg.claim_list
+
+            def holds(ctx):
+                if ctx.claim is None:
+                    return False
+                c = claims[ctx.claim[0]]
+                saved = ctx.claim_args
+                ctx.claim_args = ctx.claim[1]
+                try:
+                    return c.truth(ctx)
+                finally:
+                    ctx.claim_args = saved
+            return holds, BOOL
+        if isinstance(node, m.ClaimIs):
+            if node.claim not in cg.claims:
+                self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+                return (lambda ctx: False), BOOL
+            ci = cg.claims[node.claim].index
+            return (lambda ctx: ctx.claim is not None and ctx.claim[0] == ci), BOOL
+        if isinstance(node, m.NoClaim):
+            return (lambda ctx: ctx.claim is None), BOOL
+        if isinstance(node, m.ClaimedField):
+            matches = [c for c in cg.claim_list if node.field in c.params]
+            if not matches:
+                self.err(f"no claim has a field '{node.field}'", node.span)
+                return (lambda ctx: 0), NUM
+            positions = {c.index: c.params.index(node.field) for c in matches}
+            typ = matches[0].types[matches[0].params.index(node.field)]
+
+            def field(ctx):
+                if ctx.claim is None or ctx.claim[0] not in positions:
+                    return 0
+                return ctx.claim[1][positions[ctx.claim[0]]]
+            return field, typ
+        if isinstance(node, m.Beats):
+            if node.claim not in cg.claims:
+                self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+                return (lambda ctx: False), BOOL
+            c = cg.claims[node.claim]
+            args = self.args(c, node.args, node.span, scope)
+            if not c.order:
+                self.err(f"claim '{c.name}' has no ordering, so nothing beats it", node.span,
+                         "declare one: claim NAME(a, b) ordered by a, b: …")
+            order = [c.params.index(p) for p in c.order]
+            ci = c.index
+
+            def beats(ctx):
+                if ctx.claim is None or ctx.claim[0] != ci:
+                    return True
+                new = [a(ctx) for a in args]
+                old = ctx.claim[1]
+                return tuple(new[i] for i in order) > tuple(old[i] for i in order)
+            return beats, BOOL
+        if isinstance(node, m.PlayerCount):
+            return (lambda ctx: ctx.n), NUM
+        if isinstance(node, m.Extreme):
+            if node.name not in cg.counter_index or not cg.game.counters[cg.counter_index[node.name]].per_player:
+                self.err(f"'{node.name}' is not a per-player counter", node.span,
+                         self.hint_for(node.name, cg.counter_index))
+                return (lambda ctx: 0), NUM
+            ci = cg.counter_index[node.name]
+            agg = max if node.highest else min
+
+            def extreme(ctx):
+                base = cg.counter_base(ctx.n)[ci]
+                return agg(ctx.counters[base:base + ctx.n])
+            return extreme, NUM
+        if isinstance(node, m.Not):
+            f, t = self.expr(node.operand, scope)
+            self.want(t, BOOL, node.operand)
+            return (lambda ctx: not f(ctx)), BOOL
+        if isinstance(node, m.BinOp):
+            return self.binop(node, scope)
+        self.err("this is not an expression", getattr(node, "span", Span.unknown()))
+        return (lambda ctx: 0), None
+
+    def want(self, typ, expected, node):
+        if typ is not None and typ != expected:
+            names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat"}
+            self.err(f"expected {names.get(expected, expected)}, found {names.get(typ, 'a symbol')}", node.span)
+
+    def binop(self, node: m.BinOp, scope):
+        lf, lt = self.expr(node.left, scope)
+        rf, rt = self.expr(node.right, scope)
+        op = node.op
+        if op in ("and", "or"):
+            self.want(lt, BOOL, node.left)
+            self.want(rt, BOOL, node.right)
+            if op == "and":
+                return (lambda ctx: lf(ctx) and rf(ctx)), BOOL
+            return (lambda ctx: lf(ctx) or rf(ctx)), BOOL
+        if op in ("+", "-", "*"):
+            self.want(lt, NUM, node.left)
+            self.want(rt, NUM, node.right)
+            if op == "+":
+                return (lambda ctx: lf(ctx) + rf(ctx)), NUM
+            if op == "-":
+                return (lambda ctx: lf(ctx) - rf(ctx)), NUM
+            return (lambda ctx: lf(ctx) * rf(ctx)), NUM
+        if lt is not None and rt is not None and lt != rt:
+            self.err("these two sides cannot be compared (one is a seat, a symbol or a condition, "
+                     "the other is not)", node.span)
+        return _COMPARE[op](lf, rf), BOOL
+
+    def args(self, claim: CompiledClaim, args, span, scope):
+        if len(args) != len(claim.params):
+            self.err(f"claim '{claim.name}' takes {len(claim.params)} value(s), {len(args)} given", span)
+        fns = []
+        for a, typ in zip(args, claim.types):
+            f, t = self.expr(a, scope)
+            if t is not None and t != typ:
+                self.err(f"this value does not fit claim '{claim.name}'", a.span)
+            fns.append(f)
+        return fns
+
+    # ------------------------------------------------------------ card predicates
+    def cpred(self, node, scope) -> Callable:
+        cg = self.cg
+        if isinstance(node, m.CpName):
+            name = node.name
+            if name in cg.flag_names:
+                flags = cg.kind_flags
+                return lambda ctx, k: name in flags[k]
+            if name in cg.card_names:
+                owners = tuple(kind.card == name for kind in cg.kinds)
+                return lambda ctx, k: owners[k]
+            if name in cg.symbol_of:
+                col = cg.attr_table[name]
+                return lambda ctx, k: col[k] > 0
+            self.err(f"'{name}' is neither a flag nor a card of the deck", node.span,
+                     self.hint_for(name, cg.flag_names | cg.card_names))
+            return lambda ctx, k: False
+        if isinstance(node, m.CpCompare):
+            if node.attr not in cg.attr_table:
+                self.err(f"'{node.attr}' is not a card attribute", node.span, self.hint_for(node.attr, cg.attr_table))
+                return lambda ctx, k: False
+            col = cg.attr_table[node.attr]
+            value, _ = self.expr(node.value, scope)
+            has = tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds)
+            cmp = _CMP[node.op]
+            # a card without the attribute never satisfies a comparison on it
+            return lambda ctx, k: has[k] and cmp(col[k], value(ctx))
+        if isinstance(node, m.CpLogic):
+            left = self.cpred(node.left, scope)
+            if node.op == "not":
+                return lambda ctx, k: not left(ctx, k)
+            right = self.cpred(node.right, scope)
+            if node.op == "and":
+                return lambda ctx, k: left(ctx, k) and right(ctx, k)
+            return lambda ctx, k: left(ctx, k) or right(ctx, k)
+        self.err("not a card condition", getattr(node, "span", Span.unknown()))
+        return lambda ctx, k: False
+
+    # ------------------------------------------------------------ zones and cards
+    def zone(self, ref: m.ZoneRef, scope) -> Callable:
+        """A closure giving the zone instance index in ``ctx.zones``."""
+        cg = self.cg
+        if ref.zone not in cg.zone_index:
+            self.err(f"unknown zone '{ref.zone}'", ref.span, self.hint_for(ref.zone, cg.zone_index)
+                     or "declare it: zone NAME: shared, count only")
+            return lambda ctx: 0
+        zi = cg.zone_index[ref.zone]
+        decl = cg.zones[zi]
+        if decl.per_player:
+            if ref.seat is None and not ref.yours:
+                self.err(f"'{ref.zone}' is a zone of each player: say whose", ref.span,
+                         f"write 'your {ref.zone}' or '{ref.zone} of SEAT'")
+                return lambda ctx: 0
+            s = self.seat(ref.seat, scope) if ref.seat is not None else (lambda ctx: ctx.seats[ACTOR])
+            return lambda ctx: cg.zone_base(ctx.n)[zi] + s(ctx)
+        if ref.seat is not None or ref.yours:
+            self.err(f"'{ref.zone}' is shared by the table; it belongs to no player", ref.span,
+                     f"write just '{ref.zone}'")
+        return lambda ctx: cg.zone_base(ctx.n)[zi]
+
+    def cards(self, node, scope) -> Callable:
+        """A closure giving a card selection: a list of (zone instance, kinds) pairs."""
+        cg = self.cg
+        if isinstance(node, m.ZoneRef):
+            z = self.zone(node, scope)
+
+            def whole(ctx):
+                slot = z(ctx)
+                return [(slot, ctx.zones[slot])]
+            return whole
+        if isinstance(node, m.Chosen):
+            if "$chosen" not in scope:
+                self.err("'chosen' is only known in an action that chooses cards", node.span,
+                         "add 'choose 1 from your hand' (or similar) before it")
+            return lambda ctx: [(ctx.chosen_zone, ctx.chosen)]
+        if isinstance(node, m.Claimed):
+            def claimed(ctx):
+                if ctx.claimed is None:
+                    return []
+                slot, count = ctx.claimed
+                zone = ctx.zones[slot]
+                return [(slot, zone[len(zone) - count:] if count <= len(zone) else zone)]
+            return claimed
+        if isinstance(node, m.EveryZone):
+            if node.zone not in cg.zone_index:
+                self.err(f"unknown zone '{node.zone}'", node.span, self.hint_for(node.zone, cg.zone_index))
+                return lambda ctx: []
+            zi = cg.zone_index[node.zone]
+            if not cg.zones[zi].per_player:
+                self.err(f"'{node.zone}' is shared, so there is only one", node.span, f"write just '{node.zone}'")
+                return lambda ctx: []
+            seats = self.seat_set(node.seats, scope) if node.seats else (lambda ctx: range(ctx.n))
+
+            def every(ctx):
+                base = cg.zone_base(ctx.n)[zi]
+                return [(base + s, ctx.zones[base + s]) for s in seats(ctx)]
+            return every
+        if isinstance(node, m.Portion):
+            z = self.zone(node.zone, scope)
+            count = node.count
+            if node.random:
+                def rand(ctx):
+                    slot = z(ctx)
+                    cards = ctx.zones[slot]
+                    return [(slot, tuple(ctx.rng.sample(cards, min(count, len(cards)))))]
+                return rand
+
+            def top(ctx):
+                slot = z(ctx)
+                cards = ctx.zones[slot]
+                return [(slot, cards[max(0, len(cards) - count):])]
+            return top
+        if isinstance(node, m.Where):
+            inner = self.cards(node.cards, scope)
+            pred = self.cpred(node.pred, scope)
+            return lambda ctx: [(slot, tuple(k for k in ks if pred(ctx, k))) for slot, ks in inner(ctx)]
+        self.err("expected cards here", getattr(node, "span", Span.unknown()))
+        return lambda ctx: []
+
+    # ------------------------------------------------------------ templates
+    def template(self, tmpl: m.Template | None, scope) -> Callable | None:
+        if tmpl is None:
+            return None
+        pieces = []
+        cg = self.cg
+        for part in tmpl.parts:
+            if isinstance(part, str):
+                pieces.append(lambda ctx, s=part: s)
+                continue
+            f, typ = self.expr(part, scope)
+            if typ == SEAT:
+                pieces.append(lambda ctx, f=f: f"P{f(ctx) + 1}")
+            elif typ is not None and typ.startswith("sym:"):
+                names = cg.symbols[typ[4:]]
+                pieces.append(lambda ctx, f=f, names=names: names[f(ctx)])
+            elif typ == BOOL:
+                pieces.append(lambda ctx, f=f: "yes" if f(ctx) else "no")
+            else:
+                pieces.append(lambda ctx, f=f: str(f(ctx)))
+
+        def render(ctx):
+            return "".join(p(ctx) for p in pieces)
+        return render
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, scope, where: str) -> Callable:
+        fns = [self.stmt(s, scope, where) for s in stmts]
+        if len(fns) == 1:
+            return fns[0]
+
+        def run(ctx):
+            for f in fns:
+                f(ctx)
+        return run
+
+    def stmt(self, node, scope, where: str) -> Callable:
+        cg = self.cg
+        if isinstance(node, (m.Require, m.ChooseCards, m.ChooseParam)):
+            self.err("'require' and 'choose' belong at the start of an action, before its effects",
+                     node.span)
+            return lambda ctx: None
+        if isinstance(node, m.Move):
+            sel = self.cards(node.cards, scope)
+            dest = self.zone(node.dest, scope)
+            bottom = node.bottom
+            lay = node.lay
+
+            def move(ctx):
+                picked = sel(ctx)
+                d = dest(ctx)
+                moved = []
+                for slot, ks in picked:
+                    if not ks:
+                        continue
+                    if slot == d:
+                        continue
+                    ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
+                    touch(ctx, slot)
+                    moved.extend(ks)
+                if ctx.claimed is not None and any(slot == ctx.claimed[0] for slot, ks in picked if ks):
+                    ctx.claimed = None
+                if moved:
+                    ctx.zones[d] = (tuple(moved) + ctx.zones[d]) if bottom else (ctx.zones[d] + tuple(moved))
+                    touch(ctx, d)
+                if lay:
+                    ctx.claimed = (d, len(moved))
+                ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
+                                                  "lay": lay}))
+            return move
+        if isinstance(node, m.Draw):
+            count, _ = self.expr(node.count, scope)
+            src = self.zone(node.source, scope)
+            dest = self.zone(node.dest, scope)
+            decl = cg.zones[cg.zone_index.get(node.source.zone, 0)]
+            refill = None
+            if decl.refill_from is not None:
+                if decl.refill_from not in cg.zone_index:
+                    self.err(f"unknown zone '{decl.refill_from}'", decl.span)
+                else:
+                    rz = cg.zone_index[decl.refill_from]
+                    if cg.zones[rz].per_player:
+                        self.err("a zone can only be refilled from a shared zone", decl.span)
+                    refill = rz
+
+            def draw(ctx):
+                want = count(ctx)
+                s = src(ctx)
+                d = dest(ctx)
+                got = []
+                for _ in range(max(0, want)):
+                    if not ctx.zones[s] and refill is not None:
+                        r = cg.zone_base(ctx.n)[refill]
+                        if ctx.zones[r]:
+                            cards = list(ctx.zones[r])
+                            ctx.rng.shuffle(cards)
+                            ctx.zones[s] = tuple(cards)
+                            ctx.zones[r] = ()
+                            if ctx.claimed is not None and ctx.claimed[0] == r:
+                                ctx.claimed = None
+                            touch(ctx, r)
+                            ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards)}))
+                    if not ctx.zones[s]:
+                        break
+                    got.append(ctx.zones[s][-1])
+                    ctx.zones[s] = ctx.zones[s][:-1]
+                if got:
+                    touch(ctx, s)
+                    ctx.zones[d] = ctx.zones[d] + tuple(got)
+                    touch(ctx, d)
+                ctx.events.append(("draw", None, {"to": d, "from": s, "cards": tuple(got), "wanted": want}))
+            return draw
+        if isinstance(node, m.Deal):
+            count, _ = self.expr(node.count, scope)
+            src = self.zone(node.source, scope)
+            if node.zone not in cg.zone_index or not cg.zones[cg.zone_index[node.zone]].per_player:
+                self.err(f"'{node.zone}' is not a zone of each player", node.span,
+                         self.hint_for(node.zone, [z.name for z in cg.zones if z.per_player]))
+                return lambda ctx: None
+            zi = cg.zone_index[node.zone]
+
+            def deal(ctx):
+                s = src(ctx)
+                base = cg.zone_base(ctx.n)[zi]
+                for _ in range(count(ctx)):
+                    for seat in range(ctx.n):
+                        if not ctx.zones[s]:
+                            break
+                        card = ctx.zones[s][-1]
+                        ctx.zones[s] = ctx.zones[s][:-1]
+                        ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
+                        touch(ctx, base + seat)
+                touch(ctx, s)
+                ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": count(ctx)}))
+            return deal
+        if isinstance(node, m.Shuffle):
+            dest = self.zone(node.zone, scope)
+            sel = self.cards(node.cards, scope) if node.cards is not None else None
+
+            def shuffle(ctx):
+                d = dest(ctx)
+                cards = list(ctx.zones[d])
+                if sel is not None:
+                    for slot, ks in sel(ctx):
+                        if slot == d or not ks:
+                            continue
+                        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
+                        touch(ctx, slot)
+                        if ctx.claimed is not None and ctx.claimed[0] == slot:
+                            ctx.claimed = None
+                        cards.extend(ks)
+                ctx.rng.shuffle(cards)
+                ctx.zones[d] = tuple(cards)
+                touch(ctx, d)
+                ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards)}))
+            return shuffle
+        if isinstance(node, m.Gather):
+            dest = self.zone(node.zone, scope)
+
+            def gather(ctx):
+                d = dest(ctx)
+                cards = []
+                for slot, zone in enumerate(ctx.zones):
+                    if slot != d and zone:
+                        cards.extend(zone)
+                        ctx.zones[slot] = ()
+                ctx.zones[d] = ctx.zones[d] + tuple(cards)
+                ctx.claimed = None
+                ctx.known = ()
+            return gather
+        if isinstance(node, m.Reveal):
+            sel = self.cards(node.cards, scope)
+            to = self.seat(node.to, scope) if node.to is not None else None
+
+            def reveal(ctx):
+                picked = sel(ctx)
+                if to is None:
+                    ctx.events.append(("reveal", None, {"cards": tuple(k for _, ks in picked for k in ks),
+                                                        "zones": tuple(s for s, _ in picked)}))
+                    return
+                viewer = to(ctx)
+                for slot, ks in picked:
+                    ctx.known = ctx.known + ((viewer, slot, tuple(ks)),)
+                ctx.events.append(("show", viewer, {"cards": tuple(k for _, ks in picked for k in ks),
+                                                    "zones": tuple(s for s, _ in picked)}))
+            return reveal
+        if isinstance(node, m.Assign):
+            return self.assign(node, scope)
+        if isinstance(node, m.MakeClaim):
+            if node.claim not in cg.claims:
+                self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+                return lambda ctx: None
+            c = cg.claims[node.claim]
+            args = self.args(c, node.args, node.span, scope)
+            ci = c.index
+
+            def claim(ctx):
+                values = tuple(a(ctx) for a in args)
+                ctx.claim = (ci, values, ctx.seats[ACTOR])
+                ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
+                ctx.claim_args = values
+                text = c.label(ctx) if c.label else c.name
+                ctx.claim_args = None
+                ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
+                                                   "text": text}))
+            return claim
+        if isinstance(node, m.ClearClaim):
+            def clear(ctx):
+                ctx.claim = None
+                ctx.claimed = None
+            return clear
+        if isinstance(node, m.If):
+            cond, typ = self.expr(node.cond, scope)
+            self.want(typ, BOOL, node.cond)
+            then = self.block(node.then, scope, where)
+            orelse = self.block(node.orelse, scope, where) if node.orelse else None
+
+            def if_(ctx):
+                if cond(ctx):
+                    then(ctx)
+                elif orelse is not None:
+                    orelse(ctx)
+            return if_
+        if isinstance(node, m.ForEach):
+            seats = self.seat_set(node.seats, scope)
+            inner = dict(scope)
+            inner[node.var] = SEAT
+            body = self.block(node.body, inner, where)
+            var = node.var
+
+            def for_each(ctx):
+                saved = ctx.locals.get(var)
+                for s in seats(ctx):
+                    ctx.locals[var] = s
+                    body(ctx)
+                ctx.locals[var] = saved
+            return for_each
+        if isinstance(node, m.GoTo):
+            if node.phase not in self.phase_names:
+                self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
+                return lambda ctx: None
+            target = node.phase
+
+            def goto(ctx):
+                ctx.goto = cg.phases[target].index
+                raise Jump()
+            return goto
+        if isinstance(node, m.Do):
+            if node.procedure not in self.procedure_names:
+                self.err(f"unknown procedure '{node.procedure}'", node.span,
+                         self.hint_for(node.procedure, self.procedure_names))
+                return lambda ctx: None
+            name = node.procedure
+            return lambda ctx: cg.procedures[name](ctx)
+        if isinstance(node, m.EndDeal):
+            def end(ctx):
+                raise EndOfDeal()
+            return end
+        if isinstance(node, m.Log):
+            text = self.template(node.text, scope)
+            return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx)}))
+        self.err("not a statement", getattr(node, "span", Span.unknown()))
+        return lambda ctx: None
+
+    def assign(self, node: m.Assign, scope) -> Callable:
+        cg = self.cg
+        t = node.target
+        value, typ = self.expr(node.value, scope)
+        op = node.op
+        if t.name in cg.seat_index and t.seat is None:
+            if op != "=":
+                self.err(f"'{t.name}' is a seat: it can be set, not added to", node.span)
+            self.want(typ, SEAT, node.value)
+            si = cg.seat_index[t.name]
+
+            def set_seat(ctx):
+                ctx.seats[si] = value(ctx)
+            return set_seat
+        if t.name not in cg.counter_index:
+            self.err(f"unknown counter or seat '{t.name}'", t.span,
+                     self.hint_for(t.name, list(cg.counter_index) + list(cg.seat_index)))
+            return lambda ctx: None
+        self.want(typ, NUM, node.value)
+        ci = cg.counter_index[t.name]
+        per_player = cg.game.counters[ci].per_player
+        if t.seat is not None and not per_player:
+            self.err(f"'{t.name}' is one counter for the whole table", t.span, f"write just '{t.name}'")
+        seat = self.seat(t.seat, scope) if t.seat is not None else (lambda ctx: ctx.seats[ACTOR])
+
+        def assign(ctx):
+            slot = cg.counter_base(ctx.n)[ci] + (seat(ctx) if per_player else 0)
+            v = value(ctx)
+            if op == "+":
+                v = ctx.counters[slot] + v
+            elif op == "-":
+                v = ctx.counters[slot] - v
+            ctx.counters[slot] = v
+        return assign
+
+    # ------------------------------------------------------------ actions
+    def action(self, node: m.Action, index: int, scope, kind: str) -> CompiledAction:
+        steps = []
+        scope = dict(scope)
+        body_start = 0
+        for i, s in enumerate(node.body):
+            if isinstance(s, m.Require):
+                f, typ = self.expr(s.cond, scope)
+                self.want(typ, BOOL, s.cond)
+                steps.append(("req", f, s.message))
+            elif isinstance(s, m.ChooseCards):
+                if any(st[0] == "cards" for st in steps):
+                    self.err("an action chooses cards once", s.span)
+                if not isinstance(s.source, m.ZoneRef):
+                    self.err("cards are chosen from one zone, like 'your hand'", s.source.span)
+                    continue
+                z = self.zone(s.source, scope)
+                if s.high is not None and s.high < s.low:
+                    self.err(f"the range {s.low}..{s.high} is empty", s.span)
+                steps.append(("cards", z, s.low, s.high))
+                scope["$chosen"] = "cards"
+            elif isinstance(s, m.ChooseParam):
+                d = s.domain
+                if d.kind == "range":
+                    lo, lt = self.expr(d.low, scope)
+                    hi, ht = self.expr(d.high, scope)
+                    self.want(lt, NUM, d.low)
+                    self.want(ht, NUM, d.high)
+                    dom = (lambda ctx, lo=lo, hi=hi: range(lo(ctx), hi(ctx) + 1))
+                    typ = NUM
+                elif d.kind == "symbols":
+                    if d.name not in cg_symbols(self.cg):
+                        self.err(f"unknown symbol set '{d.name}'", d.span, self.hint_for(d.name, self.cg.symbols))
+                        dom = (lambda ctx: range(0))
+                    else:
+                        size = len(self.cg.symbols[d.name])
+                        dom = (lambda ctx, size=size: range(size))
+                    typ = _sym(d.name)
+                else:
+                    seats = self.seat_set(d.seats, scope)
+                    dom = seats
+                    typ = SEAT
+                steps.append(("param", s.name, dom, typ))
+                scope[s.name] = typ
+            else:
+                body_start = i
+                break
+        else:
+            body_start = len(node.body)
+        body = self.block(node.body[body_start:], scope, "action")
+        label = self.template(node.label, scope)
+        return CompiledAction(node.name, index, label, tuple(steps), body, node.span)
+
+    # ------------------------------------------------------------ the whole game
+    def game(self):
+        cg = self.cg
+        g = cg.game
+        self.phase_names = [p.name for p in g.phases]
+        self.procedure_names = [p.name for p in g.procedures]
+        for i, c in enumerate(g.claims):
+            types = []
+            for p in c.params:
+                if p.symbols is None:
+                    types.append(NUM)
+                elif p.symbols not in cg.symbols:
+                    self.err(f"unknown symbol set '{p.symbols}'", p.span, self.hint_for(p.symbols, cg.symbols))
+                    types.append(NUM)
+                else:
+                    types.append(_sym(p.symbols))
+            cc = CompiledClaim(c.name, i, tuple(p.name for p in c.params), tuple(types))
+            cg.claims[c.name] = cc
+            cg.claim_list.append(cc)
+        for i, p in enumerate(g.phases):
+            cp = CompiledPhase(p.name, i, p.kind, p.span)
+            cg.phases[p.name] = cp
+            cg.phase_list.append(cp)
+        for c, cc in zip(g.claims, cg.claim_list):
+            scope = {name: typ for name, typ in zip(cc.params, cc.types)}
+            # claim fields are read from ctx.claim_args while the claim is evaluated
+            fns = {}
+            for pos, name in enumerate(cc.params):
+                fns[name] = pos
+            truth, typ = self.expr(c.truth, scope)
+            self.want(typ, BOOL, c.truth)
+            cc.truth = _with_claim_args(truth, fns)
+            cc.label = _with_claim_args(self.template(c.label, scope), fns) if c.label else None
+            for name in c.ordering:
+                if name not in cc.params:
+                    self.err(f"'{name}' is not a value of claim '{c.name}'", c.span, self.hint_for(name, cc.params))
+            cc.order = tuple(n for n in c.ordering if n in cc.params)
+        for proc in g.procedures:
+            cg.procedures[proc.name] = None
+        compiled_procs = {proc.name: self.block(proc.body, {}, "procedure") for proc in g.procedures}
+        cg.procedures.update(compiled_procs)
+        for p, cp in zip(g.phases, cg.phase_list):
+            if p.seats is not None:
+                cp.seats = self.seat_set(p.seats, {})
+            actions = []
+            for i, a in enumerate(p.actions):
+                if a.name == DECLINE and p.kind in ("first", "each"):
+                    self.err(f"'{DECLINE}' is the built-in way to let a window pass; choose another name", a.span)
+                actions.append(self.action(a, i, {}, p.kind))
+            names = [a.name for a in p.actions]
+            for a in p.actions:
+                if names.count(a.name) > 1:
+                    self.err(f"phase '{p.name}' has two actions named '{a.name}'", a.span)
+                    break
+            if not actions:
+                self.err(f"phase '{p.name}' offers no action", p.span)
+            cp.actions = tuple(actions)
+            cp.by_name = {a.name: a for a in actions}
+            if p.after is not None:
+                cp.after = self.block(p.after, {}, "after")
+            elif p.kind == "vote":
+                self.err(f"vote '{p.name}' needs a 'then' block", p.span)
+        cg.setup = self.block(g.setup, {}, "setup")
+        if not any(isinstance(s, m.GoTo) for s in _walk(g.setup)) and not any(
+                isinstance(s, m.Do) for s in _walk(g.setup)):
+            self.err("the setup never goes to a phase, so play cannot start", Span(1, 1),
+                     "end the setup with 'go to PHASE'")
+        cg.between = self.block(g.match.between, {}, "between")
+        if g.match.until is not None:
+            cg.until, typ = self.expr(g.match.until, {})
+            self.want(typ, BOOL, g.match.until)
+        keys = []
+        for key in g.match.winners:
+            f, typ = self.expr(key.expr, {})
+            self.want(typ, NUM, key.expr)
+            keys.append((key.highest, f))
+        cg.rank_keys = tuple(keys)
+        cg.counter_inits = tuple(self.expr(c.initial, {})[0] for c in g.counters)
+        cg.seat_inits = tuple(None if s.initial is None else self.seat(s.initial, {}) for s in g.seats)
+
+
+def cg_symbols(cg):
+    return cg.symbols
+
+
+def _walk(stmts):
+    for s in stmts:
+        yield s
+        if isinstance(s, m.If):
+            yield from _walk(s.then)
+            yield from _walk(s.orelse)
+        elif isinstance(s, m.ForEach):
+            yield from _walk(s.body)
+
+
+def _with_claim_args(fn, positions: dict):
+    """Evaluate ``fn`` with the claim's fields bound as locals."""
+    if fn is None:
+        return None
+    items = tuple(positions.items())
+
+    def run(ctx):
+        args = ctx.claim_args
+        saved = dict(ctx.locals)
+        for name, pos in items:
+            ctx.locals[name] = args[pos]
+        try:
+            return fn(ctx)
+        finally:
+            ctx.locals = saved
+    return run
+
+
+def touch(ctx: Ctx, slot: int) -> None:
+    """A zone changed: what a seat was shown of it is no longer current."""
+    if ctx.known:
+        ctx.known = tuple(k for k in ctx.known if k[1] != slot)
+
+
+def _lt(a, b):
+    return a < b
+
+
+_CMP = {
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+_COMPARE = {
+    "=": lambda lf, rf: (lambda ctx: lf(ctx) == rf(ctx)),
+    "!=": lambda lf, rf: (lambda ctx: lf(ctx) != rf(ctx)),
+    "<": lambda lf, rf: (lambda ctx: lf(ctx) < rf(ctx)),
+    "<=": lambda lf, rf: (lambda ctx: lf(ctx) <= rf(ctx)),
+    ">": lambda lf, rf: (lambda ctx: lf(ctx) > rf(ctx)),
+    ">=": lambda lf, rf: (lambda ctx: lf(ctx) >= rf(ctx)),
+}
+
+
+_CACHE: dict = {}
+
+
+def compile_game(game: m.Game) -> CompiledGame:
+    """Compile a game once (cached per game object).
+
+    Raises:
+        CompileError: every unresolved name or mismatched value, located.
+    """
+    key = id(game)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    cg = CompiledGame(game)
+    Compiler(cg).game()
+    if cg.problems:
+        raise CompileError(cg.problems)
+    _CACHE[key] = (game, cg)
+    return cg
+
+
+__all__ = ["compile_game", "CompiledGame", "CompileError", "Ctx", "Jump", "EndOfDeal",
+           "remove_cards", "multiset_contains", "DECLINE", "CURRENT", "ACTOR", "CLAIMANT",
+           "itertools"]

@@ -1,0 +1,634 @@
+"""The interpreter: states, decisions, legal actions, transitions, views and outcomes.
+
+A :class:`State` is immutable. :meth:`Engine.apply` takes a state, an :class:`Action` of the
+seat that must decide, and an explicit ``random.Random`` for chance (shuffles, die rolls,
+random picks), and returns the next state with the :class:`Event` list of what happened.
+Chance outcomes are drawn only from that generator, so the same seed and the same actions
+give the same match; every chance outcome is an event of the log.
+
+Decisions come in the shapes a ``.rules`` file declares (see docs/language.md):
+
+* ``turn``: the seat ``current`` chooses one action;
+* ``window`` (``first`` / ``each``): the seats of the window are asked one by one, in
+  clockwise order; each may act or ``decline``; in a ``first`` window the first who acts
+  takes it; seats with nothing they could do are not asked;
+* ``vote``: every seat of the vote chooses; no view shows a vote before all are cast.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Iterator
+
+import attrs
+
+from .. import model as m
+from ..errors import IllegalAction, OptionError
+from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndOfDeal, Jump,
+                      RulesRuntimeError, compile_game, multiset_contains)
+
+_MAX_SETTLE = 10_000
+
+
+@attrs.frozen(slots=True)
+class Action:
+    """What a seat does: an action name, the chosen cards (kind indices, sorted) and the
+    chosen values in the order the action chooses them."""
+
+    name: str
+    cards: tuple = ()
+    params: tuple = ()
+
+
+DECLINE_ACTION = Action(DECLINE)
+
+
+@attrs.frozen(slots=True)
+class State:
+    """A position in a match. Zones hold card kind indices, the top card last."""
+
+    n: int
+    zones: tuple
+    counters: tuple
+    seats: tuple
+    phase: int                      # -1 once the match is over
+    poll: tuple                     # seats still to ask in a window or vote; poll[0] decides
+    votes: tuple                    # per seat: the action chosen in the running vote, or None
+    claim: tuple | None             # (claim index, values, claimant)
+    claimed: tuple | None           # (zone instance, number of cards on its top)
+    known: tuple                    # ((viewer, zone instance, cards), …): what a seat was shown
+    deal: int
+    winners: tuple = ()
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase < 0
+
+
+@attrs.frozen
+class Event:
+    """One thing that happened: ``kind`` (action, decline, claim, move, draw, deal, shuffle,
+    refill, roll, reveal, show, vote, log, deal_end, match_end), ``seat`` the private
+    recipient (None: everybody saw it) and ``data``."""
+
+    kind: str
+    seat: int | None
+    data: dict
+
+
+@attrs.frozen
+class Option:
+    """One action a deciding seat may take now, before its cards and values are chosen.
+
+    ``cards``: the zone contents the cards are chosen from (kind indices) or None;
+    ``low``/``high``: how many cards (``high`` None: any number up to all of them);
+    ``params``: (name, allowed values) for each value the action chooses.
+    """
+
+    name: str
+    label: str
+    cards: tuple | None
+    low: int
+    high: int | None
+    params: tuple
+
+
+@attrs.frozen
+class Decision:
+    seat: int
+    phase: str
+    kind: str                       # turn, first, each or vote
+    options: tuple                  # Option; a window also offers 'decline'
+
+
+@attrs.frozen
+class View:
+    """What one seat knows: never a card it could not know at the table.
+
+    ``zones``: for each zone instance (name, owner seat or None, count or None when hidden,
+    cards or None when this seat may not see them); ``known``: cards this seat was shown
+    privately and which have not moved since, as (zone name, owner, cards).
+    """
+
+    seat: int
+    players: int
+    phase: str
+    decider: int | None
+    zones: tuple
+    counters: tuple
+    seats: tuple
+    claim: tuple | None             # (claim name, values, claimant, number of claimed cards, zone instance)
+    known: tuple
+    voted: tuple                    # seats who have voted in the running vote
+    deal: int
+    poll: tuple = ()                # seats still to be asked in the running window or vote
+
+    def zone(self, name: str, owner: int | None = None):
+        """The (count, cards) of a zone instance as this seat sees it."""
+        for zname, zowner, count, cards in self.zones:
+            if zname == name and zowner == owner:
+                return count, cards
+        raise KeyError((name, owner))
+
+
+class Engine:
+    """Runs one compiled game for any number of seats in its player range."""
+
+    def __init__(self, game: m.Game):
+        self.game = game
+        self.cg: CompiledGame = compile_game(game)
+        self.kinds = game.kinds
+        self.deck = tuple(i for i, k in enumerate(game.kinds) for _ in range(k.count))
+
+    # ------------------------------------------------------------------ set-up
+    def new_match(self, players: int, rng: random.Random) -> tuple[State, list[Event]]:
+        """The first decision of a new match, after the setup of the first deal.
+
+        Raises:
+            OptionError: the game is not for that many players.
+        """
+        low, high = self.game.players
+        if not low <= players <= high:
+            raise OptionError(f"--players must be between {low} and {high} for {self.game.title}, not {players}")
+        cg = self.cg
+        ctx = Ctx()
+        ctx.n = players
+        ctx.rng = rng
+        zones = [()] * cg.zone_count(players)
+        zones[cg.zone_slot(cg.holder, 0, players)] = self.deck
+        ctx.zones = zones
+        ctx.counters = [0] * self._counter_total(players)
+        ctx.seats = [0] * len(cg.seat_names)
+        ctx.claim = None
+        ctx.claimed = None
+        ctx.known = ()
+        ctx.poll = ()
+        ctx.votes = (None,) * players
+        ctx.deal = 1
+        ctx.phase = -2
+        bases = cg.counter_base(players)
+        for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
+            value = init(ctx)
+            for s in range(players if decl.per_player else 1):
+                ctx.counters[bases[ci] + s] = value
+        for i, init in enumerate(cg.seat_inits):
+            ctx.seats[3 + i] = rng.randrange(players) if init is None else init(ctx)
+        self._run_setup(ctx)
+        self._settle(ctx)
+        return self._freeze(ctx), self._events(ctx)
+
+    def _counter_total(self, n: int) -> int:
+        return sum(n if c.per_player else 1 for c in self.game.counters)
+
+    # ------------------------------------------------------------------ decisions
+    def decision(self, state: State) -> Decision | None:
+        """Who must decide now and what they may do; None once the match is over."""
+        if state.phase < 0:
+            return None
+        phase = self.cg.phase_list[state.phase]
+        seat = self.decider(state)
+        ctx = self._ctx(state, None)
+        ctx.seats[ACTOR] = seat
+        options = tuple(self._options(ctx, phase))
+        if phase.kind in ("first", "each"):
+            options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
+        return Decision(seat, phase.name, phase.kind, options)
+
+    def decider(self, state: State) -> int:
+        """The seat that must act now."""
+        phase = self.cg.phase_list[state.phase]
+        if phase.kind == "turn":
+            return state.seats[CURRENT]
+        return state.poll[0]
+
+    def _options(self, ctx: Ctx, phase) -> Iterator[Option]:
+        for a in phase.actions:
+            opt = self._option(ctx, a)
+            if opt is not None:
+                yield opt
+
+    def _option(self, ctx: Ctx, a) -> Option | None:
+        """The option for action ``a`` if its conditions before any choice hold."""
+        ctx.locals = {}
+        ctx.chosen = ()
+        cards = None
+        low = high = 0
+        params = []
+        try:
+            for step in a.steps:
+                kind = step[0]
+                if kind == "req":
+                    if cards is None and not params and not step[1](ctx):
+                        return None
+                elif kind == "cards":
+                    slot = step[1](ctx)
+                    cards = tuple(sorted(ctx.zones[slot]))
+                    low, high = step[2], step[3]
+                    top = len(cards) if high is None else min(high, len(cards))
+                    if top < low:
+                        return None
+                    high = step[3]
+                else:
+                    values = tuple(step[2](ctx))
+                    if not values:
+                        return None
+                    params.append((step[1], values))
+        except KeyError:
+            return None
+        label = self._label(ctx, a)
+        option = Option(a.name, label, cards, low, high, tuple(params))
+        # an option none of whose concrete choices is legal is not an option
+        if any(step[0] == "req" for step in a.steps) and (cards is not None or params):
+            if next(self._enumerate(ctx, a, option, limit=1), None) is None:
+                return None
+        return option
+
+    def _label(self, ctx: Ctx, a) -> str:
+        if a.label is None:
+            return a.name
+        try:
+            return a.label(ctx)
+        except Exception:  # a label that needs the choices: show its plain text
+            return a.name
+
+    def options(self, state: State) -> tuple:
+        """The options of the deciding seat (see :class:`Option`)."""
+        d = self.decision(state)
+        return d.options if d else ()
+
+    def legal_actions(self, state: State, limit: int | None = None) -> list[Action]:
+        """Every concrete legal action of the deciding seat (at most ``limit`` of them).
+
+        Cards of one kind are interchangeable, so a choice of cards is a multiset of kinds.
+        """
+        if state.phase < 0:
+            return []
+        phase = self.cg.phase_list[state.phase]
+        ctx = self._ctx(state, None)
+        ctx.seats[ACTOR] = self.decider(state)
+        out: list[Action] = []
+        for a in phase.actions:
+            opt = self._option(ctx, a)
+            if opt is None:
+                continue
+            for act in self._enumerate(ctx, a, opt, None if limit is None else limit - len(out)):
+                out.append(act)
+                if limit is not None and len(out) >= limit:
+                    return out
+        if phase.kind in ("first", "each"):
+            out.append(DECLINE_ACTION)
+        return out
+
+    def _enumerate(self, ctx, a, opt: Option, limit=None) -> Iterator[Action]:
+        card_choices = [()]
+        if opt.cards is not None:
+            card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high)
+        count = 0
+        for cards in card_choices:
+            for values in itertools.product(*[v for _, v in opt.params]):
+                act = Action(a.name, cards, tuple(values))
+                if self._check(ctx, a, act) is None:
+                    yield act
+                    count += 1
+                    if limit is not None and count >= limit:
+                        return
+
+    def is_legal(self, state: State, action: Action) -> bool:
+        """Whether the deciding seat may take ``action`` now."""
+        return self.why_illegal(state, action) is None
+
+    def why_illegal(self, state: State, action: Action) -> str | None:
+        """None if ``action`` is legal now, else a sentence saying why not."""
+        if state.phase < 0:
+            return "the match is over"
+        phase = self.cg.phase_list[state.phase]
+        if action.name == DECLINE:
+            if phase.kind in ("first", "each") and not action.cards and not action.params:
+                return None
+            return "only a window may be declined" if phase.kind not in ("first", "each") else "decline takes no choice"
+        a = phase.by_name.get(action.name)
+        if a is None:
+            names = ", ".join(p.name for p in phase.actions)
+            return f"'{action.name}' is not an action here (the actions are: {names})"
+        ctx = self._ctx(state, None)
+        ctx.seats[ACTOR] = self.decider(state)
+        return self._check(ctx, a, action)
+
+    def _check(self, ctx: Ctx, a, action: Action) -> str | None:
+        ctx.locals = {}
+        ctx.chosen = ()
+        ctx.chosen_zone = -1
+        params = iter(action.params)
+        used_cards = False
+        nparams = 0
+        for step in a.steps:
+            kind = step[0]
+            if kind == "req":
+                try:
+                    ok = step[1](ctx)
+                except KeyError:
+                    ok = False
+                if not ok:
+                    return step[2] or "a condition of this action does not hold"
+            elif kind == "cards":
+                used_cards = True
+                slot = step[1](ctx)
+                cards = action.cards
+                if len(cards) < step[2] or (step[3] is not None and len(cards) > step[3]):
+                    if step[3] is None:
+                        return f"choose at least {step[2]} card(s)"
+                    if step[2] == step[3]:
+                        return f"choose exactly {step[2]} card(s)"
+                    return f"choose {step[2]} to {step[3]} cards"
+                if not multiset_contains(ctx.zones[slot], cards):
+                    return "those cards are not there to choose"
+                ctx.chosen = tuple(cards)
+                ctx.chosen_zone = slot
+            else:
+                nparams += 1
+                value = next(params, None)
+                if value is None:
+                    return f"choose a value for {step[1]}"
+                if value not in step[2](ctx):
+                    return f"{step[1]} cannot be {value} here"
+                ctx.locals[step[1]] = value
+        if action.cards and not used_cards:
+            return "this action takes no cards"
+        if len(action.params) != nparams:
+            return "this action takes a different number of values"
+        return None
+
+    # ------------------------------------------------------------------ transitions
+    def apply(self, state: State, action: Action, rng: random.Random) -> tuple[State, list[Event]]:
+        """The state after the deciding seat takes ``action``, and the events on the way.
+
+        Raises:
+            IllegalAction: ``action`` is not legal in ``state`` (the message says why).
+        """
+        reason = self.why_illegal(state, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        cg = self.cg
+        phase = cg.phase_list[state.phase]
+        seat = self.decider(state)
+        ctx = self._ctx(state, rng)
+        ctx.seats[ACTOR] = seat
+        if action.name == DECLINE:
+            ctx.events.append(("decline", None, {"seat": seat, "phase": phase.name}))
+            ctx.poll = ctx.poll[1:]
+            self._advance_poll(ctx, phase)
+            self._settle(ctx)
+            return self._freeze(ctx), self._events(ctx)
+        a = phase.by_name[action.name]
+        self._check(ctx, a, action)
+        label = self._label(ctx, a)
+        if phase.kind == "vote":
+            ctx.events.append(("voted", None, {"seat": seat, "phase": phase.name}))
+        else:
+            ctx.events.append(("action", None, {"seat": seat, "action": a.name, "text": label,
+                                                "cards": len(action.cards)}))
+        ctx.goto = None
+        self._run(ctx, a.body)
+        if ctx.phase == -1:
+            return self._freeze(ctx), self._events(ctx)
+        if phase.kind == "vote":
+            votes = list(ctx.votes)
+            votes[seat] = a.name
+            ctx.votes = tuple(votes)
+        if ctx.goto is None and phase.kind in ("each", "vote"):
+            ctx.poll = ctx.poll[1:]
+            self._advance_poll(ctx, phase)
+        elif ctx.goto is None:
+            raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
+                                    f"(line {a.span.line})")
+        self._settle(ctx)
+        return self._freeze(ctx), self._events(ctx)
+
+    def _run(self, ctx: Ctx, fn) -> None:
+        try:
+            fn(ctx)
+        except Jump:
+            pass
+        except EndOfDeal:
+            ctx.goto = None
+            self._end_deal(ctx)
+
+    def _run_setup(self, ctx: Ctx) -> None:
+        ctx.goto = None
+        ctx.claim = None
+        ctx.claimed = None
+        ctx.events.append(("deal_start", None, {"deal": ctx.deal}))
+        self._run(ctx, self.cg.setup)
+
+    def _end_deal(self, ctx: Ctx) -> None:
+        cg = self.cg
+        ctx.events.append(("deal_end", None, {"deal": ctx.deal, "counters": tuple(ctx.counters)}))
+        over = cg.until is None or bool(cg.until(ctx))
+        if over:
+            ctx.phase = -1
+            ctx.goto = None
+            ctx.poll = ()
+            winners = self._winners(ctx)
+            ctx.events.append(("match_end", None, {"winners": winners}))
+            ctx.winners = winners
+            return
+        self._run(ctx, cg.between)
+        ctx.deal += 1
+        ctx.known = ()
+        self._run_setup(ctx)
+
+    def _winners(self, ctx: Ctx) -> tuple:
+        seats = list(range(ctx.n))
+        saved = ctx.seats[ACTOR]
+        for highest, key in self.cg.rank_keys:
+            values = {}
+            for s in seats:
+                ctx.seats[ACTOR] = s
+                values[s] = key(ctx)
+            best = max(values.values()) if highest else min(values.values())
+            seats = [s for s in seats if values[s] == best]
+        ctx.seats[ACTOR] = saved
+        return tuple(seats)
+
+    def standings(self, state: State) -> list[tuple[int, tuple]]:
+        """Every seat with its ranking values (the ``winners`` keys), best first."""
+        ctx = self._ctx(state, None)
+        rows = []
+        for s in range(state.n):
+            ctx.seats[ACTOR] = s
+            rows.append((s, tuple(key(ctx) for _, key in self.cg.rank_keys)))
+        signs = [1 if highest else -1 for highest, _ in self.cg.rank_keys]
+        rows.sort(key=lambda r: tuple(-sg * v for sg, v in zip(signs, r[1])))
+        return rows
+
+    def _settle(self, ctx: Ctx) -> None:
+        """Follow ``go to``s until a seat must decide or the match is over."""
+        for _ in range(_MAX_SETTLE):
+            if ctx.phase == -1:
+                return
+            if ctx.goto is None:
+                return
+            target = self.cg.phase_list[ctx.goto]
+            ctx.goto = None
+            ctx.phase = target.index
+            if target.kind == "turn":
+                ctx.poll = ()
+                return
+            ctx.poll = tuple(target.seats(ctx))
+            ctx.votes = (None,) * ctx.n
+            self._advance_poll(ctx, target)
+        raise RulesRuntimeError("the rules go from phase to phase without anyone deciding")
+
+    def _advance_poll(self, ctx: Ctx, phase) -> None:
+        """Skip seats that could do nothing; when nobody is left, close the window or vote."""
+        saved = ctx.seats[ACTOR]
+        while ctx.poll:
+            ctx.seats[ACTOR] = ctx.poll[0]
+            if any(self._option(ctx, a) is not None for a in phase.actions):
+                ctx.seats[ACTOR] = saved
+                return
+            ctx.poll = ctx.poll[1:]
+        ctx.seats[ACTOR] = saved
+        if phase.kind == "vote":
+            ctx.events.append(("votes", None, {"votes": ctx.votes}))
+        ctx.goto = None
+        if phase.after is not None:
+            self._run(ctx, phase.after)
+        if ctx.goto is None and ctx.phase != -1:
+            raise RulesRuntimeError(f"'{phase.name}' closed without saying where play goes "
+                                    f"(line {phase.span.line}): end its 'otherwise'/'then' with 'go to'")
+
+    # ------------------------------------------------------------------ state <-> context
+    def _ctx(self, state: State, rng) -> Ctx:
+        ctx = Ctx()
+        ctx.n = state.n
+        ctx.zones = list(state.zones)
+        ctx.counters = list(state.counters)
+        ctx.seats = list(state.seats)
+        ctx.phase = state.phase
+        ctx.poll = state.poll
+        ctx.votes = state.votes
+        ctx.claim = state.claim
+        ctx.claimed = state.claimed
+        ctx.known = state.known
+        ctx.deal = state.deal
+        ctx.rng = rng if rng is not None else _NoChance()
+        return ctx
+
+    def _freeze(self, ctx: Ctx) -> State:
+        return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
+                     tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal,
+                     getattr(ctx, "winners", ()) if ctx.phase == -1 else ())
+
+    def _events(self, ctx: Ctx) -> list[Event]:
+        return [Event(kind, seat, data) for kind, seat, data in ctx.events]
+
+    # ------------------------------------------------------------------ views
+    def view(self, state: State, seat: int) -> View:
+        """What ``seat`` may know of ``state`` (see :class:`View`)."""
+        cg = self.cg
+        zones = []
+        for slot, cards in enumerate(state.zones):
+            zi, owner = cg.zone_owner(slot, state.n)
+            decl = cg.zones[zi]
+            seen = decl.seen
+            visible = seen == "all" or (seen == "owner" and owner == seat)
+            count = None if seen == "nobody" else len(cards)
+            zones.append((decl.name, None if owner < 0 else owner, count,
+                          tuple(sorted(cards)) if visible else None))
+        counters = []
+        bases = cg.counter_base(state.n)
+        for ci, decl in enumerate(self.game.counters):
+            if decl.per_player:
+                counters.append((decl.name, tuple(state.counters[bases[ci]:bases[ci] + state.n])))
+            else:
+                counters.append((decl.name, state.counters[bases[ci]]))
+        claim = None
+        if state.claim is not None:
+            ci, values, claimant = state.claim
+            count = state.claimed[1] if state.claimed is not None else 0
+            slot = state.claimed[0] if state.claimed is not None else -1
+            claim = (cg.claim_list[ci].name, values, claimant, count, slot)
+        known = tuple((cg.zones[cg.zone_owner(slot, state.n)[0]].name,
+                       _owner(cg.zone_owner(slot, state.n)[1]), tuple(sorted(cards)))
+                      for viewer, slot, cards in state.known if viewer == seat)
+        phase = cg.phase_list[state.phase].name if state.phase >= 0 else "over"
+        decider = self.decider(state) if state.phase >= 0 else None
+        voted = ()
+        if state.phase >= 0 and cg.phase_list[state.phase].kind == "vote":
+            voted = tuple(s for s, v in enumerate(state.votes) if v is not None)
+        return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
+                    tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll)
+
+    # ------------------------------------------------------------------ helpers for players
+    def claim_holds_in(self, state: State) -> bool:
+        """Whether the standing claim is true in ``state`` (for tests and determinized bots)."""
+        if state.claim is None:
+            return False
+        ctx = self._ctx(state, None)
+        c = self.cg.claim_list[state.claim[0]]
+        ctx.claim_args = state.claim[1]
+        return bool(c.truth(ctx))
+
+    def zone_slot(self, state: State, zone: str, owner: int | None = None) -> int:
+        """The index in ``state.zones`` of a zone instance, by zone name and owner."""
+        zi = self.cg.zone_index[zone]
+        return self.cg.zone_slot(zi, owner or 0, state.n)
+
+    def kind_label(self, kind: int) -> str:
+        return self.kinds[kind].label
+
+    def describe_event(self, event: Event, players: int) -> str | None:
+        """A line of play-by-play for an event, or None for events not worth a line."""
+        from .narrate import describe
+        return describe(self, event, players)
+
+
+def _owner(o: int):
+    return None if o < 0 else o
+
+
+class _NoChance:
+    """Stands in for the random generator where no chance may happen (legality checks)."""
+
+    def _fail(self, *a, **k):
+        raise RulesRuntimeError("a condition of an action may not depend on chance")
+
+    randint = randrange = shuffle = sample = choice = random = _fail
+
+
+def multisets(pool: tuple, low: int, high: int) -> Iterator[tuple]:
+    """Every sub-multiset of ``pool`` (sorted kind indices) with ``low``..``high`` cards."""
+    counts: dict = {}
+    for k in pool:
+        counts[k] = counts.get(k, 0) + 1
+    kinds = sorted(counts)
+
+    def rec(i, size, acc):
+        if i == len(kinds):
+            if low <= size <= high:
+                yield tuple(acc)
+            return
+        k = kinds[i]
+        for c in range(0, counts[k] + 1):
+            if size + c > high:
+                break
+            yield from rec(i + 1, size + c, acc + [k] * c)
+    yield from rec(0, 0, [])
+
+
+def count_multisets(pool: tuple, low: int, high: int) -> int:
+    """How many sub-multisets :func:`multisets` would yield (without listing them)."""
+    counts: dict = {}
+    for k in pool:
+        counts[k] = counts.get(k, 0) + 1
+    ways = [1] + [0] * high
+    for c in counts.values():
+        new = [0] * (high + 1)
+        for size, w in enumerate(ways):
+            if w:
+                for take in range(0, min(c, high - size) + 1):
+                    new[size + take] += w
+        ways = new
+    return sum(ways[low:high + 1])

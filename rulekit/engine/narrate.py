@@ -1,0 +1,54 @@
+"""Play-by-play: one readable line for each event worth telling."""
+
+from __future__ import annotations
+
+
+def seat_name(seat: int) -> str:
+    """How a seat is named to people: P1, P2, … (seat 0 is P1)."""
+    return f"P{seat + 1}"
+
+
+def cards_text(engine, cards) -> str:
+    return ", ".join(engine.kind_label(k) for k in cards) if cards else "nothing"
+
+
+def describe(engine, event, n: int) -> str | None:
+    """A line for ``event``, or None when it is not worth telling (declines, plain moves)."""
+    d = event.data
+    kind = event.kind
+    cg = engine.cg
+    if kind == "action":
+        return f"{seat_name(d['seat'])} {d['text']}"
+    if kind == "claim":
+        return None
+    if kind == "reveal":
+        return f"  revealed: {cards_text(engine, d['cards'])}"
+    if kind == "show":
+        return f"  (shown to {seat_name(event.seat)}: {cards_text(engine, d['cards'])})"
+    if kind == "roll":
+        return f"  rolls the {d['die']}: {d['value']}"
+    if kind == "draw":
+        if d["wanted"] <= 0:
+            return None
+        zi, owner = cg.zone_owner(d["to"], n)
+        who = f"{seat_name(owner)} " if owner >= 0 else ""
+        got = len(d["cards"])
+        lost = f" (only {got} left to draw)" if got < d["wanted"] else ""
+        return f"  {who}draws {got} card(s){lost}"
+    if kind == "refill":
+        zname = cg.zones[cg.zone_owner(d["zone"], n)[0]].name
+        fname = cg.zones[cg.zone_owner(d["from"], n)[0]].name
+        return f"  the {zname} is empty: {d['count']} card(s) of the {fname} are shuffled into it"
+    if kind == "log":
+        return f"  {d['text']}"
+    if kind == "votes":
+        parts = [f"{seat_name(s)}: {v}" for s, v in enumerate(d["votes"]) if v is not None]
+        return "  votes: " + ", ".join(parts)
+    if kind == "deal_start":
+        return f"— deal {d['deal']} —"
+    if kind == "match_end":
+        return "the match is over; winner(s): " + ", ".join(seat_name(s) for s in d["winners"])
+    return None
+
+
+__all__ = ["describe", "seat_name", "cards_text"]

@@ -1,0 +1,83 @@
+"""Source spans and the one error type that reaches a user.
+
+Every message a user sees about a ``.rules`` file has the form::
+
+    path:line:col: error: message
+        the source line
+            ^
+    hint: what to do about it
+
+Semantic checks collect all their problems and raise them together in one
+:class:`RulesError`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A position in a source text: 1-based line and column of the start and end."""
+
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    @classmethod
+    def unknown(cls) -> "Span":
+        return cls(0, 0, 0, 0)
+
+
+@attrs.frozen
+class Problem:
+    """One located problem in a ``.rules`` file."""
+
+    message: str
+    span: Span
+    hint: str | None = None
+
+    def render(self, path: str, source: str) -> str:
+        """The full text of this problem: location, message, source line, caret, hint."""
+        line, col = self.span.line, self.span.column
+        out = [f"{path}:{line}:{col}: error: {self.message}"]
+        lines = source.splitlines()
+        if 1 <= line <= len(lines):
+            text = lines[line - 1]
+            out.append(f"    {text}")
+            width = 1
+            if self.span.end_line == line and self.span.end_column > col:
+                width = self.span.end_column - col
+            out.append("    " + " " * (col - 1) + "^" * max(1, width))
+        if self.hint:
+            out.append(f"hint: {self.hint}")
+        return "\n".join(out)
+
+
+class RulesError(Exception):
+    """A ``.rules`` file is malformed or inconsistent.
+
+    Attributes:
+        path: the file name shown in messages.
+        source: the text of the file.
+        problems: every problem found, in source order.
+    """
+
+    def __init__(self, path: str, source: str, problems: list[Problem]):
+        self.path = path
+        self.source = source
+        self.problems = sorted(problems, key=lambda p: (p.span.line, p.span.column))
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """All problems, each as ``path:line:col: error: …`` with its source line and caret."""
+        return "\n".join(p.render(self.path, self.source) for p in self.problems)
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state was applied."""
+
+
+class OptionError(ValueError):
+    """A run-time option (player count, variant, seat) does not fit the game."""

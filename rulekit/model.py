@@ -1,0 +1,622 @@
+"""The frozen model of a game description: what a ``.rules`` file says, with source spans.
+
+The transform (:mod:`rulekit.transform`) builds these from the parse tree; the checks
+(:mod:`rulekit.check`) resolve names and validate them; the engine compiles them into
+plain Python callables. Collections are tuples; every node carries its :class:`Span`
+(excluded from equality, so that positions never break comparisons).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from .errors import Span
+
+
+def _span():
+    return attrs.field(default=Span.unknown(), eq=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+@attrs.frozen
+class Num:
+    value: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class Bool:
+    value: bool
+    span: Span = _span()
+
+
+@attrs.frozen
+class Name:
+    """A bare name: a counter, seat, claim field, chosen parameter or loop variable."""
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ValueOf:
+    """``NAME of SEAT``: a per-player counter of one seat."""
+    name: str
+    seat: "Seat"
+    span: Span = _span()
+
+
+@attrs.frozen
+class CountOf:
+    cards: "Cards"
+    span: Span = _span()
+
+
+@attrs.frozen
+class TotalOf:
+    """``total ATTR of CARDS``: the sum of an attribute (or of a symbol-valued name's attribute)."""
+    attr: str
+    cards: "Cards"
+    span: Span = _span()
+
+
+@attrs.frozen
+class CardQuantifier:
+    """``every card in CARDS is P`` (``every=True``) or ``some card in CARDS is P``."""
+    every: bool
+    cards: "Cards"
+    pred: "CardPred"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Roll:
+    die: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class ClaimHolds:
+    span: Span = _span()
+
+
+@attrs.frozen
+class ClaimIs:
+    claim: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class NoClaim:
+    span: Span = _span()
+
+
+@attrs.frozen
+class ClaimedField:
+    field: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Beats:
+    """``NAME(args) beats claim``: the claim so made would be higher than the standing one."""
+    claim: str
+    args: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class PlayerCount:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Extreme:
+    """``highest NAME`` / ``lowest NAME`` over a per-player counter."""
+    highest: bool
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class BinOp:
+    """Arithmetic, comparison or logic: ``op`` is one of + - * = != < <= > >= and or."""
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Not:
+    operand: "Expr"
+    span: Span = _span()
+
+
+# seats
+@attrs.frozen
+class SeatName:
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Neighbour:
+    """``left of SEAT`` (clockwise, ``step=1``) or ``right of SEAT`` (``step=-1``)."""
+    step: int
+    seat: "Seat"
+    span: Span = _span()
+
+
+Seat = Union[SeatName, Neighbour]
+Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
+             NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour]
+
+
+@attrs.frozen
+class SeatSet:
+    """A set of seats in clockwise order.
+
+    ``kind`` is one of: everyone, others (all but the actor), except, after (all but
+    ``seat``, starting left of it), from (all, starting at ``seat``), voters (those whose
+    vote was the action ``name``), var (a chosen seat set).
+    """
+    kind: str
+    seat: Seat | None = None
+    name: str | None = None
+    span: Span = _span()
+
+
+# card predicates
+@attrs.frozen
+class CpName:
+    """A flag, a card kind or a symbol: true of a card that has it."""
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class CpCompare:
+    attr: str
+    op: str
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class CpLogic:
+    """``and`` / ``or`` of two predicates, or ``not`` of one (``right`` is None)."""
+    op: str
+    left: "CardPred"
+    right: "CardPred | None" = None
+    span: Span = _span()
+
+
+CardPred = Union[CpName, CpCompare, CpLogic]
+
+
+# card sets
+@attrs.frozen
+class ZoneRef:
+    """A zone: a shared one (``seat`` None), ``NAME of SEAT``, or ``your NAME`` (``yours``)."""
+    zone: str
+    seat: Seat | None = None
+    yours: bool = False
+    span: Span = _span()
+
+
+@attrs.frozen
+class Chosen:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Claimed:
+    span: Span = _span()
+
+
+@attrs.frozen
+class EveryZone:
+    """``every NAME [of SEATS]``: one per-player zone of each seat in the set."""
+    zone: str
+    seats: SeatSet | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Portion:
+    """``top N of ZONE`` or ``random N of ZONE``."""
+    random: bool
+    count: int
+    zone: ZoneRef
+    span: Span = _span()
+
+
+@attrs.frozen
+class Where:
+    cards: "Cards"
+    pred: CardPred
+    span: Span = _span()
+
+
+Cards = Union[ZoneRef, Chosen, Claimed, EveryZone, Portion, Where]
+
+
+# ---------------------------------------------------------------- statements
+@attrs.frozen
+class Require:
+    cond: Expr
+    message: str | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class ChooseCards:
+    low: int
+    high: int | None          # None: no upper bound
+    source: Cards
+    span: Span = _span()
+
+
+@attrs.frozen
+class Domain:
+    """What a chosen parameter ranges over: ``range`` (low..high), ``symbols`` (a symbol set)
+    or ``seats`` (a seat set)."""
+    kind: str
+    low: Expr | None = None
+    high: Expr | None = None
+    name: str | None = None
+    seats: SeatSet | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class ChooseParam:
+    name: str
+    domain: Domain
+    span: Span = _span()
+
+
+@attrs.frozen
+class Move:
+    """Move cards; ``lay`` moves them face down and marks them as the claimed cards."""
+    cards: Cards
+    dest: ZoneRef
+    bottom: bool = False
+    lay: bool = False
+    span: Span = _span()
+
+
+@attrs.frozen
+class Draw:
+    count: Expr
+    source: ZoneRef
+    dest: ZoneRef
+    span: Span = _span()
+
+
+@attrs.frozen
+class Deal:
+    count: Expr
+    source: ZoneRef
+    zone: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Shuffle:
+    zone: ZoneRef
+    cards: Cards | None = None    # shuffle CARDS into ZONE
+    span: Span = _span()
+
+
+@attrs.frozen
+class Gather:
+    zone: ZoneRef
+    span: Span = _span()
+
+
+@attrs.frozen
+class Reveal:
+    cards: Cards
+    to: Seat | None = None        # None: to everyone
+    span: Span = _span()
+
+
+@attrs.frozen
+class Target:
+    name: str
+    seat: Seat | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Assign:
+    """``set``, ``add`` or ``subtract`` (``op`` is '=', '+' or '-')."""
+    op: str
+    target: Target
+    value: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class MakeClaim:
+    claim: str
+    args: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class ClearClaim:
+    span: Span = _span()
+
+
+@attrs.frozen
+class If:
+    cond: Expr
+    then: tuple
+    orelse: tuple = ()
+    span: Span = _span()
+
+
+@attrs.frozen
+class ForEach:
+    var: str
+    seats: SeatSet
+    body: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class GoTo:
+    phase: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class Do:
+    procedure: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndDeal:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Log:
+    text: str
+    span: Span = _span()
+
+
+Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
+             MakeClaim, ClearClaim, If, ForEach, GoTo, Do, EndDeal, Log]
+
+
+# ---------------------------------------------------------------- declarations
+@attrs.frozen
+class GameDecl:
+    title: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class PlayersDecl:
+    low: int
+    high: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class CardProp:
+    """One property of a card declaration: ``count``, ``range`` (attr lo..hi), ``value``
+    (attr n), ``alias`` (attr = another attr) or ``flag``."""
+    kind: str
+    name: str = ""
+    value: int = 0
+    high: int = 0
+    other: str = ""
+    span: Span = _span()
+
+
+@attrs.frozen
+class CardDecl:
+    name: str
+    label: str | None
+    props: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class DeckDecl:
+    cards: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class DieDecl:
+    name: str
+    sides: int
+    span: Span = _span()
+
+
+@attrs.frozen
+class SymbolsDecl:
+    name: str
+    symbols: tuple           # lowest rank first
+    span: Span = _span()
+
+
+@attrs.frozen
+class ZoneDecl:
+    """A zone: ``per_player`` or shared; ``seen`` is owner, all, nobody or count."""
+    name: str
+    per_player: bool
+    seen: str
+    holds_deck: bool = False
+    refill_from: str | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class CounterDecl:
+    name: str
+    per_player: bool
+    initial: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class SeatDecl:
+    name: str
+    initial: Expr | None      # None: a random seat
+    span: Span = _span()
+
+
+@attrs.frozen
+class Param:
+    """A claim parameter: a number, or (``symbols`` given) one symbol of a symbol set."""
+    name: str
+    symbols: str | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class ClaimDecl:
+    name: str
+    params: tuple
+    label: str | None
+    ordering: tuple          # names of params, most significant first; () if unordered
+    truth: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class SetupDecl:
+    body: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class ProcedureDecl:
+    name: str
+    body: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class Action:
+    name: str
+    label: str | None
+    body: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class PhaseDecl:
+    """A decision point.
+
+    ``kind``: ``turn`` (the seat ``current`` chooses), ``first`` (a window: the seats are
+    asked in order and the first to act takes it), ``each`` (a window: every seat may act
+    once), ``vote`` (every seat must choose; the choices are revealed together).
+    ``after`` runs when a window or vote closes (``otherwise``/``then``).
+    """
+    kind: str
+    name: str
+    seats: SeatSet | None
+    actions: tuple
+    after: tuple | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class RankKey:
+    highest: bool
+    expr: Expr
+    span: Span = _span()
+
+
+@attrs.frozen
+class MatchDecl:
+    until: Expr | None
+    between: tuple
+    winners: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class VariantDecl:
+    name: str
+    label: str | None
+    extends: tuple
+    items: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class RulesFile:
+    """Everything a ``.rules`` file declares, in source order, before variants are applied."""
+    items: tuple
+    path: str
+    source: str = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen
+class Template:
+    """A quoted text with ``{expr}`` holes, as in ``"plays {count of chosen} cards"``."""
+    parts: tuple             # str or Expr, in order
+    span: Span = _span()
+
+    @property
+    def plain(self) -> str:
+        return "".join(p if isinstance(p, str) else "{…}" for p in self.parts)
+
+
+@attrs.frozen
+class Kind:
+    """One kind of card after expansion: ``rank 1..10`` in a card declaration makes ten kinds.
+
+    ``card`` is the declared card name (shared by generated kinds), ``label`` what players
+    see, ``attrs`` the numeric attributes (missing ones read as 0), ``flags`` the flags and
+    ``count`` how many copies the deck holds.
+    """
+    card: str
+    label: str
+    attrs: tuple             # ((name, value), ...)
+    flags: frozenset
+    count: int
+
+    def attr(self, name: str) -> int:
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return 0
+
+
+@attrs.frozen
+class Game:
+    """A checked game description with its variants applied: what the engine runs."""
+    title: str
+    players: tuple           # (fewest, most) seats
+    kinds: tuple             # Kind, in declaration order
+    dice: tuple              # DieDecl
+    symbols: tuple           # SymbolsDecl
+    zones: tuple             # ZoneDecl
+    counters: tuple          # CounterDecl
+    seats: tuple             # SeatDecl
+    claims: tuple            # ClaimDecl
+    setup: tuple             # statements
+    procedures: tuple        # ProcedureDecl
+    phases: tuple            # PhaseDecl
+    match: MatchDecl
+    variants: tuple          # every VariantDecl of the file (name, label) pairs
+    applied: tuple           # the names of the variants applied, in order
+    path: str = attrs.field(eq=False, repr=False, default="<rules>")
+    source: str = attrs.field(eq=False, repr=False, default="")
+
+    @property
+    def deck_size(self) -> int:
+        """The number of cards in the deck."""
+        return sum(k.count for k in self.kinds)

@@ -1,0 +1,529 @@
+"""Parse tree → model: one method per grammar alternative, each reading like a constructor.
+
+Quoted texts with ``{expr}`` holes become :class:`model.Template`; their holes are parsed
+here too, so that nothing after this module sees Lark.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lark import Token, Transformer, v_args
+from lark.exceptions import VisitError
+
+from . import model as m
+from .errors import Problem, RulesError, Span
+from .syntax import parse
+
+
+def _span(meta) -> Span:
+    if getattr(meta, "empty", True):
+        return Span.unknown()
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tspan(tok: Token) -> Span:
+    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+class _TemplateError(Exception):
+    def __init__(self, problem: Problem):
+        self.problem = problem
+
+
+@v_args(inline=True, meta=True)
+class ToModel(Transformer):
+    """Builds :mod:`rulekit.model` objects from the Lark tree of a ``.rules`` file."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # -- terminals
+    def INT(self, tok):
+        return int(tok)
+
+    def NAME(self, tok):
+        return tok
+
+    def STRING(self, tok):
+        return tok
+
+    def _template(self, tok) -> m.Template | None:
+        if tok is None:
+            return None
+        text = str(tok)[1:-1]
+        parts: list = []
+        pos = 0
+        span = _tspan(tok)
+        for hole in _HOLE.finditer(text):
+            if hole.start() > pos:
+                parts.append(text[pos:hole.start()])
+            try:
+                tree = parse(hole.group(1), path=self.path, start="expr")
+                parts.append(ToModel(self.path).transform(tree))
+            except RulesError as exc:
+                problem = exc.problems[0]
+                col = span.column + 1 + hole.start() + 1 + max(0, problem.span.column - 1)
+                raise _TemplateError(Problem(
+                    f"in the text's {{…}}: {problem.message}",
+                    Span(span.line, col, span.line, col + 1),
+                    "a {…} in a quoted text holds an expression, like {count of chosen}")) from None
+            pos = hole.end()
+        if pos < len(text):
+            parts.append(text[pos:])
+        return m.Template(tuple(parts), span=span)
+
+    # -- top level
+    def start(self, meta, *items):
+        return tuple(items)
+
+    def game_decl(self, meta, title):
+        return m.GameDecl(str(title)[1:-1], span=_span(meta))
+
+    def players_decl(self, meta, low, high):
+        return m.PlayersDecl(low, high, span=_span(meta))
+
+    def deck_decl(self, meta, *cards):
+        return m.DeckDecl(tuple(cards), span=_span(meta))
+
+    def card_decl(self, meta, name, label, *props):
+        return m.CardDecl(str(name), str(label)[1:-1] if label else None, tuple(props), span=_span(meta))
+
+    def prop_count(self, meta, n):
+        return m.CardProp("count", value=n, span=_span(meta))
+
+    def prop_range(self, meta, name, low, high):
+        return m.CardProp("range", name=str(name), value=low, high=high, span=_span(meta))
+
+    def prop_value(self, meta, name, n):
+        return m.CardProp("value", name=str(name), value=n, span=_span(meta))
+
+    def prop_alias(self, meta, name, other):
+        return m.CardProp("alias", name=str(name), other=str(other), span=_span(meta))
+
+    def prop_flag(self, meta, name):
+        return m.CardProp("flag", name=str(name), span=_span(meta))
+
+    def die_decl(self, meta, name, sides):
+        return m.DieDecl(str(name), sides, span=_span(meta))
+
+    def symbols_decl(self, meta, name, *symbols):
+        return m.SymbolsDecl(str(name), tuple(str(s) for s in symbols), span=_span(meta))
+
+    def zone_decl(self, meta, name, *props):
+        per_player = False
+        seen = "count"
+        holds = False
+        refill = None
+        for p in props:
+            if p == "per_player":
+                per_player = True
+            elif p == "shared":
+                per_player = False
+            elif p in ("owner", "all", "nobody", "count"):
+                seen = p
+            elif p == "holds":
+                holds = True
+            elif isinstance(p, tuple):
+                refill = p[1]
+        return m.ZoneDecl(str(name), per_player, seen, holds, refill, span=_span(meta))
+
+    def zone_per_player(self, meta):
+        return "per_player"
+
+    def zone_shared(self, meta):
+        return "shared"
+
+    def seen_by_owner(self, meta):
+        return "owner"
+
+    def seen_by_all(self, meta):
+        return "all"
+
+    def seen_by_nobody(self, meta):
+        return "nobody"
+
+    def zone_count_only(self, meta):
+        return "count"
+
+    def zone_holds_deck(self, meta):
+        return "holds"
+
+    def zone_refill(self, meta, name):
+        return ("refill", str(name))
+
+    def per_player(self, meta):
+        return True
+
+    def counter_decl(self, meta, name, per_player, initial):
+        return m.CounterDecl(str(name), bool(per_player), initial, span=_span(meta))
+
+    def seat_decl(self, meta, name, initial):
+        return m.SeatDecl(str(name), initial, span=_span(meta))
+
+    def seat_random(self, meta):
+        return None
+
+    def seat_expr(self, meta, expr):
+        return expr
+
+    def claim_decl(self, meta, name, params, label, ordering, truth):
+        return m.ClaimDecl(str(name), params or (), self._template(label), ordering or (), truth,
+                           span=_span(meta))
+
+    def params(self, meta, *params):
+        return tuple(params)
+
+    def param(self, meta, name, symbols):
+        return m.Param(str(name), str(symbols) if symbols else None, span=_span(meta))
+
+    def ordering(self, meta, *names):
+        return tuple(str(n) for n in names)
+
+    def setup_decl(self, meta, body):
+        return m.SetupDecl(body, span=_span(meta))
+
+    def procedure_decl(self, meta, name, body):
+        return m.ProcedureDecl(str(name), body, span=_span(meta))
+
+    def turn_phase(self, meta, name, *actions):
+        return m.PhaseDecl("turn", str(name), None, tuple(actions), None, span=_span(meta))
+
+    def _window(self, kind, meta, name, seats, rest):
+        actions = tuple(a for a in rest if isinstance(a, m.Action))
+        after = rest[-1] if rest and not isinstance(rest[-1], m.Action) else None
+        return m.PhaseDecl(kind, str(name), seats, actions, after, span=_span(meta))
+
+    def first_window(self, meta, name, seats, *rest):
+        return self._window("first", meta, name, seats, rest)
+
+    def each_window(self, meta, name, seats, *rest):
+        return self._window("each", meta, name, seats, rest)
+
+    def vote_phase(self, meta, name, seats, *rest):
+        return self._window("vote", meta, name, seats, rest)
+
+    def after(self, meta, body):
+        return body
+
+    def action(self, meta, name, label, body):
+        return m.Action(str(name), None, body, span=_span(meta)) if label is None else \
+            m.Action(str(name), self._template(label), body, span=_span(meta))
+
+    def match_decl(self, meta, *props):
+        until = None
+        between: tuple = ()
+        winners: tuple = ()
+        for kind, value in props:
+            if kind == "until":
+                until = value
+            elif kind == "between":
+                between = value
+            else:
+                winners = value
+        return m.MatchDecl(until, between, winners, span=_span(meta))
+
+    def match_until(self, meta, expr):
+        return ("until", expr)
+
+    def match_between(self, meta, body):
+        return ("between", body)
+
+    def match_winners(self, meta, *keys):
+        return ("winners", tuple(keys))
+
+    def highest(self, meta, expr):
+        return m.RankKey(True, expr, span=_span(meta))
+
+    def lowest(self, meta, expr):
+        return m.RankKey(False, expr, span=_span(meta))
+
+    def variant_decl(self, meta, name, label, *rest):
+        extends: tuple = ()
+        items = list(rest)
+        if items and (items[0] is None or isinstance(items[0], tuple) and all(isinstance(x, str) for x in items[0])):
+            extends = items.pop(0) or ()
+        return m.VariantDecl(str(name), str(label)[1:-1] if label else None, extends, tuple(items),
+                             span=_span(meta))
+
+    # -- statements
+    def block(self, meta, *stmts):
+        return tuple(stmts)
+
+    def require(self, meta, cond, message):
+        return m.Require(cond, str(message)[1:-1] if message else None, span=_span(meta))
+
+    def choose_cards(self, meta, count, source):
+        low, high = count
+        return m.ChooseCards(low, high, source, span=_span(meta))
+
+    def exactly(self, meta, n):
+        return (n, n)
+
+    def at_least(self, meta, n):
+        return (n, None)
+
+    def between(self, meta, low, high):
+        return (low, high)
+
+    def choose_param(self, meta, name, domain):
+        return m.ChooseParam(str(name), domain, span=_span(meta))
+
+    def dom_range(self, meta, low, high):
+        return m.Domain("range", low=low, high=high, span=_span(meta))
+
+    def dom_symbols(self, meta, name):
+        return m.Domain("symbols", name=str(name), span=_span(meta))
+
+    def dom_seats(self, meta, seats):
+        return m.Domain("seats", seats=seats, span=_span(meta))
+
+    def move(self, meta, cards, dest, bottom):
+        return m.Move(cards, dest, bottom=bottom is not None, span=_span(meta))
+
+    def at_bottom(self, meta):
+        return True
+
+    def lay(self, meta, cards, dest):
+        return m.Move(cards, dest, lay=True, span=_span(meta))
+
+    def draw(self, meta, count, source, dest):
+        return m.Draw(count, source, dest, span=_span(meta))
+
+    def deal(self, meta, count, source, zone):
+        return m.Deal(count, source, str(zone), span=_span(meta))
+
+    def shuffle(self, meta, zone):
+        return m.Shuffle(zone, span=_span(meta))
+
+    def shuffle_into(self, meta, cards, zone):
+        return m.Shuffle(zone, cards, span=_span(meta))
+
+    def gather(self, meta, zone):
+        return m.Gather(zone, span=_span(meta))
+
+    def reveal(self, meta, cards):
+        return m.Reveal(cards, span=_span(meta))
+
+    def show(self, meta, cards, seat):
+        return m.Reveal(cards, seat, span=_span(meta))
+
+    def target(self, meta, name):
+        return m.Target(str(name), span=_span(meta))
+
+    def target_of(self, meta, name, seat):
+        return m.Target(str(name), seat, span=_span(meta))
+
+    def set(self, meta, target, value):
+        return m.Assign("=", target, value, span=_span(meta))
+
+    def add(self, meta, value, target):
+        return m.Assign("+", target, value, span=_span(meta))
+
+    def subtract(self, meta, value, target):
+        return m.Assign("-", target, value, span=_span(meta))
+
+    def make_claim(self, meta, name, args):
+        return m.MakeClaim(str(name), args or (), span=_span(meta))
+
+    def clear_claim(self, meta):
+        return m.ClearClaim(span=_span(meta))
+
+    def if_(self, meta, cond, then, orelse):
+        return m.If(cond, then, orelse or (), span=_span(meta))
+
+    def else_part(self, meta, body):
+        return body if isinstance(body, tuple) else (body,)
+
+    def for_each(self, meta, var, seats, body):
+        return m.ForEach(str(var), seats, body, span=_span(meta))
+
+    def goto(self, meta, name):
+        return m.GoTo(str(name), span=_span(meta))
+
+    def do(self, meta, name):
+        return m.Do(str(name), span=_span(meta))
+
+    def end_deal(self, meta):
+        return m.EndDeal(span=_span(meta))
+
+    def log(self, meta, text):
+        return m.Log(self._template(text), span=_span(meta))
+
+    def args(self, meta, *exprs):
+        return tuple(exprs)
+
+    # -- cards, zones, seats
+    def zone_shared_ref(self, meta, name):
+        return m.ZoneRef(str(name), span=_span(meta))
+
+    def zone_of(self, meta, name, seat):
+        return m.ZoneRef(str(name), seat, span=_span(meta))
+
+    def zone_yours(self, meta, name):
+        return m.ZoneRef(str(name), yours=True, span=_span(meta))
+
+    def chosen(self, meta):
+        return m.Chosen(span=_span(meta))
+
+    def claimed(self, meta):
+        return m.Claimed(span=_span(meta))
+
+    def every_zone(self, meta, name):
+        return m.EveryZone(str(name), span=_span(meta))
+
+    def zones_of_seats(self, meta, name, seats):
+        return m.EveryZone(str(name), seats, span=_span(meta))
+
+    def top_of(self, meta, n, zone):
+        return m.Portion(False, n, zone, span=_span(meta))
+
+    def random_of(self, meta, n, zone):
+        return m.Portion(True, n, zone, span=_span(meta))
+
+    def cards_where(self, meta, cards, pred):
+        return m.Where(cards, pred, span=_span(meta))
+
+    def seat_name(self, meta, name):
+        return m.SeatName(str(name), span=_span(meta))
+
+    def left_of(self, meta, seat):
+        return m.Neighbour(1, seat, span=_span(meta))
+
+    def right_of(self, meta, seat):
+        return m.Neighbour(-1, seat, span=_span(meta))
+
+    def everyone(self, meta):
+        return m.SeatSet("everyone", span=_span(meta))
+
+    def others_of_actor(self, meta):
+        return m.SeatSet("others", span=_span(meta))
+
+    def everyone_except(self, meta, seat):
+        return m.SeatSet("except", seat, span=_span(meta))
+
+    def everyone_after(self, meta, seat):
+        return m.SeatSet("after", seat, span=_span(meta))
+
+    def everyone_from(self, meta, seat):
+        return m.SeatSet("from", seat, span=_span(meta))
+
+    def voters(self, meta, name):
+        return m.SeatSet("voters", name=str(name), span=_span(meta))
+
+    def seat_set_var(self, meta, name):
+        return m.SeatSet("var", name=str(name), span=_span(meta))
+
+    # -- expressions
+    def or_(self, meta, left, right):
+        return m.BinOp("or", left, right, span=_span(meta))
+
+    def and_(self, meta, left, right):
+        return m.BinOp("and", left, right, span=_span(meta))
+
+    def not_(self, meta, operand):
+        return m.Not(operand, span=_span(meta))
+
+    def compare(self, meta, left, op, right):
+        return m.BinOp(op, left, right, span=_span(meta))
+
+    def cmp_op(self, meta, tok):
+        return str(tok)
+
+    def arith(self, meta, left, op, right):
+        return m.BinOp(str(op), left, right, span=_span(meta))
+
+    def mul(self, meta, left, right):
+        return m.BinOp("*", left, right, span=_span(meta))
+
+    def number(self, meta, n):
+        return m.Num(n, span=_span(meta))
+
+    def true_(self, meta):
+        return m.Bool(True, span=_span(meta))
+
+    def false_(self, meta):
+        return m.Bool(False, span=_span(meta))
+
+    def name(self, meta, name):
+        return m.Name(str(name), span=_span(meta))
+
+    def value_of(self, meta, name, seat):
+        return m.ValueOf(str(name), seat, span=_span(meta))
+
+    def count_of(self, meta, cards):
+        return m.CountOf(cards, span=_span(meta))
+
+    def total_of(self, meta, name, cards):
+        return m.TotalOf(str(name), cards, span=_span(meta))
+
+    def every_card(self, meta, cards, pred):
+        return m.CardQuantifier(True, cards, pred, span=_span(meta))
+
+    def some_card(self, meta, cards, pred):
+        return m.CardQuantifier(False, cards, pred, span=_span(meta))
+
+    def roll(self, meta, name):
+        return m.Roll(str(name), span=_span(meta))
+
+    def claim_holds(self, meta):
+        return m.ClaimHolds(span=_span(meta))
+
+    def claim_is(self, meta, name):
+        return m.ClaimIs(str(name), span=_span(meta))
+
+    def no_claim(self, meta):
+        return m.NoClaim(span=_span(meta))
+
+    def claimed_field(self, meta, name):
+        return m.ClaimedField(str(name), span=_span(meta))
+
+    def beats(self, meta, name, args):
+        return m.Beats(str(name), args, span=_span(meta))
+
+    def player_count(self, meta):
+        return m.PlayerCount(span=_span(meta))
+
+    def highest_of(self, meta, name):
+        return m.Extreme(True, str(name), span=_span(meta))
+
+    def lowest_of(self, meta, name):
+        return m.Extreme(False, str(name), span=_span(meta))
+
+    def cp_name(self, meta, name):
+        return m.CpName(str(name), span=_span(meta))
+
+    def cp_compare(self, meta, name, op, value):
+        return m.CpCompare(str(name), op, value, span=_span(meta))
+
+    def cp_or(self, meta, left, right):
+        return m.CpLogic("or", left, right, span=_span(meta))
+
+    def cp_and(self, meta, left, right):
+        return m.CpLogic("and", left, right, span=_span(meta))
+
+    def cp_not(self, meta, operand):
+        return m.CpLogic("not", operand, span=_span(meta))
+
+
+def to_model(source: str, path: str = "<rules>") -> m.RulesFile:
+    """Parse and transform a ``.rules`` text.
+
+    Returns:
+        the :class:`model.RulesFile` with every declaration in source order.
+
+    Raises:
+        RulesError: a syntax error, located.
+    """
+    tree = parse(source, path)
+    try:
+        items = ToModel(path).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, _TemplateError):
+            raise RulesError(path, source, [exc.orig_exc.problem]) from None
+        raise exc.orig_exc from None
+    return m.RulesFile(items, path, source)
