@@ -96,10 +96,19 @@ class Option:
 
 @attrs.frozen
 class Decision:
+    """The seat that must decide, the shape of the decision and its options.
+
+    ``check(action)`` says why an action would be illegal (None if legal) and
+    ``actions(limit)`` lists concrete legal actions; both answer about this decision only,
+    so a player can test its own choice without ever seeing the state.
+    """
+
     seat: int
     phase: str
     kind: str                       # turn, first, each or vote
     options: tuple                  # Option; a window also offers 'decline'
+    check: object = attrs.field(default=None, eq=False, repr=False)
+    actions: object = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -193,7 +202,9 @@ class Engine:
         options = tuple(self._options(ctx, phase))
         if phase.kind in ("first", "each"):
             options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
-        return Decision(seat, phase.name, phase.kind, options)
+        return Decision(seat, phase.name, phase.kind, options,
+                        check=lambda action: self.why_illegal(state, action),
+                        actions=lambda limit=None: self.legal_actions(state, limit))
 
     def decider(self, state: State) -> int:
         """The seat that must act now."""
@@ -387,7 +398,7 @@ class Engine:
             ctx.events.append(("voted", None, {"seat": seat, "phase": phase.name}))
         else:
             ctx.events.append(("action", None, {"seat": seat, "action": a.name, "text": label,
-                                                "cards": len(action.cards)}))
+                                                "ncards": len(action.cards)}))
         ctx.goto = None
         self._run(ctx, a.body)
         if ctx.phase == -1:
@@ -562,6 +573,10 @@ class Engine:
                     tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll)
 
     # ------------------------------------------------------------------ helpers for players
+    def phase_index(self, name: str) -> int:
+        """The index of a phase by name (-1 for "over")."""
+        return self.cg.phases[name].index if name in self.cg.phases else -1
+
     def claim_holds_in(self, state: State) -> bool:
         """Whether the standing claim is true in ``state`` (for tests and determinized bots)."""
         if state.claim is None:

@@ -26,7 +26,7 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "show":
         return f"  (shown to {seat_name(event.seat)}: {cards_text(engine, d['cards'])})"
     if kind == "roll":
-        return f"  rolls the {d['die']}: {d['value']}"
+        return f"  rolls the {d['die']} die: {d['value']}"
     if kind == "draw":
         if d["wanted"] <= 0:
             return None

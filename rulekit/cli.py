@@ -1,0 +1,208 @@
+"""The ``rulekit`` command: run a match, check a file, simulate many matches."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import Counter
+
+import click
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from .check import load
+from .engine import Engine
+from .engine.narrate import seat_name
+from .errors import OptionError, RulesError
+from .match import play_match, seat_rng
+from .players import GenericBot, HumanPlayer, RandomBot
+
+BOTS = ("generic", "random")
+
+
+def _load(path: str, variants) -> Engine:
+    try:
+        return Engine(load(path, tuple(variants)))
+    except RulesError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(2)
+    except OptionError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--variant'") from None
+
+
+def _players_default(engine: Engine, players: int | None) -> int:
+    low, high = engine.game.players
+    if players is None:
+        return min(max(4, low), high)
+    if not low <= players <= high:
+        raise click.BadParameter(f"{engine.game.title} is for {low} to {high} players, not {players}",
+                                 param_hint="'--players'")
+    return players
+
+
+def _make_players(engine, n, seed, humans, bots, console):
+    players = []
+    for seat in range(n):
+        if seat + 1 in humans:
+            players.append(HumanPlayer(engine, console, lambda text: click.prompt(text, prompt_suffix=": ")))
+        elif bots == "random":
+            players.append(RandomBot(seat_rng(seed, seat)))
+        else:
+            players.append(GenericBot(engine, seat_rng(seed, seat)))
+    return players
+
+
+@click.group()
+@click.version_option(package_name="rulekit")
+def main() -> None:
+    """Write bluffing card games as plain text, then play, simulate and study them."""
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--players", "-n", type=click.IntRange(min=1), default=None,
+              help="Number of seats (default: 4, or the nearest the game allows).")
+@click.option("--seed", "-s", type=int, default=None, help="Seed of chance; the same seed plays the same match.")
+@click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
+              help="Apply a variant of the game (repeatable, applied in order).")
+@click.option("--human", "humans", multiple=True, type=click.IntRange(min=1), metavar="SEAT",
+              help="Seat (1 = P1) played by you at the terminal (repeatable).")
+@click.option("--bots", type=click.Choice(BOTS), default="generic", show_default=True,
+              help="Which bot plays the other seats.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE.jsonl", help="Write every decision and event as JSON lines.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final standings.")
+def run(file, players, seed, variants, humans, bots, log_path, quiet):
+    """Play one match of the game in FILE and print the play-by-play."""
+    engine = _load(file, variants)
+    n = _players_default(engine, players)
+    for h in humans:
+        if h > n:
+            raise click.BadParameter(f"seat {h} does not exist in a {n}-player match (seats are 1..{n})",
+                                     param_hint="'--human'")
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+    console = Console(highlight=False)
+    game = engine.game
+    title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
+    console.print(f"[bold]{title}[/bold] — {n} players, seed {seed}")
+    human_seats = {h - 1 for h in humans}
+
+    def on_events(state, events):
+        if quiet:
+            return
+        for ev in events:
+            if ev.seat is not None and human_seats and ev.seat not in human_seats:
+                continue
+            if ev.kind == "deal_end":
+                console.print(_deal_summary(engine, state.n, ev.data))
+                continue
+            line = engine.describe_event(ev, state.n)
+            if line:
+                console.print(line, markup=False)
+
+    record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events)
+    _standings(console, engine, record.state)
+    if log_path:
+        with open(log_path, "w", encoding="utf-8") as fh:
+            for row in record.log:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        console.print(f"log written to {log_path} ({len(record.log)} lines)")
+
+
+def _deal_summary(engine: Engine, n: int, data) -> str:
+    parts = []
+    counters = data["counters"]
+    bases = engine.cg.counter_base(n)
+    for ci, decl in enumerate(engine.game.counters):
+        if decl.per_player:
+            values = counters[bases[ci]:bases[ci] + n]
+            parts.append(f"{decl.name}: " + ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(values)))
+    extra = ("; " + "; ".join(parts)) if parts else ""
+    return f"end of deal {data['deal']}{extra}"
+
+
+def _standings(console: Console, engine: Engine, state) -> None:
+    table = Table(title="Final standings")
+    table.add_column("place")
+    table.add_column("seat")
+    keys = engine.game.match.winners
+    for key in keys:
+        table.add_column(("highest " if key.highest else "lowest ") + _expr_text(engine, key))
+    table.add_column("")
+    rows = engine.standings(state)
+    place = 0
+    previous = None
+    for i, (seat, values) in enumerate(rows, 1):
+        if values != previous:
+            place = i
+            previous = values
+        table.add_row(str(place), seat_name(seat), *map(str, values), "winner" if seat in state.winners else "")
+    console.print(table)
+
+
+def _expr_text(engine: Engine, key) -> str:
+    span = key.expr.span
+    lines = engine.game.source.splitlines()
+    if span.line and span.line == span.end_line and span.line <= len(lines):
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    return "value"
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--variant", "-v", "variants", multiple=True, metavar="NAME", help="Also check with this variant.")
+def check(file, variants):
+    """Parse and check FILE (and each of its variants); report every problem."""
+    engine = _load(file, variants)
+    game = engine.game
+    low, high = game.players
+    click.echo(f"{file}: ok — {game.title}, {low}-{high} players, {game.deck_size} cards, "
+               f"{len(game.phases)} phases")
+    for name, label in game.variants:
+        try:
+            load(file, (name,))
+        except RulesError as exc:
+            click.echo(exc.render(), err=True)
+            sys.exit(2)
+        click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
+              help="How many matches to play.")
+@click.option("--players", "-n", type=click.IntRange(min=1), default=None, help="Number of seats.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first match.")
+@click.option("--variant", "-v", "variants", multiple=True, metavar="NAME", help="Apply a variant.")
+@click.option("--bots", type=click.Choice(BOTS), default="random", show_default=True)
+def simulate(file, games, players, seed, variants, bots):
+    """Play many bot matches of FILE and report wins per seat and match lengths."""
+    engine = _load(file, variants)
+    n = _players_default(engine, players)
+    wins: Counter = Counter()
+    steps = []
+    console = Console(highlight=False)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("playing", total=games)
+        for g in range(games):
+            record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g)
+            for s in record.winners:
+                wins[s] += 1 / len(record.winners)
+            steps.append(record.steps)
+            progress.advance(task)
+    table = Table(title=f"{engine.game.title}: {games} matches, {n} players, {bots} bots")
+    table.add_column("seat")
+    table.add_column("wins", justify="right")
+    table.add_column("share", justify="right")
+    for s in range(n):
+        table.add_row(seat_name(s), f"{wins[s]:.1f}", f"{wins[s] / games:.1%}")
+    console.print(table)
+    steps.sort()
+    console.print(f"decisions per match: min {steps[0]}, median {steps[len(steps) // 2]}, max {steps[-1]}")
+
+
+if __name__ == "__main__":
+    main()

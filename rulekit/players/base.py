@@ -1,0 +1,50 @@
+"""The player protocol and the uniformly random bot."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from ..engine import Action, Decision, Option, View
+
+
+class Player(Protocol):
+    """Chooses one legal action of a decision from its seat's view."""
+
+    def choose(self, view: View, decision: Decision) -> Action: ...
+
+
+def random_concrete(option: Option, rng: random.Random) -> Action:
+    """A random concrete action of an option: a uniformly random number of cards, then a
+    uniformly random choice of that many, and uniformly random values."""
+    cards: tuple = ()
+    if option.cards is not None:
+        top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
+        size = rng.randint(option.low, top)
+        cards = tuple(sorted(rng.sample(option.cards, size)))
+    params = tuple(rng.choice(values) for _, values in option.params)
+    return Action(option.name, cards, params)
+
+
+def random_legal(decision: Decision, rng: random.Random, options=None, tries: int = 30) -> Action:
+    """A random legal action: an option chosen uniformly, then a random concrete choice of
+    it; falls back to listing concrete actions when random choices keep failing."""
+    options = list(decision.options if options is None else options)
+    for _ in range(tries):
+        option = rng.choice(options)
+        action = random_concrete(option, rng)
+        if decision.check(action) is None:
+            return action
+    names = {o.name for o in options}
+    listed = [a for a in decision.actions(500) if a.name in names] or decision.actions(500)
+    return rng.choice(listed)
+
+
+class RandomBot:
+    """Picks uniformly among the options, then a random legal choice within the option."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, view: View, decision: Decision) -> Action:
+        return random_legal(decision, self.rng)

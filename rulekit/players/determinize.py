@@ -1,0 +1,77 @@
+"""Determinization: states consistent with one seat's view, for bots that reason by sampling.
+
+The unknown cards are the declared deck minus every card the seat can see (its own zones,
+open zones, cards it was shown). They are dealt at random into the hidden zones, each
+getting as many cards as the view says it holds; zones whose size is hidden share the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..engine import Engine, State, View
+
+
+def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
+    """One state that agrees with everything ``view`` shows.
+
+    Raises:
+        ValueError: the view is inconsistent with the deck (a bug, never the player's fault).
+    """
+    cg = engine.cg
+    n = view.players
+    unknown = Counter(engine.deck)
+    zones: list = [None] * len(view.zones)
+    pinned: dict[int, list] = {}
+    slots_by_key = {}
+    for slot, (name, owner, count, cards) in enumerate(view.zones):
+        slots_by_key[(name, owner)] = slot
+        if cards is not None:
+            zones[slot] = tuple(cards)
+            unknown.subtract(cards)
+    for name, owner, cards in view.known:
+        slot = slots_by_key[(name, owner)]
+        if zones[slot] is None:
+            pinned[slot] = list(cards)
+            unknown.subtract(cards)
+    pool = list(unknown.elements())
+    if any(v < 0 for v in unknown.values()):
+        raise ValueError("the view shows more cards than the deck holds")
+    rng.shuffle(pool)
+    hidden_sizes = []
+    for slot, (name, owner, count, cards) in enumerate(view.zones):
+        if zones[slot] is not None:
+            continue
+        if count is None:
+            hidden_sizes.append(slot)
+            continue
+        have = pinned.get(slot, [])
+        need = count - len(have)
+        take, pool = pool[:need], pool[need:]
+        mixed = have + take
+        rng.shuffle(mixed)
+        zones[slot] = tuple(mixed)
+    for i, slot in enumerate(hidden_sizes):
+        if i == len(hidden_sizes) - 1:
+            zones[slot] = tuple(pool)
+            pool = []
+        else:
+            k = rng.randint(0, len(pool))
+            zones[slot], pool = tuple(pool[:k]), pool[k:]
+    counters = []
+    for name, value in view.counters:
+        if isinstance(value, tuple):
+            counters.extend(value)
+        else:
+            counters.append(value)
+    seats = tuple(s for _, s in view.seats)
+    claim = claimed = None
+    if view.claim is not None:
+        name, values, claimant, count, slot = view.claim
+        claim = (cg.claims[name].index, values, claimant)
+        claimed = (slot, count) if slot >= 0 else None
+    phase = engine.phase_index(view.phase)
+    votes = (None,) * n
+    return State(n, tuple(zones), tuple(counters), seats, phase, tuple(view.poll), votes, claim, claimed,
+                 (), view.deal)

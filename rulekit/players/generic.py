@@ -1,0 +1,277 @@
+"""A simple bot for any game: honest when it can, bluffs sometimes, doubts unlikely claims.
+
+It knows nothing of any particular game. From the compiled rules it learns which actions
+make a claim and which put the standing claim to the test (an action whose effects, or the
+window or vote it leads to, ask whether the claim holds). It estimates how likely a claim is
+by sampling states consistent with its view (:mod:`.determinize`): the declared deck minus
+what it can see, dealt into the hidden zones.
+
+* Facing a claim of another seat that looks unlikely (estimated truth below ``doubt``), it
+  takes an action that tests the claim.
+* When it must claim, it builds honest choices greedily (adding cards while the claim stays
+  true, lowest values first) and prefers the honest choice that sheds most cards; with
+  probability ``bluff`` it bluffs with a random choice instead, and when no honest choice
+  exists it prefers an action that makes no claim (such as passing), else it bluffs.
+* In a vote it picks the choice that, over sampled states, leaves it holding fewest cards.
+* Other optional window actions (for example looking at cards) it takes now and then.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from .. import model as m
+from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
+from .base import random_concrete, random_legal
+from .determinize import sample_state
+
+
+def _walk(stmts):
+    for s in stmts:
+        yield s
+        if isinstance(s, m.If):
+            yield from _walk(s.then)
+            yield from _walk(s.orelse)
+        elif isinstance(s, m.ForEach):
+            yield from _walk(s.body)
+
+
+def _mentions(node, types) -> bool:
+    """Whether a model node, or any node inside it, is one of ``types``."""
+    if isinstance(node, types):
+        return True
+    if hasattr(node, "__attrs_attrs__"):
+        for a in node.__attrs_attrs__:
+            v = getattr(node, a.name)
+            if isinstance(v, tuple):
+                if any(_mentions(x, types) for x in v):
+                    return True
+            elif hasattr(v, "__attrs_attrs__") and _mentions(v, types):
+                return True
+    return False
+
+
+def _mentions_truth(node) -> bool:
+    return _mentions(node, m.ClaimHolds)
+
+
+class _Analysis:
+    """What the bot reads from the rules once: which actions claim, which test claims."""
+
+    def __init__(self, game: m.Game):
+        procs = {p.name: p.body for p in game.procedures}
+        phases = {p.name: p for p in game.phases}
+        self.claims: set[tuple[str, str]] = set()
+        self.tests: set[tuple[str, str]] = set()
+
+        def tests(stmts, seen) -> bool:
+            for s in _walk(stmts):
+                if _mentions_truth(s):
+                    return True
+                if isinstance(s, m.Do) and s.procedure not in seen and s.procedure in procs:
+                    if tests(procs[s.procedure], seen | {s.procedure}):
+                        return True
+                if isinstance(s, m.GoTo) and s.phase in phases and s.phase not in seen:
+                    target = phases[s.phase]
+                    if target.kind == "vote" and target.after and tests(target.after, seen | {s.phase}):
+                        return True
+            return False
+
+        # a claim is "about its cards" when its truth reads only the claimed cards: then one
+        # card at a time can be tested, and the claimant's whole hand tells what he could claim
+        self.about_cards = {c.name for c in game.claims
+                            if _mentions(c.truth, m.Claimed)
+                            and not _mentions(c.truth, (m.ZoneRef, m.EveryZone, m.Portion))}
+        for p in game.phases:
+            for a in p.actions:
+                if any(isinstance(s, m.MakeClaim) for s in _walk(a.body)):
+                    self.claims.add((p.name, a.name))
+                if tests(a.body, frozenset()):
+                    self.tests.add((p.name, a.name))
+
+
+class GenericBot:
+    """See the module docstring. ``samples`` states are drawn per estimate."""
+
+    def __init__(self, engine: Engine, rng: random.Random, samples: int = 10, bluff: float = 0.15,
+                 doubt: float = 0.3, curiosity: float = 0.3, trust: float = 0.8):
+        self.engine = engine
+        self.rng = rng
+        self.samples = samples
+        self.bluff = bluff
+        self.doubt = doubt
+        self.curiosity = curiosity
+        self.trust = trust
+        self.analysis = _Analysis(engine.game)
+
+    # -- estimates
+    def _states(self, view: View):
+        return [sample_state(self.engine, view, self.rng) for _ in range(self.samples)]
+
+    def p_claim(self, view: View) -> float | None:
+        """Estimated chance that the standing claim is true, or None without a claim.
+
+        For a claim about the claimed cards, the claimant chose them from his hand: the bot
+        estimates the chance that his hand allowed an honest claim, times ``trust`` (the
+        chance that he then told the truth). Otherwise it is the share of sampled states in
+        which the claim holds.
+        """
+        if view.claim is None:
+            return None
+        states = self._states(view)
+        name, values, claimant, count, slot = view.claim
+        if name not in self.analysis.about_cards or slot < 0 or count == 0:
+            return sum(self.engine.claim_holds_in(s) for s in states) / len(states)
+        possible = 0
+        hand_slots = [i for i, (zname, owner, _, _) in enumerate(view.zones)
+                      if owner == claimant and i != slot]
+        for s in states:
+            pool = list(s.zones[slot][len(s.zones[slot]) - count:])
+            for i in hand_slots:
+                pool.extend(s.zones[i])
+            good = 0
+            for kind in set(pool):
+                if self._single_holds(s, slot, count, kind):
+                    good += pool.count(kind)
+            possible += good >= count
+        return self.trust * possible / len(states)
+
+    def _single_holds(self, state, slot: int, count: int, kind: int) -> bool:
+        """Whether the standing claim would hold if every claimed card were of ``kind``."""
+        zones = list(state.zones)
+        zone = zones[slot]
+        zones[slot] = zone[:len(zone) - count] + (kind,) * count
+        import attrs
+        return self.engine.claim_holds_in(attrs.evolve(state, zones=tuple(zones)))
+
+    def _p_after(self, states, action: Action) -> float:
+        """Chance that the claim made by ``action`` is true, over sampled states."""
+        hits = 0
+        for s in states:
+            try:
+                nxt, _ = self.engine.apply(s, action, self.rng)
+            except Exception:
+                return 0.0
+            if nxt.is_terminal or nxt.claim is None:
+                hits += 1
+            else:
+                hits += self.engine.claim_holds_in(nxt)
+        return hits / len(states)
+
+    # -- decisions
+    def choose(self, view: View, decision: Decision) -> Action:
+        if decision.kind == "vote":
+            return self._vote(view, decision)
+        phase = decision.phase
+        options = [o for o in decision.options if o.name != DECLINE_ACTION.name]
+        testing = [o for o in options if (phase, o.name) in self.analysis.tests]
+        if testing and view.claim is not None and view.claim[2] != view.seat:
+            p = self.p_claim(view)
+            if p is not None and p < self.doubt:
+                return random_legal(decision, self.rng, testing)
+        rest = [o for o in options if o not in testing]
+        claiming = [o for o in rest if (phase, o.name) in self.analysis.claims]
+        plain = [o for o in rest if o not in claiming]
+        if decision.kind in ("first", "each"):
+            if plain and self.rng.random() < self.curiosity:
+                return random_legal(decision, self.rng, plain)
+            return DECLINE_ACTION
+        if claiming:
+            if self.rng.random() < self.bluff:
+                return random_legal(decision, self.rng, claiming)
+            honest = self._honest(view, decision, claiming)
+            if honest is not None:
+                return honest
+            if plain:
+                return random_legal(decision, self.rng, plain)
+            return random_legal(decision, self.rng, claiming)
+        if testing and not plain:
+            return random_legal(decision, self.rng, testing)
+        return random_legal(decision, self.rng, plain or options)
+
+    def _honest(self, view: View, decision: Decision, options) -> Action | None:
+        local = all(c.name in self.analysis.about_cards for c in self.engine.game.claims)
+        states = self._states(view)[: 1 if local else max(1, self.samples // 2)]
+        best: tuple | None = None
+        for option in options:
+            combos = list(itertools.islice(itertools.product(*[v for _, v in option.params]), 60))
+            for values in combos:
+                if option.cards is None:
+                    action = Action(option.name, (), tuple(values))
+                    if decision.check(action) is not None:
+                        continue
+                    if self._p_after(states, action) >= 0.6:
+                        return action           # the lowest honest claim
+                    continue
+                cards = self._grow(states, decision, option, tuple(values))
+                if cards:
+                    key = (len(cards), -sum(values) if values else 0)
+                    if best is None or key > best[0]:
+                        best = (key, Action(option.name, cards, tuple(values)))
+        return best[1] if best else None
+
+    def _grow(self, states, decision: Decision, option, values) -> tuple:
+        """Greedily the largest choice of cards that keeps the claim true."""
+        pool = list(option.cards)
+        chosen: list = []
+        top = len(pool) if option.high is None else option.high
+        improved = True
+        while improved and len(chosen) < top:
+            improved = False
+            for kind in sorted(set(pool)):
+                trial = tuple(sorted(chosen + [kind]))
+                action = Action(option.name, trial, values)
+                if len(trial) < option.low:
+                    chosen.append(kind)
+                    pool.remove(kind)
+                    improved = True
+                    break
+                if decision.check(action) is None and self._p_after(states, action) >= 0.99:
+                    chosen.append(kind)
+                    pool.remove(kind)
+                    improved = True
+                    break
+        result = tuple(sorted(chosen))
+        if len(result) < option.low or decision.check(Action(option.name, result, values)) is not None:
+            return ()
+        if self._p_after(states, Action(option.name, result, values)) < 0.99:
+            return ()
+        return result
+
+    def _vote(self, view: View, decision: Decision) -> Action:
+        states = self._states(view)
+        best = None
+        for option in decision.options:
+            action = random_concrete(option, self.rng)
+            if decision.check(action) is not None:
+                try:
+                    action = random_legal(decision, self.rng, [option])
+                except (IndexError, ValueError):
+                    continue
+            held = 0.0
+            for s in states:
+                held += self._held_after(s, action, view.seat)
+            if best is None or held < best[0]:
+                best = (held, action)
+        return best[1] if best else random_legal(decision, self.rng)
+
+    def _held_after(self, state, action: Action, seat: int) -> int:
+        """Cards ``seat`` holds after ``action`` and random choices of the others in the vote."""
+        engine = self.engine
+        try:
+            state, _ = engine.apply(state, action, self.rng)
+            guard = 0
+            while not state.is_terminal and engine.decision(state).kind == "vote" and guard < 20:
+                d = engine.decision(state)
+                state, _ = engine.apply(state, random_legal(d, self.rng), self.rng)
+                guard += 1
+        except Exception:
+            return 10**6
+        cg = engine.cg
+        held = 0
+        for slot, cards in enumerate(state.zones):
+            zi, owner = cg.zone_owner(slot, state.n)
+            if owner == seat:
+                held += len(cards)
+        return held

@@ -1,0 +1,127 @@
+"""A person at the terminal: sees its seat's view and options, types a choice, is asked again
+after a bad entry (with the reason)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from ..engine import Action, Decision, Engine, View
+from ..engine.narrate import seat_name
+
+
+class HumanPlayer:
+    """Reads choices from ``ask`` (a prompt function) and prints to ``console``.
+
+    Args:
+        engine: the engine of the game (for card names).
+        console: where the view and the options are shown.
+        ask: returns one line typed by the person for a prompt; raises EOFError at the end
+            of input.
+    """
+
+    def __init__(self, engine: Engine, console: Console, ask: Callable[[str], str]):
+        self.engine = engine
+        self.console = console
+        self.ask = ask
+
+    # -- display
+    def show(self, view: View, decision: Decision) -> None:
+        c = self.console
+        c.print()
+        c.rule(f"{seat_name(view.seat)}, your decision ({decision.phase})")
+        table = Table(show_header=True, header_style="bold")
+        table.add_column("zone")
+        table.add_column("whose")
+        table.add_column("cards")
+        for name, owner, count, cards in view.zones:
+            whose = "-" if owner is None else ("you" if owner == view.seat else seat_name(owner))
+            if cards is not None:
+                text = self.cards_text(cards) or "(empty)"
+            else:
+                text = "?" if count is None else f"{count} card(s)"
+            table.add_row(name, whose, text)
+        c.print(table)
+        for name, value in view.counters:
+            if isinstance(value, tuple):
+                value = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(value))
+            c.print(f"{name}: {value}")
+        if view.claim is not None:
+            name, values, claimant, count, _ = view.claim
+            c.print(f"standing claim: {seat_name(claimant)} — {name} {' '.join(map(str, values))} "
+                    f"({count} card(s))")
+        for name, owner, cards in view.known:
+            who = "" if owner is None else f" of {seat_name(owner)}"
+            c.print(f"you know the {name}{who}: {self.cards_text(cards)}")
+
+    def cards_text(self, cards) -> str:
+        return ", ".join(self.engine.kind_label(k) for k in cards)
+
+    # -- input
+    def choose(self, view: View, decision: Decision) -> Action:
+        self.show(view, decision)
+        options = decision.options
+        for i, o in enumerate(options, 1):
+            self.console.print(f"  [bold]{i}[/bold]. {o.name}: {o.label}")
+        while True:
+            try:
+                action = self._read(options)
+            except ValueError as exc:
+                self.console.print(f"[red]{exc}[/red] — try again.")
+                continue
+            reason = decision.check(action)
+            if reason is None:
+                return action
+            self.console.print(f"[red]Not allowed: {reason}.[/red] Try again.")
+
+    def _read(self, options) -> Action:
+        text = self.ask("choose an option by number or name").strip()
+        option = None
+        if text.isdigit() and 1 <= int(text) <= len(options):
+            option = options[int(text) - 1]
+        else:
+            option = next((o for o in options if o.name == text), None)
+        if option is None:
+            raise ValueError(f"'{text}' is not one of the options 1..{len(options)}")
+        cards: tuple = ()
+        if option.cards is not None:
+            pool = list(option.cards)
+            listing = "  ".join(f"{i}:{self.engine.kind_label(k)}" for i, k in enumerate(pool, 1))
+            self.console.print(f"  cards: {listing}")
+            high = "any number" if option.high is None else str(option.high)
+            raw = self.ask(f"which cards? numbers separated by spaces ({option.low} to {high})").split()
+            picked = []
+            for token in raw:
+                if not token.isdigit() or not 1 <= int(token) <= len(pool):
+                    raise ValueError(f"'{token}' is not a card number 1..{len(pool)}")
+                if int(token) in picked:
+                    raise ValueError(f"card {token} is chosen twice")
+                picked.append(int(token))
+            cards = tuple(sorted(pool[i - 1] for i in picked))
+        params = []
+        for name, values in option.params:
+            shown = self._values_text(name, values)
+            raw = self.ask(f"{name}? one of {shown}").strip()
+            value = self._parse_value(raw, values)
+            if value is None:
+                raise ValueError(f"'{raw}' is not one of {shown}")
+            params.append(value)
+        return Action(option.name, cards, tuple(params))
+
+    def _values_text(self, name, values) -> str:
+        vals = list(values)
+        if len(vals) > 12 and vals == list(range(vals[0], vals[-1] + 1)):
+            return f"{vals[0]}..{vals[-1]}"
+        return ", ".join(map(str, vals))
+
+    def _parse_value(self, raw: str, values):
+        if raw.upper().startswith("P") and raw[1:].isdigit():
+            seat = int(raw[1:]) - 1
+            return seat if seat in values else None
+        try:
+            value = int(raw)
+        except ValueError:
+            return None
+        return value if value in values else None
