@@ -14,7 +14,7 @@ from .syntax import keywords
 from .transform import to_model
 
 _SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
-_NAMED = (m.DieDecl, m.SymbolsDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.ClaimDecl,
+_NAMED = (m.DieDecl, m.SymbolsDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.ClaimDecl,
           m.ProcedureDecl, m.PhaseDecl)
 
 
@@ -101,9 +101,7 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
             elif p.kind == "flag":
                 flags.add(p.name)
         if count is None:
-            problems.append(Problem(f"card '{card.name}' has no count", card.span,
-                                    f"say how many the deck holds, e.g. 'card {card.name}: count 4'"))
-            count = 0
+            count = 1
         elif count < 1:
             problems.append(Problem(f"card '{card.name}' has count {count}; it must be at least 1", card.span))
         if len(ranges) > 1:
@@ -173,7 +171,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     owners: dict[str, m.Span] = {}
     reserved = keywords()
     for item in items:
-        if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.DieDecl, m.SymbolsDecl)):
+        if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.DieDecl, m.SymbolsDecl)):
             if item.name in owners:
                 problems.append(Problem(f"the name '{item.name}' is declared twice", item.span))
             owners[item.name] = item.span
@@ -195,6 +193,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         zones=zones,
         counters=named(m.CounterDecl),
         seats=named(m.SeatDecl),
+        groups=named(m.GroupDecl),
         claims=named(m.ClaimDecl),
         setup=setup.body if setup else (),
         procedures=named(m.ProcedureDecl),

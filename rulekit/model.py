@@ -261,13 +261,14 @@ class ChooseCards:
 
 @attrs.frozen
 class Domain:
-    """What a chosen parameter ranges over: ``range`` (low..high), ``symbols`` (a symbol set)
-    or ``seats`` (a seat set)."""
+    """What a chosen parameter ranges over: ``range`` (low..high), ``symbols`` (a symbol set),
+    ``seats`` (one seat of a seat set) or ``group`` (``size`` different seats of a seat set)."""
     kind: str
     low: Expr | None = None
     high: Expr | None = None
     name: str | None = None
     seats: SeatSet | None = None
+    size: int = 0
     span: Span = _span()
 
 
@@ -470,8 +471,33 @@ class CounterDecl:
 
 @attrs.frozen
 class SeatDecl:
+    """A seat variable; ``random`` true: a random seat at the start of the match, else
+    ``initial`` (None: P1 until it is set)."""
     name: str
-    initial: Expr | None      # None: a random seat
+    initial: Expr | None
+    random: bool = False
+    span: Span = _span()
+
+
+@attrs.frozen
+class GroupDecl:
+    """A named set of seats, empty until ``let NAME be SEATS``."""
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class LetGroup:
+    name: str
+    seats: SeatSet
+    span: Span = _span()
+
+
+@attrs.frozen
+class Member:
+    """``SEAT in SEATS``."""
+    seat: str
+    seats: SeatSet
     span: Span = _span()
 
 
@@ -606,6 +632,7 @@ class Game:
     zones: tuple             # ZoneDecl
     counters: tuple          # CounterDecl
     seats: tuple             # SeatDecl
+    groups: tuple            # GroupDecl
     claims: tuple            # ClaimDecl
     setup: tuple             # statements
     procedures: tuple        # ProcedureDecl

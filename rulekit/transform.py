@@ -163,10 +163,24 @@ class ToModel(Transformer):
         return m.CounterDecl(str(name), bool(per_player), initial, span=_span(meta))
 
     def seat_decl(self, meta, name, initial):
+        if initial == "random":
+            return m.SeatDecl(str(name), None, True, span=_span(meta))
         return m.SeatDecl(str(name), initial, span=_span(meta))
 
     def seat_random(self, meta):
-        return None
+        return "random"
+
+    def group_decl(self, meta, name):
+        return m.GroupDecl(str(name), span=_span(meta))
+
+    def let_group(self, meta, name, seats):
+        return m.LetGroup(str(name), seats, span=_span(meta))
+
+    def member(self, meta, name, seats):
+        return m.Member(str(name), seats, span=_span(meta))
+
+    def dom_seat_group(self, meta, size, seats):
+        return m.Domain("group", seats=seats, size=size, span=_span(meta))
 
     def seat_expr(self, meta, expr):
         return expr
@@ -242,13 +256,12 @@ class ToModel(Transformer):
     def lowest(self, meta, expr):
         return m.RankKey(False, expr, span=_span(meta))
 
-    def variant_decl(self, meta, name, label, *rest):
-        extends: tuple = ()
-        items = list(rest)
-        if items and (items[0] is None or isinstance(items[0], tuple) and all(isinstance(x, str) for x in items[0])):
-            extends = items.pop(0) or ()
-        return m.VariantDecl(str(name), str(label)[1:-1] if label else None, extends, tuple(items),
+    def variant_decl(self, meta, name, label, extends, *items):
+        return m.VariantDecl(str(name), str(label)[1:-1] if label else None, extends or (), tuple(items),
                              span=_span(meta))
+
+    def extends(self, meta, *names):
+        return tuple(str(n) for n in names)
 
     # -- statements
     def block(self, meta, *stmts):

@@ -17,7 +17,7 @@ from typing import Callable
 from .. import model as m
 from ..errors import Problem, Span
 
-NUM, BOOL, SEAT = "num", "bool", "seat"
+NUM, BOOL, SEAT, GROUP = "num", "bool", "seat", "group"
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
 BUILTIN_SEATS = ("current", "actor", "claimant")
 DECLINE = "decline"
@@ -52,7 +52,7 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners")
+                 "claim_args", "winners", "groups")
 
     def __init__(self):
         self.locals = {}
@@ -159,6 +159,7 @@ class CompiledGame:
             self.seat_index[s.name] = len(BUILTIN_SEATS) + i
         self.seat_names = BUILTIN_SEATS + tuple(s.name for s in game.seats)
         self.dice = {d.name: d.sides for d in game.dice}
+        self.group_index = {gr.name: i for i, gr in enumerate(game.groups)}
         self.claims = {}
         self.claim_list = []
         self.phases = {}
@@ -275,16 +276,21 @@ class Compiler:
             phase_action = node.name
 
             def voters(ctx, name=phase_action):
-                return [s for s in range(ctx.n) if ctx.votes[s] == name]
+                return [s for s in range(ctx.n) if ctx.votes[s] is not None and ctx.votes[s].name == name]
             if not any(a.name == node.name for p in self.cg.game.phases if p.kind == "vote" for a in p.actions):
                 self.err(f"no vote has a choice named '{node.name}'", node.span)
             return voters
-        # a chosen seat set is not supported yet: a name here is a loop/param seat
         name = node.name
         if name in scope and scope[name] == SEAT:
             return lambda ctx: [ctx.locals[name]]
+        if name in scope and scope[name] == GROUP:
+            return lambda ctx: list(ctx.locals[name])
+        if name in self.cg.group_index:
+            gi = self.cg.group_index[name]
+            return lambda ctx: list(ctx.groups[gi])
         self.err(f"'{name}' is not a set of seats", node.span,
-                 "use everyone, others, everyone except …, everyone after …, everyone clockwise from …")
+                 self.hint_for(name, list(self.cg.group_index))
+                 or "use everyone, others, everyone except …, everyone after …, a group or a chosen group")
         return lambda ctx: []
 
     # ------------------------------------------------------------ names
@@ -424,6 +430,10 @@ class Compiler:
                 old = ctx.claim[1]
                 return tuple(new[i] for i in order) > tuple(old[i] for i in order)
             return beats, BOOL
+        if isinstance(node, m.Member):
+            seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
+            seats = self.seat_set(node.seats, scope)
+            return (lambda ctx: seat(ctx) in seats(ctx)), BOOL
         if isinstance(node, m.PlayerCount):
             return (lambda ctx: ctx.n), NUM
         if isinstance(node, m.Extreme):
@@ -618,6 +628,8 @@ class Compiler:
             f, typ = self.expr(part, scope)
             if typ == SEAT:
                 pieces.append(lambda ctx, f=f: f"P{f(ctx) + 1}")
+            elif typ == GROUP:
+                pieces.append(lambda ctx, f=f: " and ".join(f"P{s + 1}" for s in f(ctx)))
             elif typ is not None and typ.startswith("sym:"):
                 names = cg.symbols[typ[4:]]
                 pieces.append(lambda ctx, f=f, names=names: names[f(ctx)])
@@ -811,6 +823,19 @@ class Compiler:
                 ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
                                                    "text": text}))
             return claim
+        if isinstance(node, m.LetGroup):
+            if node.name not in cg.group_index:
+                self.err(f"unknown group '{node.name}'", node.span, self.hint_for(node.name, cg.group_index)
+                         or f"declare it: group {node.name}")
+                return lambda ctx: None
+            gi = cg.group_index[node.name]
+            seats = self.seat_set(node.seats, scope)
+
+            def let(ctx):
+                groups = list(ctx.groups)
+                groups[gi] = tuple(seats(ctx))
+                ctx.groups = tuple(groups)
+            return let
         if isinstance(node, m.ClearClaim):
             def clear(ctx):
                 ctx.claim = None
@@ -942,6 +967,14 @@ class Compiler:
                         size = len(self.cg.symbols[d.name])
                         dom = (lambda ctx, size=size: range(size))
                     typ = _sym(d.name)
+                elif d.kind == "group":
+                    seats = self.seat_set(d.seats, scope)
+                    size = d.size
+                    if size < 1:
+                        self.err("choose at least 1 seat", d.span)
+                    dom = (lambda ctx, seats=seats, size=size:
+                           tuple(itertools.combinations(sorted(seats(ctx)), size)))
+                    typ = GROUP
                 else:
                     seats = self.seat_set(d.seats, scope)
                     dom = seats
@@ -1035,7 +1068,8 @@ class Compiler:
             keys.append((key.highest, f))
         cg.rank_keys = tuple(keys)
         cg.counter_inits = tuple(self.expr(c.initial, {})[0] for c in g.counters)
-        cg.seat_inits = tuple(None if s.initial is None else self.seat(s.initial, {}) for s in g.seats)
+        cg.seat_inits = tuple("random" if s.random else None if s.initial is None else self.seat(s.initial, {})
+                              for s in g.seats)
 
 
 def cg_symbols(cg):

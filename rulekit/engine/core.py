@@ -59,6 +59,7 @@ class State:
     claimed: tuple | None           # (zone instance, number of cards on its top)
     known: tuple                    # ((viewer, zone instance, cards), …): what a seat was shown
     deal: int
+    groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
 
     @property
@@ -132,6 +133,7 @@ class View:
     voted: tuple                    # seats who have voted in the running vote
     deal: int
     poll: tuple = ()                # seats still to be asked in the running window or vote
+    groups: tuple = ()              # (group name, seats) of each declared group
 
     def zone(self, name: str, owner: int | None = None):
         """The (count, cards) of a zone instance as this seat sees it."""
@@ -176,13 +178,17 @@ class Engine:
         ctx.votes = (None,) * players
         ctx.deal = 1
         ctx.phase = -2
+        ctx.groups = ((),) * len(self.game.groups)
         bases = cg.counter_base(players)
         for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
             value = init(ctx)
             for s in range(players if decl.per_player else 1):
                 ctx.counters[bases[ci] + s] = value
         for i, init in enumerate(cg.seat_inits):
-            ctx.seats[3 + i] = rng.randrange(players) if init is None else init(ctx)
+            if init == "random":
+                ctx.seats[3 + i] = rng.randrange(players)
+            elif init is not None:
+                ctx.seats[3 + i] = init(ctx)
         self._run_setup(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
@@ -395,19 +401,22 @@ class Engine:
         self._check(ctx, a, action)
         label = self._label(ctx, a)
         if phase.kind == "vote":
+            # a vote stays secret, and takes effect, only when every vote is cast
             ctx.events.append(("voted", None, {"seat": seat, "phase": phase.name}))
-        else:
-            ctx.events.append(("action", None, {"seat": seat, "action": a.name, "text": label,
-                                                "ncards": len(action.cards)}))
+            votes = list(ctx.votes)
+            votes[seat] = action
+            ctx.votes = tuple(votes)
+            ctx.poll = ctx.poll[1:]
+            self._advance_poll(ctx, phase)
+            self._settle(ctx)
+            return self._freeze(ctx), self._events(ctx)
+        ctx.events.append(("action", None, {"seat": seat, "action": a.name, "text": label,
+                                            "ncards": len(action.cards)}))
         ctx.goto = None
         self._run(ctx, a.body)
         if ctx.phase == -1:
             return self._freeze(ctx), self._events(ctx)
-        if phase.kind == "vote":
-            votes = list(ctx.votes)
-            votes[seat] = a.name
-            ctx.votes = tuple(votes)
-        if ctx.goto is None and phase.kind in ("each", "vote"):
+        if ctx.goto is None and phase.kind == "each":
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
         elif ctx.goto is None:
@@ -501,9 +510,20 @@ class Engine:
                 return
             ctx.poll = ctx.poll[1:]
         ctx.seats[ACTOR] = saved
-        if phase.kind == "vote":
-            ctx.events.append(("votes", None, {"votes": ctx.votes}))
         ctx.goto = None
+        if phase.kind == "vote":
+            ctx.events.append(("votes", None, {"votes": tuple(None if v is None else v.name
+                                                              for v in ctx.votes)}))
+            for seat, vote in enumerate(ctx.votes):
+                if vote is None:
+                    continue
+                a = phase.by_name[vote.name]
+                ctx.seats[ACTOR] = seat
+                if self._check(ctx, a, vote) is None:
+                    self._run(ctx, a.body)
+                if ctx.phase == -1:
+                    return
+            ctx.goto = None
         if phase.after is not None:
             self._run(ctx, phase.after)
         if ctx.goto is None and ctx.phase != -1:
@@ -524,12 +544,13 @@ class Engine:
         ctx.claimed = state.claimed
         ctx.known = state.known
         ctx.deal = state.deal
+        ctx.groups = state.groups
         ctx.rng = rng if rng is not None else _NoChance()
         return ctx
 
     def _freeze(self, ctx: Ctx) -> State:
         return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
-                     tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal,
+                     tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
                      getattr(ctx, "winners", ()) if ctx.phase == -1 else ())
 
     def _events(self, ctx: Ctx) -> list[Event]:
@@ -570,7 +591,8 @@ class Engine:
         if state.phase >= 0 and cg.phase_list[state.phase].kind == "vote":
             voted = tuple(s for s, v in enumerate(state.votes) if v is not None)
         return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
-                    tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll)
+                    tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll,
+                    tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)))
 
     # ------------------------------------------------------------------ helpers for players
     def phase_index(self, name: str) -> int:
@@ -592,7 +614,19 @@ class Engine:
         return self.cg.zone_slot(zi, owner or 0, state.n)
 
     def kind_label(self, kind: int) -> str:
+        """What players call a card kind, e.g. "7" or "joker"."""
         return self.kinds[kind].label
+
+    def kind_named(self, label: str) -> int:
+        """The kind index of the card players call ``label``.
+
+        Raises:
+            KeyError: no card kind has that label.
+        """
+        for i, k in enumerate(self.kinds):
+            if k.label == label:
+                return i
+        raise KeyError(label)
 
     def describe_event(self, event: Event, players: int) -> str | None:
         """A line of play-by-play for an event, or None for events not worth a line."""

@@ -27,8 +27,10 @@ def describe(engine, event, n: int) -> str | None:
         return f"  (shown to {seat_name(event.seat)}: {cards_text(engine, d['cards'])})"
     if kind == "roll":
         return f"  rolls the {d['die']} die: {d['value']}"
+    if kind == "voted":
+        return f"{seat_name(d['seat'])} has voted"
     if kind == "draw":
-        if d["wanted"] <= 0:
+        if d["wanted"] <= 0 or not d["cards"]:
             return None
         zi, owner = cg.zone_owner(d["to"], n)
         who = f"{seat_name(owner)} " if owner >= 0 else ""

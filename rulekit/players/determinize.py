@@ -74,4 +74,4 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
     phase = engine.phase_index(view.phase)
     votes = (None,) * n
     return State(n, tuple(zones), tuple(counters), seats, phase, tuple(view.poll), votes, claim, claimed,
-                 (), view.deal)
+                 (), view.deal, tuple(seats_ for _, seats_ in view.groups))

@@ -112,11 +112,23 @@ class HumanPlayer:
 
     def _values_text(self, name, values) -> str:
         vals = list(values)
+        if vals and isinstance(vals[0], tuple):
+            return ", ".join(" ".join(f"P{s + 1}" for s in v) for v in vals)
         if len(vals) > 12 and vals == list(range(vals[0], vals[-1] + 1)):
             return f"{vals[0]}..{vals[-1]}"
         return ", ".join(map(str, vals))
 
     def _parse_value(self, raw: str, values):
+        vals = list(values)
+        if vals and isinstance(vals[0], tuple):
+            seats = []
+            for token in raw.replace(",", " ").split():
+                seat = self._parse_value(token, range(1000))
+                if seat is None:
+                    return None
+                seats.append(seat)
+            group = tuple(sorted(seats))
+            return group if group in vals else None
         if raw.upper().startswith("P") and raw[1:].isdigit():
             seat = int(raw[1:]) - 1
             return seat if seat in values else None
