@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -33,11 +34,20 @@ _TERMINAL_WORDS = {
 }
 
 
+def grammar_text() -> str:
+    """The text of the grammar: from the installed package ``rulekit.grammars``, or, when
+    rulekit is imported from a source checkout, from ``grammar/`` beside the package."""
+    try:
+        return importlib.resources.files("rulekit.grammars").joinpath("rulekit.lark").read_text("utf-8")
+    except ModuleNotFoundError:
+        source = Path(__file__).resolve().parent.parent / "grammar" / "rulekit.lark"
+        return source.read_text("utf-8")
+
+
 @functools.cache
 def parser() -> Lark:
     """The LALR parser of the rulekit language, built once from the packaged grammar."""
-    text = importlib.resources.files("rulekit.grammars").joinpath("rulekit.lark").read_text("utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
                 start=["start", "expr"])
 
 
