@@ -210,7 +210,8 @@ class Engine:
             options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
         return Decision(seat, phase.name, phase.kind, options,
                         check=lambda action: self.why_illegal(state, action),
-                        actions=lambda limit=None: self.legal_actions(state, limit))
+                        actions=lambda limit=None, largest_first=False:
+                        self.legal_actions(state, limit, largest_first))
 
     def decider(self, state: State) -> int:
         """The seat that must act now."""
@@ -257,7 +258,8 @@ class Engine:
         option = Option(a.name, label, cards, low, high, tuple(params))
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" for step in a.steps) and (cards is not None or params):
-            if next(self._enumerate(ctx, a, option, limit=1), None) is None:
+            # larger choices first: conditions such as "beats the claim" favour them
+            if next(self._enumerate(ctx, a, option, limit=1, largest_first=True), None) is None:
                 return None
         return option
 
@@ -274,10 +276,11 @@ class Engine:
         d = self.decision(state)
         return d.options if d else ()
 
-    def legal_actions(self, state: State, limit: int | None = None) -> list[Action]:
+    def legal_actions(self, state: State, limit: int | None = None, largest_first: bool = False) -> list[Action]:
         """Every concrete legal action of the deciding seat (at most ``limit`` of them).
 
-        Cards of one kind are interchangeable, so a choice of cards is a multiset of kinds.
+        Cards of one kind are interchangeable, so a choice of cards is a multiset of kinds;
+        choices are listed by number of cards, fewest first (``largest_first``: most first).
         """
         if state.phase < 0:
             return []
@@ -289,7 +292,7 @@ class Engine:
             opt = self._option(ctx, a)
             if opt is None:
                 continue
-            for act in self._enumerate(ctx, a, opt, None if limit is None else limit - len(out)):
+            for act in self._enumerate(ctx, a, opt, None if limit is None else limit - len(out), largest_first):
                 out.append(act)
                 if limit is not None and len(out) >= limit:
                     return out
@@ -297,15 +300,16 @@ class Engine:
             out.append(DECLINE_ACTION)
         return out
 
-    def _enumerate(self, ctx, a, opt: Option, limit=None) -> Iterator[Action]:
+    def _enumerate(self, ctx, a, opt: Option, limit=None, largest_first=False) -> Iterator[Action]:
         card_choices = [()]
         if opt.cards is not None:
-            card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high)
+            card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high,
+                                     largest_first)
         count = 0
         for cards in card_choices:
             for values in itertools.product(*[v for _, v in opt.params]):
                 act = Action(a.name, cards, tuple(values))
-                if self._check(ctx, a, act) is None:
+                if self._check(ctx, a, act, trusted=True) is None:
                     yield act
                     count += 1
                     if limit is not None and count >= limit:
@@ -332,7 +336,9 @@ class Engine:
         ctx.seats[ACTOR] = self.decider(state)
         return self._check(ctx, a, action)
 
-    def _check(self, ctx: Ctx, a, action: Action) -> str | None:
+    def _check(self, ctx: Ctx, a, action: Action, trusted: bool = False) -> str | None:
+        """None if ``action`` passes every step of ``a``; ``trusted``: its cards are known to
+        come from the zone they are chosen from."""
         ctx.locals = {}
         ctx.chosen = ()
         ctx.chosen_zone = -1
@@ -358,7 +364,7 @@ class Engine:
                     if step[2] == step[3]:
                         return f"choose exactly {step[2]} card(s)"
                     return f"choose {step[2]} to {step[3]} cards"
-                if not multiset_contains(ctx.zones[slot], cards):
+                if not trusted and not multiset_contains(ctx.zones[slot], cards):
                     return "those cards are not there to choose"
                 ctx.chosen = tuple(cards)
                 ctx.chosen_zone = slot
@@ -647,24 +653,28 @@ class _NoChance:
     randint = randrange = shuffle = sample = choice = random = _fail
 
 
-def multisets(pool: tuple, low: int, high: int) -> Iterator[tuple]:
-    """Every sub-multiset of ``pool`` (sorted kind indices) with ``low``..``high`` cards."""
+def multisets(pool: tuple, low: int, high: int, largest_first: bool = False) -> Iterator[tuple]:
+    """Every sub-multiset of ``pool`` (kind indices) with ``low``..``high`` cards, as sorted
+    tuples; by size, smallest first (or largest first)."""
     counts: dict = {}
     for k in pool:
         counts[k] = counts.get(k, 0) + 1
     kinds = sorted(counts)
+    high = min(high, len(pool))
 
-    def rec(i, size, acc):
+    def rec(i, left, acc):
+        if left == 0:
+            yield tuple(acc)
+            return
         if i == len(kinds):
-            if low <= size <= high:
-                yield tuple(acc)
             return
         k = kinds[i]
-        for c in range(0, counts[k] + 1):
-            if size + c > high:
-                break
-            yield from rec(i + 1, size + c, acc + [k] * c)
-    yield from rec(0, 0, [])
+        for c in range(min(counts[k], left), -1, -1):
+            yield from rec(i + 1, left - c, acc + [k] * c)
+
+    sizes = range(high, low - 1, -1) if largest_first else range(low, high + 1)
+    for size in sizes:
+        yield from rec(0, size, [])
 
 
 def count_multisets(pool: tuple, low: int, high: int) -> int:

@@ -36,8 +36,8 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
         if decision.check(action) is None:
             return action
     names = {o.name for o in options}
-    listed = [a for a in decision.actions(500) if a.name in names] or decision.actions(500)
-    return rng.choice(listed)
+    listed = decision.actions(200, True)
+    return rng.choice([a for a in listed if a.name in names] or listed)
 
 
 class RandomBot:
