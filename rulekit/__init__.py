@@ -4,7 +4,7 @@ The small public API::
 
     from rulekit import load, Engine, Action, play_match, RulesError
 
-    game = load("games/lugenbeutel.rules", variants=["edition_b"])
+    game = load("games/some_game.rules", variants=["some_variant"])
     engine = Engine(game)
     record = play_match(engine, [RandomBot(random.Random(i)) for i in range(4)], 4, seed=7)
 """

@@ -620,7 +620,7 @@ class Engine:
         return self.cg.zone_slot(zi, owner or 0, state.n)
 
     def kind_label(self, kind: int) -> str:
-        """What players call a card kind, e.g. "7" or "joker"."""
+        """What players call a card kind: its label, e.g. "7"."""
         return self.kinds[kind].label
 
     def kind_named(self, label: str) -> int:

@@ -30,11 +30,15 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
         if cards is not None:
             zones[slot] = tuple(cards)
             unknown.subtract(cards)
+    seen: dict[int, Counter] = {}
     for name, owner, cards in view.known:
         slot = slots_by_key[(name, owner)]
         if zones[slot] is None:
-            pinned[slot] = list(cards)
-            unknown.subtract(cards)
+            # several looks at one zone: each showed some of its cards
+            seen[slot] = seen.get(slot, Counter()) | Counter(cards)
+    for slot, cards in seen.items():
+        pinned[slot] = list(cards.elements())
+        unknown.subtract(cards)
     pool = list(unknown.elements())
     if any(v < 0 for v in unknown.values()):
         raise ValueError("the view shows more cards than the deck holds")

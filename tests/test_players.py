@@ -1,0 +1,109 @@
+"""The players: the human player re-asks after bad input; the bots choose legal actions."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+from rich.console import Console
+
+from rulekit import Engine, load
+from rulekit.cli import main
+from rulekit.match import play_match, seat_rng
+from rulekit.players import GenericBot, HumanPlayer, RandomBot
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+def _scripted(answers):
+    it = iter(answers)
+
+    def ask(prompt: str) -> str:
+        return next(it)
+    return ask
+
+
+def _first_decision(name: str, players: int, seed: int = 1):
+    engine = Engine(load(str(GAMES / name)))
+    state, _ = engine.new_match(players, random.Random(seed))
+    return engine, state, engine.decision(state)
+
+
+def test_human_is_asked_again_after_an_unknown_option_and_an_illegal_choice():
+    """A bad option number and an illegal card choice are explained, then a good entry is taken."""
+    engine, state, decision = _first_decision("lugenbeutel.rules", 3)
+    out = io.StringIO()
+    console = Console(file=out, width=120)
+    # option 9 does not exist; 'play' with no cards is illegal; then play card 1
+    human = HumanPlayer(engine, console, _scripted(["9", "play", "", "play", "1"]))
+    action = human.choose(engine.view(state, decision.seat), decision)
+    text = out.getvalue()
+    assert "'9' is not one of the options 1..3" in text
+    assert "Not allowed: choose at least 1 card(s)" in text
+    assert action.name == "play" and len(action.cards) == 1
+    assert engine.is_legal(state, action)
+
+
+def test_human_sees_only_its_own_hand():
+    """The human's screen lists its own cards and only counts of the others' hands."""
+    engine, state, decision = _first_decision("lugenbeutel.rules", 3)
+    out = io.StringIO()
+    human = HumanPlayer(engine, Console(file=out, width=200), _scripted(["pass"]))
+    human.choose(engine.view(state, decision.seat), decision)
+    text = out.getvalue()
+    own = engine.view(state, decision.seat).zone("hand", decision.seat)[1]
+    assert human.cards_text(own) in text
+    assert text.count("10 card(s)") == 2          # the two other hands, by count only
+
+
+def test_human_chooses_a_group_of_seats_by_name():
+    """A choice of two seats is typed as 'P2 P3' and checked against the allowed groups."""
+    engine = Engine(load(str(GAMES / "nimms_leich.rules")))
+    state, _ = engine.new_match(4, random.Random(2))
+    decision = engine.decision(state)
+    assert decision.phase == "inspect"
+    others = [s for s in range(4) if s != decision.seat]
+    typed = f"P{others[0] + 1} P{others[1] + 1}"
+    human = HumanPlayer(engine, Console(file=io.StringIO()), _scripted(["inspect", "P9 P1", "inspect", typed]))
+    action = human.choose(engine.view(state, decision.seat), decision)
+    assert action.params == ((others[0], others[1]),)
+
+
+def test_cli_human_seat_plays_through_bad_input():
+    """`rulekit run --human 1` shows the seat's view, rejects bad input and goes on."""
+    runner = CliRunner()
+    answers = "\n".join(["x", "offer", "1", "9", "offer", "1", "6"] + ["refuse"] * 200 + ["accept"] * 50) + "\n"
+    result = runner.invoke(main, ["run", str(GAMES / "dtc.rules"), "--players", "2", "--seed", "4",
+                                  "--human", "1", "--bots", "random"], input=answers)
+    assert "your decision" in result.output
+    assert "'x' is not one of the options" in result.output
+    assert "'9' is not one of 1, 2, 3, 4, 5, 6" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bots_only_choose_legal_actions_in_every_game():
+    """Random and generic bots, from views alone, only ever choose legal actions."""
+    for name, n in (("lugenbeutel.rules", 3), ("nimms_leich.rules", 4), ("dtc.rules", 3)):
+        engine = Engine(load(str(GAMES / name)))
+        for make in (lambda s: RandomBot(seat_rng(5, s)), lambda s: GenericBot(engine, seat_rng(5, s))):
+            players = [make(s) for s in range(n)]
+            rng = random.Random(5)
+            state, _ = engine.new_match(n, rng)
+            for _ in range(150):
+                if state.is_terminal:
+                    break
+                d = engine.decision(state)
+                action = players[d.seat].choose(engine.view(state, d.seat), d)
+                assert engine.why_illegal(state, action) is None
+                state, _ = engine.apply(state, action, rng)
+
+
+def test_generic_bot_plays_whole_matches():
+    """Generic bots finish a match of each game (Lügenbeutel with 2 players, to 500 points)."""
+    for name, n in (("lugenbeutel.rules", 2), ("nimms_leich.rules", 3), ("dtc.rules", 4)):
+        engine = Engine(load(str(GAMES / name)))
+        record = play_match(engine, [GenericBot(engine, seat_rng(1, s)) for s in range(n)], n, 1,
+                            max_steps=200_000)
+        assert record.state.is_terminal and record.winners
