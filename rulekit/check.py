@@ -10,7 +10,6 @@ from collections import Counter
 
 from . import model as m
 from .errors import OptionError, Problem, RulesError, Span
-from .syntax import keywords
 from .transform import to_model
 
 _SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
@@ -169,7 +168,6 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
                                 "add 'holds the deck' to the zone where the cards start, e.g. the stock"))
     # one namespace for the things a bare name can mean
     owners: dict[str, m.Span] = {}
-    reserved = keywords()
     for item in items:
         if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.DieDecl, m.SymbolsDecl)):
             if item.name in owners:
@@ -183,7 +181,6 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
             if counts[i.name] > 1:
                 problems.append(Problem(f"'{i.name}' is declared twice", i.span))
                 counts[i.name] = 0
-    del reserved
     result = m.Game(
         title=game.title if game else "",
         players=(players.low, players.high) if players else (1, 1),

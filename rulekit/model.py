@@ -647,3 +647,14 @@ class Game:
     def deck_size(self) -> int:
         """The number of cards in the deck."""
         return sum(k.count for k in self.kinds)
+
+
+def walk(stmts):
+    """Every statement of a block, depth first, including those inside ``if`` and ``for each``."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from walk(s.then)
+            yield from walk(s.orelse)
+        elif isinstance(s, ForEach):
+            yield from walk(s.body)

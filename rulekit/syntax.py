@@ -47,8 +47,12 @@ def grammar_text() -> str:
 @functools.cache
 def parser() -> Lark:
     """The LALR parser of the rulekit language, built once from the packaged grammar."""
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                start=["start", "expr"])
+    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True, start=["start", "expr"])
+    try:
+        # Lark keeps the built tables in the temporary folder, keyed by the grammar's hash
+        return Lark(grammar_text(), cache=True, **options)
+    except OSError:
+        return Lark(grammar_text(), **options)
 
 
 def _describe(terminal: str) -> str:

@@ -204,11 +204,23 @@ class CompiledGame:
 
     def zone_owner(self, slot: int, n: int) -> tuple[int, int]:
         """(zone declaration index, owner seat or -1) of a zone instance."""
-        bases = self.zone_base(n)
-        for zi in range(len(self.zones) - 1, -1, -1):
-            if slot >= bases[zi]:
-                return zi, (slot - bases[zi]) if self.zones[zi].per_player else -1
-        raise IndexError(slot)
+        return self.zone_owners(n)[slot]
+
+    def zone_owners(self, n: int) -> tuple:
+        """(zone declaration index, owner seat or -1) of every zone instance, by instance."""
+        if not hasattr(self, "_owners"):
+            self._owners = {}
+        table = self._owners.get(n)
+        if table is None:
+            table = []
+            for zi, z in enumerate(self.zones):
+                if z.per_player:
+                    table.extend((zi, s) for s in range(n))
+                else:
+                    table.append((zi, -1))
+            table = tuple(table)
+            self._owners[n] = table
+        return table
 
     def counter_slot(self, counter: int, seat: int, n: int) -> int:
         bases = self.counter_base(n)
@@ -990,6 +1002,23 @@ class Compiler:
         label = self.template(node.label, scope)
         return CompiledAction(node.name, index, label, tuple(steps), body, node.span)
 
+    def check_endings(self, g: m.Game) -> None:
+        """A turn, a first-come window and every window or vote's closing block must say
+        where play goes next; otherwise the match would stall."""
+        procs = {p.name: p.body for p in g.procedures}
+        hint = "end it with 'go to PHASE' or 'end deal' (also inside each branch of an 'if')"
+        for p in g.phases:
+            if p.kind in ("turn", "first"):
+                for a in p.actions:
+                    if not _ends(a.body, procs):
+                        self.err(f"action '{a.name}' can end without saying where play goes", a.span, hint)
+            if p.after is not None and not _ends(p.after, procs):
+                word = "otherwise" if p.kind == "first" else "then"
+                self.err(f"the '{word}' block of '{p.name}' can end without saying where play goes", p.span, hint)
+        if not _ends(g.setup, procs):
+            self.err("the setup can end without saying where play goes", Span(1, 1),
+                     "end the setup with 'go to PHASE'")
+
     # ------------------------------------------------------------ the whole game
     def game(self):
         cg = self.cg
@@ -1052,11 +1081,8 @@ class Compiler:
                 cp.after = self.block(p.after, {}, "after")
             elif p.kind == "vote":
                 self.err(f"vote '{p.name}' needs a 'then' block", p.span)
+        self.check_endings(g)
         cg.setup = self.block(g.setup, {}, "setup")
-        if not any(isinstance(s, m.GoTo) for s in _walk(g.setup)) and not any(
-                isinstance(s, m.Do) for s in _walk(g.setup)):
-            self.err("the setup never goes to a phase, so play cannot start", Span(1, 1),
-                     "end the setup with 'go to PHASE'")
         cg.between = self.block(g.match.between, {}, "between")
         if g.match.until is not None:
             cg.until, typ = self.expr(g.match.until, {})
@@ -1072,18 +1098,21 @@ class Compiler:
                               for s in g.seats)
 
 
+def _ends(stmts, procs, seen=frozenset()) -> bool:
+    """Whether every way through ``stmts`` leaves by ``go to`` or ``end deal``."""
+    for s in stmts:
+        if isinstance(s, (m.GoTo, m.EndDeal)):
+            return True
+        if isinstance(s, m.If) and s.orelse and _ends(s.then, procs, seen) and _ends(s.orelse, procs, seen):
+            return True
+        if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
+            if _ends(procs[s.procedure], procs, seen | {s.procedure}):
+                return True
+    return False
+
+
 def cg_symbols(cg):
     return cg.symbols
-
-
-def _walk(stmts):
-    for s in stmts:
-        yield s
-        if isinstance(s, m.If):
-            yield from _walk(s.then)
-            yield from _walk(s.orelse)
-        elif isinstance(s, m.ForEach):
-            yield from _walk(s.body)
 
 
 def _with_claim_args(fn, positions: dict):

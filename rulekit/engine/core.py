@@ -567,8 +567,9 @@ class Engine:
         """What ``seat`` may know of ``state`` (see :class:`View`)."""
         cg = self.cg
         zones = []
+        owners = cg.zone_owners(state.n)
         for slot, cards in enumerate(state.zones):
-            zi, owner = cg.zone_owner(slot, state.n)
+            zi, owner = owners[slot]
             decl = cg.zones[zi]
             seen = decl.seen
             visible = seen == "all" or (seen == "owner" and owner == seat)

@@ -27,16 +27,6 @@ from .base import random_concrete, random_legal
 from .determinize import sample_state
 
 
-def _walk(stmts):
-    for s in stmts:
-        yield s
-        if isinstance(s, m.If):
-            yield from _walk(s.then)
-            yield from _walk(s.orelse)
-        elif isinstance(s, m.ForEach):
-            yield from _walk(s.body)
-
-
 def _mentions(node, types) -> bool:
     """Whether a model node, or any node inside it, is one of ``types``."""
     if isinstance(node, types):
@@ -66,7 +56,7 @@ class _Analysis:
         self.tests: set[tuple[str, str]] = set()
 
         def tests(stmts, seen) -> bool:
-            for s in _walk(stmts):
+            for s in m.walk(stmts):
                 if _mentions_truth(s):
                     return True
                 if isinstance(s, m.Do) and s.procedure not in seen and s.procedure in procs:
@@ -85,7 +75,7 @@ class _Analysis:
                             and not _mentions(c.truth, (m.ZoneRef, m.EveryZone, m.Portion))}
         for p in game.phases:
             for a in p.actions:
-                if any(isinstance(s, m.MakeClaim) for s in _walk(a.body)):
+                if any(isinstance(s, m.MakeClaim) for s in m.walk(a.body)):
                     self.claims.add((p.name, a.name))
                 if tests(a.body, frozenset()):
                     self.tests.add((p.name, a.name))
