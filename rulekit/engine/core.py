@@ -306,8 +306,9 @@ class Engine:
             card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high,
                                      largest_first)
         count = 0
+        domains = [tuple(reversed(v)) if largest_first else v for _, v in opt.params]
         for cards in card_choices:
-            for values in itertools.product(*[v for _, v in opt.params]):
+            for values in itertools.product(*domains):
                 act = Action(a.name, cards, tuple(values))
                 if self._check(ctx, a, act, trusted=True) is None:
                     yield act
