@@ -138,8 +138,17 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     """
     from .engine.compile import CompileError, compile_game
 
-    items, applied = apply_variants(file, tuple(variants))
     problems: list[Problem] = []
+    declared = {v.name for v in file.items if isinstance(v, m.VariantDecl)}
+    for v in file.items:
+        if isinstance(v, m.VariantDecl):
+            for base in v.extends:
+                if base not in declared:
+                    problems.append(Problem(f"variant '{v.name}' extends unknown variant '{base}'", v.span,
+                                            suggest(base, declared) or "declare that variant, or remove it from 'extends'"))
+    if problems:
+        raise RulesError(file.path, file.source, problems)
+    items, applied = apply_variants(file, tuple(variants))
 
     def one(cls, what: str, example: str):
         found = [i for i in items if isinstance(i, cls)]
@@ -198,6 +207,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         match=match,
         variants=tuple((v.name, v.label) for v in file.items if isinstance(v, m.VariantDecl)),
         applied=applied,
+        setup_span=setup.span if setup else Span(1, 1),
         path=file.path,
         source=file.source,
     )

@@ -167,6 +167,9 @@ def check(file, variants):
         except RulesError as exc:
             click.echo(exc.render(), err=True)
             sys.exit(2)
+        except OptionError as exc:
+            click.echo(f"{file}: error: {exc}", err=True)
+            sys.exit(2)
         click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
 
 

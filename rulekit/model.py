@@ -640,6 +640,7 @@ class Game:
     match: MatchDecl
     variants: tuple          # every VariantDecl of the file (name, label) pairs
     applied: tuple           # the names of the variants applied, in order
+    setup_span: Span = attrs.field(default=Span.unknown(), eq=False, repr=False)
     path: str = attrs.field(eq=False, repr=False, default="<rules>")
     source: str = attrs.field(eq=False, repr=False, default="")
 
@@ -658,3 +659,20 @@ def walk(stmts):
             yield from walk(s.orelse)
         elif isinstance(s, ForEach):
             yield from walk(s.body)
+
+
+def nodes(node):
+    """``node`` and every model node inside it, depth first."""
+    yield node
+    if hasattr(node, "__attrs_attrs__"):
+        for a in node.__attrs_attrs__:
+            value = getattr(node, a.name)
+            children = value if isinstance(value, tuple) else (value,)
+            for child in children:
+                if hasattr(child, "__attrs_attrs__"):
+                    yield from nodes(child)
+
+
+def mentions(node, types) -> bool:
+    """Whether ``node``, or any model node inside it, is an instance of ``types``."""
+    return any(isinstance(n, types) for n in nodes(node))

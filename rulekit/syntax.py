@@ -66,12 +66,25 @@ def _describe(terminal: str) -> str:
 
 
 def _expected(names) -> str:
-    words = sorted({_describe(n) for n in names if not n.startswith("__")})
-    if not words:
-        return "something else"
-    if len(words) > 8:
-        words = words[:8] + ["…"]
-    return ", ".join(words)
+    """The acceptable tokens in words: keywords alphabetically (at most 8), then the rest."""
+    described = {_describe(n) for n in names if not n.startswith("__")}
+    keywords_ = sorted(w for w in described if w.startswith("'") and w[1:-1].isalpha())
+    others = sorted(described - set(keywords_), key=lambda w: (w.startswith("'"), w))
+    if len(keywords_) > 8:
+        keywords_ = keywords_[:8] + ["…"]
+    words = keywords_ + others
+    return ", ".join(words) if words else "something else"
+
+
+def _acceptable(exc) -> set:
+    """The exact set of tokens the parser would have accepted where it stopped."""
+    interactive = getattr(exc, "interactive_parser", None)
+    if interactive is not None:
+        try:
+            return set(interactive.accepts())
+        except Exception:  # noqa: BLE001 - fall back to Lark's merged lookahead set
+            pass
+    return set(getattr(exc, "expected", ()) or ())
 
 
 def _token_text(token: Token) -> str:
@@ -99,29 +112,29 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
     if isinstance(exc, UnexpectedCharacters):
         char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
         hint = None
+        shown = f"'{char}'"
         if char == "'":
             hint = 'texts are written in double quotes: "like this"'
-        return Problem(f"unexpected character '{char}'", Span(line, col, line, col + 1), hint)
-    if isinstance(exc, UnexpectedEOF):
+            shown = '"\'"'
+        return Problem(f"unexpected character {shown}", Span(line, col, line, col + 1), hint)
+    accepted = _acceptable(exc)
+    if isinstance(exc, UnexpectedEOF) or exc.token.type == "$END":
         lines = source.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
-        return Problem(f"the file ends too early; expected {_expected(exc.expected)}",
+        return Problem(f"the file ends too early; expected {_expected(accepted)}",
                        Span(line, col), _open_brace_hint(source))
-    assert isinstance(exc, UnexpectedToken)
     token = exc.token
-    if token.type == "$END":
-        lines = source.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
-        return Problem(f"the file ends too early; expected {_expected(exc.expected)}",
-                       Span(line, col), _open_brace_hint(source))
     end = col + len(str(token))
-    expected = _expected(exc.expected)
     hint = None
-    if token.type == "NAME" and exc.expected == {"NAME"} - {"NAME"}:
-        hint = None
-    if str(token) in _keywords() and "NAME" in exc.expected:
-        hint = f"'{token}' is a reserved word of the language; choose another name"
-    return Problem(f"unexpected {_token_text(token)}; expected {expected}", Span(line, col, line, end), hint)
+    if str(token) in keywords() and "NAME" in accepted:
+        hint = reserved_hint(str(token))
+    return Problem(f"unexpected {_token_text(token)}; expected {_expected(accepted)}",
+                   Span(line, col, line, end), hint)
+
+
+def reserved_hint(word: str) -> str:
+    """The hint for a reserved word used where a name was expected."""
+    return f"'{word}' is a reserved word of the language; choose another name"
 
 
 @functools.cache
@@ -133,9 +146,28 @@ def _keywords() -> frozenset[str]:
     return frozenset(words)
 
 
+# the rules whose alternatives may start with a keyword where a name could also stand
+_VALUE_RULES = {"atom", "cards", "zone_ref", "seat", "seats", "not_expr", "cpred_simple", "cpred_atom",
+                "cpred_not", "domain", "count_spec"}
+
+
+@functools.cache
 def keywords() -> frozenset[str]:
-    """The reserved words of the language (they cannot be used as names)."""
-    return _keywords()
+    """The reserved words: keywords that can begin a value (``count``, ``every``, ``left``…).
+
+    Such a word cannot name a zone, counter, seat or anything else, because it would be read
+    as the keyword where a value is expected. Other keywords (``turn``, ``window``…) only
+    ever start a declaration or a statement, so they may also be used as names.
+    """
+    words = set()
+    for rule in parser().rules:
+        if rule.origin.name in _VALUE_RULES and rule.expansion:
+            first = rule.expansion[0]
+            if first.is_term:
+                pattern = parser().get_terminal(first.name).pattern
+                if pattern.type == "str" and pattern.value.isalpha():
+                    words.add(pattern.value)
+    return frozenset(words)
 
 
 def _open_brace_hint(source: str) -> str | None:

@@ -13,7 +13,7 @@ from lark.exceptions import VisitError
 
 from . import model as m
 from .errors import Problem, RulesError, Span
-from .syntax import parse
+from .syntax import keywords, parse, reserved_hint
 
 
 def _span(meta) -> Span:
@@ -41,12 +41,18 @@ class ToModel(Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        self.problems: list[Problem] = []
+        self.reserved = keywords()
 
     # -- terminals
     def INT(self, tok):
         return int(tok)
 
     def NAME(self, tok):
+        # the contextual lexer lets a keyword through where only a name can come
+        if str(tok) in self.reserved:
+            self.problems.append(Problem(f"unexpected '{tok}'; expected a name", _tspan(tok),
+                                         reserved_hint(str(tok))))
         return tok
 
     def STRING(self, tok):
@@ -200,6 +206,7 @@ class ToModel(Transformer):
 
     def setup_decl(self, meta, body):
         return m.SetupDecl(body, span=_span(meta))
+
 
     def procedure_decl(self, meta, name, body):
         return m.ProcedureDecl(str(name), body, span=_span(meta))
@@ -533,10 +540,13 @@ def to_model(source: str, path: str = "<rules>") -> m.RulesFile:
         RulesError: a syntax error, located.
     """
     tree = parse(source, path)
+    builder = ToModel(path)
     try:
-        items = ToModel(path).transform(tree)
+        items = builder.transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, _TemplateError):
-            raise RulesError(path, source, [exc.orig_exc.problem]) from None
+            raise RulesError(path, source, builder.problems + [exc.orig_exc.problem]) from None
         raise exc.orig_exc from None
+    if builder.problems:
+        raise RulesError(path, source, builder.problems)
     return m.RulesFile(items, path, source)

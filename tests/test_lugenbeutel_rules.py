@@ -267,6 +267,21 @@ def test_standing_ten_shuffles_the_table_into_the_stock_and_resets_the_rank():
     assert any(e.kind == "shuffle" for e in more)
 
 
+def test_challenged_honest_ten_draws_first_then_recycles():
+    """L17/L18: a challenged honest 10: the challenger draws from the old stock, then the table is recycled."""
+    old_table = ("4", "5")
+    state, rng = start(3, hands={0: ("10", "3"), 1: ("1",), 2: ("2",)}, stock=STOCK,
+                       table=old_table, required=10)
+    state, _ = step(state, play("10"), rng)
+    state, events = step(state, CALL, rng)
+    kinds = [e.kind for e in events]
+    assert kinds.index("draw") < kinds.index("shuffle")
+    assert hand(state, 1) == bag("1") + ROLL_DRAW
+    assert zone(state, "table") == ()
+    assert Counter(zone(state, "stock")) == Counter(cards(*STOCK[:-ROLL], *old_table, "10"))
+    assert counter(state, "required") == 1
+
+
 def test_caught_ten_does_not_recycle_the_table():
     """A caught lie at r = 10 leaves the old table in place and r at 10."""
     state, rng = start(3, hands={0: ("9", "3"), 1: ("1",), 2: ("2",)}, stock=STOCK,
@@ -298,6 +313,23 @@ def test_skip_is_allowed_with_two_cards_whatever_the_card():
     assert skips == {skip("skip"), skip("5")}
     assert ENGINE.why_illegal(state, Action("skip", tuple(sorted(cards("skip", "5"))))) == \
         "choose exactly 1 card(s)"
+
+
+def test_a_number_play_needs_cards_from_the_hand():
+    """2.3: a number play is at least one card, and only cards the player holds."""
+    state, _ = start(3, hands={0: ("3", "5"), 1: ("1",), 2: ("2",)}, required=3)
+    assert ENGINE.why_illegal(state, Action("play")) == "choose at least 1 card(s)"
+    assert ENGINE.why_illegal(state, play("9")) == "those cards are not there to choose"
+    assert ENGINE.why_illegal(state, play("3", "3")) == "those cards are not there to choose"
+    plays = {a for a in ENGINE.legal_actions(state) if a.name == "play"}
+    assert plays == {play("3"), play("5"), play("3", "5")}
+
+
+def test_play_option_label_does_not_announce_zero_cards():
+    """The label of the 'play' option shown before the choice does not say that 0 cards are played."""
+    state, _ = start(3, hands={0: ("3", "5"), 1: ("1",), 2: ("2",)}, required=3)
+    label = next(o.label for o in ENGINE.decision(state).options if o.name == "play")
+    assert "0 card" not in label
 
 
 # ---------------------------------------------------------------- L8 the drawn card
@@ -542,6 +574,15 @@ def test_hand_sizes_are_public_and_hands_private():
     assert view.zone("hand", 1) == (3, None)
     assert view.zone("hand", 2) == (1, None)
     assert view.zone("stock", None)[1] is None
+
+
+def test_drawn_card_is_seen_only_by_its_owner():
+    """After a pass the drawn card is private to the drawer; the others see only that there is one."""
+    state, rng = start(3, hands={0: ("6",), 1: ("1",), 2: ("2",)}, stock=STOCK)
+    state, _ = step(state, PASS, rng)
+    assert ENGINE.view(state, 0).zone("drawn", 0) == (1, cards("9"))
+    assert ENGINE.view(state, 1).zone("drawn", 0) == (1, None)
+    assert ENGINE.view(state, 2).zone("drawn", 0) == (1, None)
 
 
 # ---------------------------------------------------------------- setup and variants

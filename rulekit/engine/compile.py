@@ -96,12 +96,13 @@ def multiset_contains(pool: tuple, cards) -> bool:
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
-    __slots__ = ("name", "index", "label", "steps", "body", "span", "card_step", "param_steps")
+    __slots__ = ("name", "index", "label", "steps", "body", "span", "card_step", "param_steps", "preview")
 
-    def __init__(self, name, index, label, steps, body, span):
+    def __init__(self, name, index, label, steps, body, span, preview=None):
         self.name = name
         self.index = index
         self.label = label
+        self.preview = preview        # the label before the choices are made
         self.steps = steps            # ("req", fn, message) | ("cards", src, low, high) | ("param", name, domain, type)
         self.body = body
         self.span = span
@@ -628,7 +629,9 @@ class Compiler:
         return lambda ctx: []
 
     # ------------------------------------------------------------ templates
-    def template(self, tmpl: m.Template | None, scope) -> Callable | None:
+    def template(self, tmpl: m.Template | None, scope, pending=()) -> Callable | None:
+        """A closure rendering a quoted text; holes that read ``pending`` names (choices not
+        made yet) or the chosen cards render as "…"."""
         if tmpl is None:
             return None
         pieces = []
@@ -636,6 +639,10 @@ class Compiler:
         for part in tmpl.parts:
             if isinstance(part, str):
                 pieces.append(lambda ctx, s=part: s)
+                continue
+            if pending and any(isinstance(n, m.Chosen) or isinstance(n, m.Name) and n.name in pending
+                               for n in m.nodes(part)):
+                pieces.append(lambda ctx: "…")
                 continue
             f, typ = self.expr(part, scope)
             if typ == SEAT:
@@ -1000,7 +1007,9 @@ class Compiler:
             body_start = len(node.body)
         body = self.block(node.body[body_start:], scope, "action")
         label = self.template(node.label, scope)
-        return CompiledAction(node.name, index, label, tuple(steps), body, node.span)
+        choices = {s[1] for s in steps if s[0] == "param"} | {"$chosen"}
+        preview = self.template(node.label, scope, choices)
+        return CompiledAction(node.name, index, label, tuple(steps), body, node.span, preview)
 
     def check_endings(self, g: m.Game) -> None:
         """A turn, a first-come window and every window or vote's closing block must say
@@ -1016,7 +1025,7 @@ class Compiler:
                 word = "otherwise" if p.kind == "first" else "then"
                 self.err(f"the '{word}' block of '{p.name}' can end without saying where play goes", p.span, hint)
         if not _ends(g.setup, procs):
-            self.err("the setup can end without saying where play goes", Span(1, 1),
+            self.err("the setup can end without saying where play goes", g.setup_span,
                      "end the setup with 'go to PHASE'")
 
     # ------------------------------------------------------------ the whole game

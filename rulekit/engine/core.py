@@ -254,7 +254,7 @@ class Engine:
                     params.append((step[1], values))
         except KeyError:
             return None
-        label = self._label(ctx, a)
+        label = self._label(ctx, a, preview=True)
         option = Option(a.name, label, cards, low, high, tuple(params))
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" for step in a.steps) and (cards is not None or params):
@@ -263,11 +263,12 @@ class Engine:
                 return None
         return option
 
-    def _label(self, ctx: Ctx, a) -> str:
-        if a.label is None:
+    def _label(self, ctx: Ctx, a, preview: bool = False) -> str:
+        render = a.preview if preview else a.label
+        if render is None:
             return a.name
         try:
-            return a.label(ctx)
+            return render(ctx)
         except Exception:  # a label that needs the choices: show its plain text
             return a.name
 

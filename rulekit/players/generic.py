@@ -27,19 +27,7 @@ from .base import random_concrete, random_legal
 from .determinize import sample_state
 
 
-def _mentions(node, types) -> bool:
-    """Whether a model node, or any node inside it, is one of ``types``."""
-    if isinstance(node, types):
-        return True
-    if hasattr(node, "__attrs_attrs__"):
-        for a in node.__attrs_attrs__:
-            v = getattr(node, a.name)
-            if isinstance(v, tuple):
-                if any(_mentions(x, types) for x in v):
-                    return True
-            elif hasattr(v, "__attrs_attrs__") and _mentions(v, types):
-                return True
-    return False
+_mentions = m.mentions
 
 
 def _mentions_truth(node) -> bool:

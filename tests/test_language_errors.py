@@ -1,0 +1,369 @@
+"""Parser and checker error text (golden), the CLI's handling of bad input, and the grammar's LALR hygiene.
+
+Every expected message is written out in full: ``path:line:col: error: message``, the source
+line, the caret line and the hint line (shared/guide/style.md, point 3). Tests marked
+``xfail(strict=True)`` state what the message should be once the problem they show is fixed.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from lark import Lark
+
+from rulekit import OptionError, RulesError, loads
+from rulekit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+LUGENBEUTEL = ROOT / "games" / "lugenbeutel.rules"
+
+# A small valid game; the tests below break one thing in it at a time.
+BASE = """\
+game "Mini"
+players 2..4
+deck {
+  card coin: rank 1..3, count 4
+}
+zone hand: per player, seen by owner
+zone stock: shared, holds the deck
+counter required = 1
+counter score per player = 0
+claim number(r): true when every card in claimed cards is (rank = r)
+setup {
+  shuffle stock
+  deal 3 from stock to each hand
+  go to turn
+}
+turn turn {
+  action play {
+    choose 1 from your hand
+    lay chosen on stock
+    claim number(required)
+    set current = left of current
+    go to turn
+  }
+}
+"""
+
+
+def edit(old: str, new: str, source: str = BASE) -> str:
+    """``source`` with the one occurrence of ``old`` replaced by ``new``."""
+    assert source.count(old) == 1, old
+    return source.replace(old, new)
+
+
+def error_text(source: str, variants=()) -> str:
+    """The rendered RulesError of loading ``source`` as mini.rules."""
+    with pytest.raises(RulesError) as exc:
+        loads(source, "mini.rules", variants)
+    return exc.value.render()
+
+
+def golden(text: str) -> str:
+    return textwrap.dedent(text).strip("\n")
+
+
+def test_base_snippet_is_valid():
+    """The base snippet loads, so each error below comes from its one edit."""
+    game = loads(BASE, "mini.rules")
+    assert (game.title, game.players, game.deck_size) == ("Mini", (2, 4), 12)
+
+
+# ---------------------------------------------------------------- syntax errors
+
+
+def test_missing_brace_at_end_of_file():
+    """A block left open at the end of the file: what may come next, and where the block opened."""
+    source = BASE + "match {\n  deals until highest score >= 3\n"
+    assert error_text(source) == golden("""
+        mini.rules:26:33: error: the file ends too early; expected 'between', 'deals', 'winners', '}'
+              deals until highest score >= 3
+                                            ^
+        hint: the block opened with '{' on line 25 is still open
+        """)
+
+
+def test_missing_brace_at_end_of_turn_names_only_what_a_turn_accepts():
+    """An unclosed turn at the end of the file expects 'action' or '}', never 'otherwise'/'then'."""
+    source = BASE.rstrip()[:-1].rstrip() + "\n"
+    assert error_text(source) == golden("""
+        mini.rules:23:4: error: the file ends too early; expected 'action', '}'
+              }
+               ^
+        hint: the block opened with '{' on line 16 is still open
+        """)
+
+
+@pytest.mark.parametrize("tail", ['procedure p {\n  log "x"\n', 'variant fast {\n  counter required = 2\n'])
+def test_missing_brace_after_statements_mentions_the_closing_brace(tail):
+    """An unclosed statement or variant block at the end of the file: the message lists '}'."""
+    first_line = error_text(BASE + tail).splitlines()[0]
+    assert first_line.startswith("mini.rules:26:")
+    assert "the file ends too early; expected" in first_line
+    assert "'}'" in first_line
+
+
+def test_single_quoted_string_location_and_hint():
+    """A text in single quotes is located at the quote and the hint shows double quotes."""
+    lines = error_text(edit('game "Mini"', "game 'Mini'")).splitlines()
+    assert lines[0].startswith("mini.rules:1:6: error: unexpected character ")
+    assert lines[1:] == ["    game 'Mini'",
+                         "         ^",
+                         'hint: texts are written in double quotes: "like this"']
+
+
+def test_single_quoted_string_golden():
+    """A text in single quotes: the offending character is shown readably."""
+    assert error_text(edit('game "Mini"', "game 'Mini'")) == golden("""
+        mini.rules:1:6: error: unexpected character "'"
+            game 'Mini'
+                 ^
+        hint: texts are written in double quotes: "like this"
+        """)
+
+
+def test_reserved_word_used_as_a_name():
+    """A keyword declared as a counter name is rejected at its declaration, with the reserved-word hint."""
+    source = edit("counter score per player = 0", "counter score per player = 0\ncounter count = 0")
+    assert error_text(source) == golden("""
+        mini.rules:10:9: error: unexpected 'count'; expected a name
+            counter count = 0
+                    ^^^^^
+        hint: 'count' is a reserved word of the language; choose another name
+        """)
+
+
+# ---------------------------------------------------------------- checks of names and types
+
+
+def test_unknown_zone_with_did_you_mean():
+    """A misspelt zone is located on the name, with the close declared zone as a hint."""
+    assert error_text(edit("lay chosen on stock", "lay chosen on stok")) == golden("""
+        mini.rules:19:19: error: unknown zone 'stok'
+                lay chosen on stok
+                              ^^^^
+        hint: did you mean 'stock'?
+        """)
+
+
+def test_unknown_phase_in_go_to():
+    """'go to' a phase that does not exist names it and suggests the declared one."""
+    source = edit("    go to turn\n  }\n}", "    go to trun\n  }\n}")
+    assert error_text(source) == golden("""
+        mini.rules:22:5: error: unknown phase 'trun'
+                go to trun
+                ^^^^^^^^^^
+        hint: did you mean 'turn'?
+        """)
+
+
+def test_unknown_counter_as_a_target():
+    """Adding to an undeclared per-player counter suggests the declared one."""
+    source = edit("    set current = left of current\n",
+                  "    set current = left of current\n    add 1 to scor of current\n")
+    assert error_text(source) == golden("""
+        mini.rules:22:14: error: unknown counter or seat 'scor'
+                add 1 to scor of current
+                         ^^^^^^^^^^^^^^^
+        hint: did you mean 'score'?
+        """)
+
+
+def test_unknown_counter_in_an_expression():
+    """Reading an undeclared per-player counter suggests the declared one."""
+    source = edit("claim number(required)", "claim number(scor of current)")
+    assert error_text(source) == golden("""
+        mini.rules:20:18: error: unknown counter 'scor'
+                claim number(scor of current)
+                             ^^^^^^^^^^^^^^^
+        hint: did you mean 'score'?
+        """)
+
+
+def test_per_player_zone_without_owner():
+    """A per-player zone named without 'your' or 'of' asks whose it is."""
+    assert error_text(edit("choose 1 from your hand", "choose 1 from hand")) == golden("""
+        mini.rules:18:19: error: 'hand' is a zone of each player: say whose
+                choose 1 from hand
+                              ^^^^
+        hint: write 'your hand' or 'hand of SEAT'
+        """)
+
+
+def test_claim_with_wrong_number_of_values():
+    """A claim made with two values when it declares one."""
+    assert error_text(edit("claim number(required)", "claim number(required, 2)")) == golden("""
+        mini.rules:20:5: error: claim 'number' takes 1 value(s), 2 given
+                claim number(required, 2)
+                ^^^^^^^^^^^^^^^^^^^^^^^^^
+        """)
+
+
+def test_comparing_a_seat_with_a_number():
+    """A seat compared with a number is a type error located on the comparison."""
+    source = edit("    set current = left of current\n",
+                  '    if current = 2 {\n      log "two"\n    }\n    set current = left of current\n')
+    assert error_text(source) == golden("""
+        mini.rules:21:8: error: these two sides cannot be compared (one is a seat, a symbol or a condition, the other is not)
+                if current = 2 {
+                   ^^^^^^^^^^^
+        """)
+
+
+SETUP_WITHOUT_GO_TO = "the setup can end without saying where play goes"
+
+
+def test_setup_that_never_goes_to_a_phase():
+    """A setup without 'go to' is reported at the setup block."""
+    source = edit("  deal 3 from stock to each hand\n  go to turn\n", "  deal 3 from stock to each hand\n")
+    assert error_text(source) == golden("""
+        mini.rules:11:1: error: the setup can end without saying where play goes
+            setup {
+            ^
+        hint: end the setup with 'go to PHASE'
+        """)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("  deal 3 from stock to each hand\n  go to turn\n", "  deal 3 from stock to each hand\n"),
+    ("  go to turn\n}\nturn", '  do prepare\n}\nprocedure prepare {\n  log "ready"\n}\nturn'),
+    ("  go to turn\n}\nturn", "  if players > 2 {\n    go to turn\n  }\n}\nturn"),
+], ids=["no-go-to", "procedure-without-go-to", "go-to-in-one-branch"])
+def test_setup_that_can_end_without_a_phase_is_an_error(old, new):
+    """A setup that can finish without 'go to' (directly, via a procedure, or in one branch) is rejected."""
+    lines = error_text(edit(old, new)).splitlines()
+    assert len(lines) == 4
+    assert lines[0].endswith(f": error: {SETUP_WITHOUT_GO_TO}")
+    assert lines[-1] == "hint: end the setup with 'go to PHASE'"
+
+
+def test_several_problems_are_reported_together_in_source_order():
+    """Semantic problems are all collected and rendered in source order."""
+    source = edit("lay chosen on stock", "lay chosen on stok")
+    source = edit("choose 1 from your hand", "choose 1 from hand", source)
+    assert error_text(source) == golden("""
+        mini.rules:18:19: error: 'hand' is a zone of each player: say whose
+                choose 1 from hand
+                              ^^^^
+        hint: write 'your hand' or 'hand of SEAT'
+        mini.rules:19:19: error: unknown zone 'stok'
+                lay chosen on stok
+                              ^^^^
+        hint: did you mean 'stock'?
+        """)
+
+
+def test_unknown_variant_name():
+    """Asking for a variant the file does not declare lists the known variants."""
+    source = BASE + 'variant fast "Fast" {\n  counter required = 2\n}\nvariant easy {\n  counter required = 3\n}\n'
+    assert loads(source, "mini.rules", ["fast"]).applied == ("fast",)
+    with pytest.raises(OptionError) as exc:
+        loads(source, "mini.rules", ["fats"])
+    assert str(exc.value) == "unknown variant 'fats' (this game has: easy, fast)"
+
+
+# ---------------------------------------------------------------- the CLI
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_cli_check_reports_a_located_error_with_status_2(runner, tmp_path):
+    """`rulekit check broken.rules`: status 2, the located error on stderr, nothing on stdout, no traceback."""
+    broken = tmp_path / "broken.rules"
+    broken.write_text(edit("lay chosen on stock", "lay chosen on stok"), encoding="utf-8")
+    result = runner.invoke(main, ["check", str(broken)])
+    assert result.exit_code == 2
+    assert isinstance(result.exception, SystemExit)
+    assert result.stdout == ""
+    assert result.stderr == f"{broken}:19:19: error: unknown zone 'stok'\n" + golden("""
+                lay chosen on stok
+                              ^^^^
+        hint: did you mean 'stock'?
+        """) + "\n"
+    assert "Traceback" not in result.output
+
+
+def test_cli_check_reports_a_syntax_error_with_status_2(runner, tmp_path):
+    """`rulekit check` on a file with a syntax error: status 2, the message on stderr, no traceback."""
+    broken = tmp_path / "broken.rules"
+    broken.write_text(BASE + "match {\n  deals until highest score >= 3\n", encoding="utf-8")
+    result = runner.invoke(main, ["check", str(broken)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == \
+        f"{broken}:26:33: error: the file ends too early; expected 'between', 'deals', 'winners', '}}'"
+    assert "Traceback" not in result.output
+
+
+def test_cli_check_variant_extending_an_unknown_variant(runner, tmp_path):
+    """`rulekit check` on a variant that extends an unknown one: status 2 and a message naming it."""
+    broken = tmp_path / "broken.rules"
+    broken.write_text(BASE + "variant fast extends quick {\n  counter required = 2\n}\n", encoding="utf-8")
+    result = runner.invoke(main, ["check", str(broken)])
+    assert isinstance(result.exception, SystemExit)
+    assert result.exit_code == 2
+    assert "'quick'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_cli_check_accepts_lugenbeutel_and_its_variants(runner):
+    """`rulekit check games/lugenbeutel.rules` passes and lists every variant."""
+    result = runner.invoke(main, ["check", str(LUGENBEUTEL)])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"{LUGENBEUTEL}: ok — Lügenbeutel, 2-8 players, 112 cards, 3 phases",
+        "  variant edition_b: ok — Edition B: 70 number cards, 26 jokers, 8 skip, 8 Lügenbeutel cards",
+        "  variant in_hand: ok — 9 cards and one Lügenbeutel card each",
+        "  variant edition_b_in_hand: ok — Edition B with one Lügenbeutel card each",
+    ]
+
+
+def test_cli_run_rejects_too_many_players(runner):
+    """`rulekit run --players 9` names the option and the accepted range."""
+    result = runner.invoke(main, ["run", str(LUGENBEUTEL), "--players", "9", "--seed", "1", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == \
+        "Error: Invalid value for '--players': Lügenbeutel is for 2 to 8 players, not 9"
+
+
+def test_cli_run_rejects_players_beyond_a_variant_limit(runner):
+    """`rulekit run -v in_hand --players 7` uses the variant's range 2..6."""
+    result = runner.invoke(main, ["run", str(LUGENBEUTEL), "-v", "in_hand", "--players", "7", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == \
+        "Error: Invalid value for '--players': Lügenbeutel is for 2 to 6 players, not 7"
+
+
+def test_cli_run_rejects_an_unknown_variant(runner):
+    """`rulekit run --variant nope` names the known variants."""
+    result = runner.invoke(main, ["run", str(LUGENBEUTEL), "--variant", "nope", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == ("Error: Invalid value for '--variant': unknown variant 'nope' "
+                                              "(this game has: edition_b, edition_b_in_hand, in_hand)")
+
+
+def test_cli_run_rejects_a_human_seat_outside_the_table(runner):
+    """`rulekit run --players 4 --human 7` is rejected before any play."""
+    result = runner.invoke(main, ["run", str(LUGENBEUTEL), "--players", "4", "--human", "7", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[-1] == \
+        "Error: Invalid value for '--human': seat 7 does not exist in a 4-player match (seats are 1..4)"
+
+
+# ---------------------------------------------------------------- the grammar
+
+
+def test_grammar_builds_in_lark_strict_mode():
+    """The packaged grammar has no LALR conflict and no terminal collision (Lark strict mode)."""
+    text = importlib.resources.files("rulekit.grammars").joinpath("rulekit.lark").read_text("utf-8")
+    parser = Lark(text, parser="lalr", strict=True, start=["start", "expr"])
+    tree = parser.parse(LUGENBEUTEL.read_text(encoding="utf-8"), start="start")
+    assert tree.data == "start"
+    assert len(tree.children) > 10
