@@ -129,6 +129,21 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
     return tuple(kinds)
 
 
+def _duplicates(items: list, problems: list[Problem]) -> None:
+    """A declaration repeated in one scope (the base game, or one variant) is a mistake."""
+    seen: dict = {}
+    for item in items:
+        if isinstance(item, m.VariantDecl):
+            continue
+        key = _key(item)
+        if key in seen:
+            what = f"'{item.name}'" if hasattr(item, "name") else "this section"
+            problems.append(Problem(f"{what} is declared twice (first on line {seen[key].span.line})", item.span,
+                                    "a variant can replace a declaration; in one scope, declare it once"))
+        else:
+            seen[key] = item
+
+
 def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     """Apply variants, check every declaration and compile the game.
 
@@ -146,6 +161,14 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
                 if base not in declared:
                     problems.append(Problem(f"variant '{v.name}' extends unknown variant '{base}'", v.span,
                                             suggest(base, declared) or "declare that variant, or remove it from 'extends'"))
+    _duplicates([i for i in file.items if not isinstance(i, m.VariantDecl)], problems)
+    for v in file.items:
+        if isinstance(v, m.VariantDecl):
+            _duplicates(list(v.items), problems)
+            for inner in v.items:
+                if isinstance(inner, m.VariantDecl):
+                    problems.append(Problem(f"variant '{inner.name}' is declared inside variant '{v.name}'",
+                                            inner.span, "declare variants at the top level; use 'extends' to build on one"))
     if problems:
         raise RulesError(file.path, file.source, problems)
     items, applied = apply_variants(file, tuple(variants))
@@ -171,7 +194,10 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     kinds = _expand_cards(deck, problems) if deck else ()
     zones = named(m.ZoneDecl)
     holders = [z for z in zones if z.holds_deck]
-    if zones and len(holders) != 1:
+    if not zones:
+        problems.append(Problem("the file declares no zone", Span(1, 1),
+                                "declare where the cards are, e.g. zone stock: shared, count only, holds the deck"))
+    elif len(holders) != 1:
         span = holders[1].span if len(holders) > 1 else zones[0].span
         problems.append(Problem("exactly one zone must hold the deck at the start", span,
                                 "add 'holds the deck' to the zone where the cards start, e.g. the stock"))

@@ -15,6 +15,7 @@ from rich.table import Table
 from .check import load
 from .engine import Engine
 from .engine.narrate import seat_name
+from .engine.compile import RulesRuntimeError
 from .errors import OptionError, RulesError
 from .match import play_match, seat_rng
 from .players import GenericBot, HumanPlayer, RandomBot
@@ -103,7 +104,11 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet):
             if line:
                 console.print(line, markup=False)
 
-    record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events)
+    try:
+        record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events)
+    except RulesRuntimeError as exc:
+        click.echo(f"{file}: error: {exc}", err=True)
+        sys.exit(2)
     _standings(console, engine, record.state)
     if log_path:
         with open(log_path, "w", encoding="utf-8") as fh:

@@ -29,6 +29,24 @@ def _tspan(tok: Token) -> Span:
 _HOLE = re.compile(r"\{([^{}]*)\}")
 
 
+def _shift(node, line: int, offset: int):
+    """``node`` with its spans (relative to a hole's text) moved to the hole's place in the file."""
+    import attrs
+    if isinstance(node, tuple):
+        return tuple(_shift(n, line, offset) for n in node)
+    if not hasattr(node, "__attrs_attrs__"):
+        return node
+    changes = {}
+    for a in node.__attrs_attrs__:
+        value = getattr(node, a.name)
+        if isinstance(value, Span):
+            if value.line:
+                changes[a.name] = Span(line, value.column + offset, line, value.end_column + offset)
+        elif isinstance(value, tuple) or hasattr(value, "__attrs_attrs__"):
+            changes[a.name] = _shift(value, line, offset)
+    return attrs.evolve(node, **changes)
+
+
 class _TemplateError(Exception):
     def __init__(self, problem: Problem):
         self.problem = problem
@@ -70,7 +88,9 @@ class ToModel(Transformer):
                 parts.append(text[pos:hole.start()])
             try:
                 tree = parse(hole.group(1), path=self.path, start="expr")
-                parts.append(ToModel(self.path).transform(tree))
+                # the hole's text starts after the quote, the text before it and the '{'
+                offset = span.column + 1 + hole.start()
+                parts.append(_shift(ToModel(self.path).transform(tree), span.line, offset))
             except RulesError as exc:
                 problem = exc.problems[0]
                 col = span.column + 1 + hole.start() + 1 + max(0, problem.span.column - 1)

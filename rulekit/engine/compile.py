@@ -326,8 +326,11 @@ class Compiler:
             _, idx = cg.symbol_of[name]
             return (lambda ctx: idx), _sym(cg.symbol_of[name][0])
         candidates = list(scope) + list(cg.counter_index) + list(cg.seat_index)
-        self.err(f"unknown name '{name}'", node.span, self.hint_for(name, candidates)
-                 or "declare it as a counter or a seat, or choose it in the action")
+        hint = self.hint_for(name, candidates) or "declare it as a counter or a seat, or choose it in the action"
+        if name in cg.attr_table:
+            hint = (f"'{name}' is a card attribute; a condition on cards goes in parentheses: "
+                    f"every card in … is (wild or {name} = …)")
+        self.err(f"unknown name '{name}'", node.span, hint)
         return (lambda ctx: 0), None
 
     # ------------------------------------------------------------ expressions
@@ -613,7 +616,9 @@ class Compiler:
                 def rand(ctx):
                     slot = z(ctx)
                     cards = ctx.zones[slot]
-                    return [(slot, tuple(ctx.rng.sample(cards, min(count, len(cards)))))]
+                    picked = tuple(ctx.rng.sample(cards, min(count, len(cards))))
+                    ctx.events.append(("pick", None, {"zone": slot, "cards": picked}))
+                    return [(slot, picked)]
                 return rand
 
             def top(ctx):
@@ -696,8 +701,6 @@ class Compiler:
                     ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
                     touch(ctx, slot)
                     moved.extend(ks)
-                if ctx.claimed is not None and any(slot == ctx.claimed[0] for slot, ks in picked if ks):
-                    ctx.claimed = None
                 if moved:
                     ctx.zones[d] = (tuple(moved) + ctx.zones[d]) if bottom else (ctx.zones[d] + tuple(moved))
                     touch(ctx, d)
@@ -734,10 +737,9 @@ class Compiler:
                             ctx.rng.shuffle(cards)
                             ctx.zones[s] = tuple(cards)
                             ctx.zones[r] = ()
-                            if ctx.claimed is not None and ctx.claimed[0] == r:
-                                ctx.claimed = None
                             touch(ctx, r)
-                            ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards)}))
+                            ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards),
+                                                                "order": tuple(cards)}))
                     if not ctx.zones[s]:
                         break
                     got.append(ctx.zones[s][-1])
@@ -784,13 +786,11 @@ class Compiler:
                             continue
                         ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
                         touch(ctx, slot)
-                        if ctx.claimed is not None and ctx.claimed[0] == slot:
-                            ctx.claimed = None
                         cards.extend(ks)
                 ctx.rng.shuffle(cards)
                 ctx.zones[d] = tuple(cards)
                 touch(ctx, d)
-                ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards)}))
+                ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": tuple(cards)}))
             return shuffle
         if isinstance(node, m.Gather):
             dest = self.zone(node.zone, scope)
@@ -1021,6 +1021,16 @@ class Compiler:
                 for a in p.actions:
                     if not _ends(a.body, procs):
                         self.err(f"action '{a.name}' can end without saying where play goes", a.span, hint)
+            if p.kind in ("first", "each") and p.after is None:
+                word = "otherwise" if p.kind == "first" else "then"
+                self.err(f"window '{p.name}' needs a '{word}' block: every seat may decline", p.span,
+                         f"add '{word} {{ … go to PHASE }}' after its actions")
+            if p.kind == "vote":
+                for a in p.actions:
+                    for s in m.walk(a.body):
+                        if isinstance(s, (m.GoTo, m.EndDeal)):
+                            self.err("the choices of a vote take effect together, so a vote's action cannot "
+                                     "leave the vote", s.span, "move 'go to' / 'end deal' into the vote's 'then' block")
             if p.after is not None and not _ends(p.after, procs):
                 word = "otherwise" if p.kind == "first" else "then"
                 self.err(f"the '{word}' block of '{p.name}' can end without saying where play goes", p.span, hint)
@@ -1143,9 +1153,12 @@ def _with_claim_args(fn, positions: dict):
 
 
 def touch(ctx: Ctx, slot: int) -> None:
-    """A zone changed: what a seat was shown of it is no longer current."""
+    """A zone changed: what a seat was shown of it is no longer current, and its top cards
+    are no longer the claimed cards (``lay`` marks them again after touching)."""
     if ctx.known:
         ctx.known = tuple(k for k in ctx.known if k[1] != slot)
+    if ctx.claimed is not None and ctx.claimed[0] == slot:
+        ctx.claimed = None
 
 
 def _lt(a, b):

@@ -187,6 +187,7 @@ class Engine:
         for i, init in enumerate(cg.seat_inits):
             if init == "random":
                 ctx.seats[3 + i] = rng.randrange(players)
+                ctx.events.append(("pick", None, {"seat": self.cg.seat_names[3 + i], "value": ctx.seats[3 + i]}))
             elif init is not None:
                 ctx.seats[3 + i] = init(ctx)
         self._run_setup(ctx)
