@@ -1,0 +1,236 @@
+"""Shared Hypothesis strategies and helpers for the property tests of every game file.
+
+Every ``games/*.rules`` file is discovered with a glob, so a new game file is covered by the
+conformance tests without touching them. For each file, each variant (and the base game,
+variant ``None``) is loaded, and every player count of the range that variant declares
+(a variant may narrow the range: Lügenbeutel's ``in_hand`` is for 2..6 players) gives one
+:class:`Combo`.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+import attrs
+from hypothesis import strategies as st
+
+from rulekit import Action, Engine, load
+from rulekit.match import seat_rng
+from rulekit.players import RandomBot
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES_DIR = ROOT / "games"
+
+
+def game_paths() -> list[Path]:
+    """Every game file, by name."""
+    return sorted(GAMES_DIR.glob("*.rules"))
+
+
+@functools.lru_cache(maxsize=None)
+def load_game(path: str, variant: str | None = None):
+    """The checked game of a file with one variant applied (or none)."""
+    return load(path, variants=[variant] if variant else [])
+
+
+@functools.lru_cache(maxsize=None)
+def engine_for(path: str, variant: str | None = None) -> Engine:
+    """One engine per (file, variant), shared by the tests (engines hold no match state)."""
+    return Engine(load_game(path, variant))
+
+
+class Combo(NamedTuple):
+    """One way to play a game file: the file, a variant or None, and a player count."""
+
+    path: str
+    variant: str | None
+    players: int
+
+    @property
+    def game(self) -> str:
+        return Path(self.path).stem
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}[{self.variant or 'base'}]-{self.players}p"
+
+    @property
+    def engine(self) -> Engine:
+        return engine_for(self.path, self.variant)
+
+
+def variants_of(path: str) -> list[str | None]:
+    """The base game (None) and every variant a file declares."""
+    return [None] + [name for name, _ in load_game(path).variants]
+
+
+def all_combos() -> list[Combo]:
+    """Every (game file, variant or None, player count) from the declared ranges."""
+    out = []
+    for path in game_paths():
+        for variant in variants_of(str(path)):
+            low, high = load_game(str(path), variant).players
+            for n in range(low, high + 1):
+                out.append(Combo(str(path), variant, n))
+    return out
+
+
+COMBOS = all_combos()
+COMBO_IDS = [c.id for c in COMBOS]
+
+#: seeds of a match (the match rng and, through ``seat_rng``, each bot's rng)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+#: any combination of game, variant and player count
+combos = st.sampled_from(COMBOS)
+
+
+# ---------------------------------------------------------------------------- cards
+def deck_counter(engine: Engine) -> Counter:
+    """The declared deck as a multiset of kind indices (each kind ``count`` times)."""
+    return Counter({i: k.count for i, k in enumerate(engine.kinds)})
+
+
+def cards_in_state(state) -> Counter:
+    """Every card of every zone of a state, as a multiset of kind indices."""
+    c: Counter = Counter()
+    for zone in state.zones:
+        c.update(zone)
+    return c
+
+
+def zone(engine: Engine, state, name: str, owner: int | None = None) -> tuple:
+    """The cards of one zone instance (top card last)."""
+    return state.zones[engine.zone_slot(state, name, owner)]
+
+
+def set_zone(engine: Engine, state, name: str, owner: int | None, cards) -> object:
+    """A copy of ``state`` with one zone instance replaced (``known`` left as it is)."""
+    zones = list(state.zones)
+    zones[engine.zone_slot(state, name, owner)] = tuple(cards)
+    return attrs.evolve(state, zones=tuple(zones))
+
+
+def counter_value(engine: Engine, state, name: str, seat: int = 0) -> int:
+    """A counter (of ``seat`` for a counter per player)."""
+    ci = engine.cg.counter_index[name]
+    return state.counters[engine.cg.counter_slot(ci, seat, state.n)]
+
+
+def set_counter(engine: Engine, state, name: str, seat: int, value: int):
+    """A copy of ``state`` with one counter (of ``seat``) set."""
+    ci = engine.cg.counter_index[name]
+    counters = list(state.counters)
+    counters[engine.cg.counter_slot(ci, seat, state.n)] = value
+    return attrs.evolve(state, counters=tuple(counters))
+
+
+def seat_value(engine: Engine, state, name: str) -> int:
+    """A seat variable (current, claimant, dealer…)."""
+    return state.seats[engine.cg.seat_names.index(name)]
+
+
+def set_seat(engine: Engine, state, name: str, value: int):
+    """A copy of ``state`` with one seat variable set."""
+    seats = list(state.seats)
+    seats[engine.cg.seat_names.index(name)] = value
+    return attrs.evolve(state, seats=tuple(seats))
+
+
+def zone_visibility(engine: Engine, state, slot: int) -> tuple[str, str, int | None]:
+    """(zone name, seen, owner seat or None) of a zone instance."""
+    zi, owner = engine.cg.zone_owner(slot, state.n)
+    decl = engine.cg.zones[zi]
+    return decl.name, decl.seen, (None if owner < 0 else owner)
+
+
+def may_see(engine: Engine, state, slot: int, seat: int) -> bool:
+    """Whether ``seat`` may see the cards of a zone instance: an open zone or its own zone
+    that its owner sees."""
+    _, seen, owner = zone_visibility(engine, state, slot)
+    return seen == "all" or (seen == "owner" and owner == seat)
+
+
+# ---------------------------------------------------------------------------- playing
+class Step(NamedTuple):
+    """One decision of a match: the state before, the decision, the action, the state after
+    and the events of the transition."""
+
+    index: int
+    state: object
+    decision: object
+    action: Action
+    after: object
+    events: list
+
+
+def random_bots(n: int, seed: int) -> list[RandomBot]:
+    """One RandomBot per seat, seeded as ``rulekit.match`` seeds bots."""
+    return [RandomBot(seat_rng(seed, s)) for s in range(n)]
+
+
+def walk(engine: Engine, n: int, seed: int, bots=None, max_steps: int | None = None) -> Iterator[Step]:
+    """Play a match as ``play_match`` does (same rng use) and yield every step.
+
+    The first yielded item is ``Step(-1, None, None, None, state, events)`` for the set-up.
+    Stops at the end of the match or after ``max_steps`` decisions.
+    """
+    rng = random.Random(seed)
+    bots = bots if bots is not None else random_bots(n, seed)
+    state, events = engine.new_match(n, rng)
+    yield Step(-1, None, None, None, state, events)
+    i = 0
+    while not state.is_terminal and (max_steps is None or i < max_steps):
+        decision = engine.decision(state)
+        view = engine.view(state, decision.seat)
+        action = bots[decision.seat].choose(view, decision)
+        after, events = engine.apply(state, action, rng)
+        yield Step(i, state, decision, action, after, events)
+        state = after
+        i += 1
+
+
+def play_until(engine: Engine, n: int, seed: int, steps: int):
+    """The state after ``steps`` decisions of random bots (or the end), and the match rng."""
+    rng = random.Random(seed)
+    bots = random_bots(n, seed)
+    state, _ = engine.new_match(n, rng)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        d = engine.decision(state)
+        state, _ = engine.apply(state, bots[d.seat].choose(engine.view(state, d.seat), d), rng)
+    return state, rng
+
+
+def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
+    """A state that differs from ``state`` only in cards ``seat`` cannot see.
+
+    One card of a zone of another seat that ``seat`` may not see (a hand, a pile…) is
+    swapped with a different card of another zone ``seat`` may not see (the stock, the
+    undealt deck, another seat's zone…); counts stay the same. Zones whose cards ``seat``
+    was shown (``known``) are left alone. Returns None when no such swap exists.
+    """
+    known_slots = {slot for viewer, slot, _ in state.known if viewer == seat}
+    hidden = [slot for slot, cards in enumerate(state.zones)
+              if cards and slot not in known_slots and not may_see(engine, state, slot, seat)]
+    others = [slot for slot in hidden if zone_visibility(engine, state, slot)[2] not in (None, seat)]
+    pairs = [(a, b) for a in others for b in hidden
+             if a != b and len(set(state.zones[a]) | set(state.zones[b])) > 1]
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    za, zb = list(state.zones[a]), list(state.zones[b])
+    for _ in range(100):
+        i, j = rng.randrange(len(za)), rng.randrange(len(zb))
+        if za[i] != zb[j]:
+            break
+    else:
+        return None
+    za[i], zb[j] = zb[j], za[i]
+    zones = list(state.zones)
+    zones[a], zones[b] = tuple(za), tuple(zb)
+    return attrs.evolve(state, zones=tuple(zones))
