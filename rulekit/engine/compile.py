@@ -814,13 +814,15 @@ class Compiler:
                 picked = sel(ctx)
                 if to is None:
                     ctx.events.append(("reveal", None, {"cards": tuple(k for _, ks in picked for k in ks),
-                                                        "zones": tuple(s for s, _ in picked)}))
+                                                        "zones": tuple(s for s, _ in picked),
+                                                        "groups": tuple((s, tuple(ks)) for s, ks in picked)}))
                     return
                 viewer = to(ctx)
                 for slot, ks in picked:
                     ctx.known = ctx.known + ((viewer, slot, tuple(ks)),)
                 ctx.events.append(("show", viewer, {"cards": tuple(k for _, ks in picked for k in ks),
-                                                    "zones": tuple(s for s, _ in picked)}))
+                                                    "zones": tuple(s for s, _ in picked),
+                                                    "groups": tuple((s, tuple(ks)) for s, ks in picked)}))
             return reveal
         if isinstance(node, m.Assign):
             return self.assign(node, scope)

@@ -22,9 +22,9 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "claim":
         return None
     if kind == "reveal":
-        return f"  revealed: {cards_text(engine, d['cards'])}"
+        return f"  revealed: {_grouped(engine, d, n)}"
     if kind == "show":
-        return f"  (shown to {seat_name(event.seat)}: {cards_text(engine, d['cards'])})"
+        return f"  (shown to {seat_name(event.seat)}: {_grouped(engine, d, n)})"
     if kind == "roll":
         return f"  rolls the {d['die']} die: {d['value']}"
     if kind == "voted":
@@ -51,6 +51,17 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "match_end":
         return "the match is over; winner(s): " + ", ".join(seat_name(s) for s in d["winners"])
     return None
+
+
+def _grouped(engine, data, n: int) -> str:
+    """Revealed cards, with the owner of each zone they lie in when it has one."""
+    groups = data.get("groups") or ((None, data["cards"]),)
+    parts = []
+    for slot, cards in groups:
+        owner = -1 if slot is None else engine.cg.zone_owner(slot, n)[1]
+        prefix = f"{seat_name(owner)}: " if owner >= 0 and len(groups) > 1 else ""
+        parts.append(prefix + cards_text(engine, cards))
+    return "; ".join(parts)
 
 
 __all__ = ["describe", "seat_name", "cards_text"]

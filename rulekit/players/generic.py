@@ -9,11 +9,13 @@ what it can see, dealt into the hidden zones.
 * Facing a claim of another seat that looks unlikely (estimated truth below ``doubt``), it
   takes an action that tests the claim.
 * When it must claim, it builds honest choices greedily (adding cards while the claim stays
-  true, lowest values first) and prefers the honest choice that sheds most cards; with
-  probability ``bluff`` it bluffs with a random choice instead, and when no honest choice
-  exists it prefers an action that makes no claim (such as passing), else it bluffs.
+  true, lowest values first) and prefers the honest choice that sheds most cards, or for a
+  claim without cards the lowest one likely to be true. With probability ``bluff`` it bluffs:
+  one card too many, or a claim only somewhat likely. When no honest choice exists it
+  prefers an action that makes no claim (such as passing), else it tells a small lie.
 * In a vote it picks the choice that, over sampled states, leaves it holding fewest cards.
-* Other optional window actions (for example looking at cards) it takes now and then.
+* Other optional window actions (for example looking at cards) it takes now and then, when
+  it knows no hidden card yet.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class GenericBot:
     """See the module docstring. ``samples`` states are drawn per estimate."""
 
     def __init__(self, engine: Engine, rng: random.Random, samples: int = 10, bluff: float = 0.15,
-                 doubt: float = 0.3, curiosity: float = 0.3, trust: float = 0.8):
+                 doubt: float = 0.3, curiosity: float = 0.15, trust: float = 0.8):
         self.engine = engine
         self.rng = rng
         self.samples = samples
@@ -152,23 +154,50 @@ class GenericBot:
         claiming = [o for o in rest if (phase, o.name) in self.analysis.claims]
         plain = [o for o in rest if o not in claiming]
         if decision.kind in ("first", "each"):
-            if plain and self.rng.random() < self.curiosity:
+            # optional actions (such as looking at cards) now and then, not when it already knows some
+            if plain and not view.known and self.rng.random() < self.curiosity:
                 return random_legal(decision, self.rng, plain)
             return DECLINE_ACTION
         if claiming:
-            if self.rng.random() < self.bluff:
-                return random_legal(decision, self.rng, claiming)
-            honest = self._honest(view, decision, claiming)
+            bluffing = self.rng.random() < self.bluff
+            honest = self._honest(view, decision, claiming, 0.25 if bluffing else 0.6)
+            if honest is not None and bluffing and honest.cards is not None and honest.cards:
+                honest = self._pad(decision, claiming, honest) or honest
             if honest is not None:
                 return honest
-            if plain:
+            if plain and not bluffing:
                 return random_legal(decision, self.rng, plain)
-            return random_legal(decision, self.rng, claiming)
+            return self._small_bluff(decision, claiming)
         if testing and not plain:
             return random_legal(decision, self.rng, testing)
         return random_legal(decision, self.rng, plain or options)
 
-    def _honest(self, view: View, decision: Decision, options) -> Action | None:
+    def _pad(self, decision: Decision, options, honest: Action) -> Action | None:
+        """A bluff: the honest choice with one more card that does not fit it."""
+        option = next(o for o in options if o.name == honest.name)
+        spare = list(option.cards)
+        for k in honest.cards:
+            spare.remove(k)
+        if not spare:
+            return None
+        padded = Action(honest.name, tuple(sorted(honest.cards + (self.rng.choice(spare),))), honest.params)
+        return padded if decision.check(padded) is None else None
+
+    def _small_bluff(self, decision: Decision, options) -> Action:
+        """A lie that is not absurd: as few cards as allowed, the lowest values that are legal."""
+        for option in options:
+            sizes = [0] if option.cards is None else range(max(1, option.low), len(option.cards) + 1)
+            if option.high is not None and option.cards is not None:
+                sizes = [s for s in sizes if s <= option.high]
+            for size in sizes:
+                cards = () if option.cards is None else tuple(sorted(self.rng.sample(option.cards, size)))
+                for values in itertools.islice(itertools.product(*[v for _, v in option.params]), 400):
+                    action = Action(option.name, cards, tuple(values))
+                    if decision.check(action) is None:
+                        return action
+        return random_legal(decision, self.rng, options)
+
+    def _honest(self, view: View, decision: Decision, options, threshold: float = 0.6) -> Action | None:
         local = all(c.name in self.analysis.about_cards for c in self.engine.game.claims)
         states = self._states(view)[: 1 if local else max(1, self.samples // 2)]
         best: tuple | None = None
@@ -179,8 +208,8 @@ class GenericBot:
                     action = Action(option.name, (), tuple(values))
                     if decision.check(action) is not None:
                         continue
-                    if self._p_after(states, action) >= 0.6:
-                        return action           # the lowest honest claim
+                    if self._p_after(states, action) >= threshold:
+                        return action           # the lowest claim that is likely enough
                     continue
                 cards = self._grow(states, decision, option, tuple(values))
                 if cards:
