@@ -7,7 +7,6 @@ line, the caret line and the hint line (shared/guide/style.md, point 3). Tests m
 
 from __future__ import annotations
 
-import importlib.resources
 import textwrap
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from lark import Lark
 
 from rulekit import OptionError, RulesError, loads
 from rulekit.cli import main
+from rulekit.syntax import grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LUGENBEUTEL = ROOT / "games" / "lugenbeutel.rules"
@@ -362,7 +362,7 @@ def test_cli_run_rejects_a_human_seat_outside_the_table(runner):
 
 def test_grammar_builds_in_lark_strict_mode():
     """The packaged grammar has no LALR conflict and no terminal collision (Lark strict mode)."""
-    text = importlib.resources.files("rulekit.grammars").joinpath("rulekit.lark").read_text("utf-8")
+    text = grammar_text()
     parser = Lark(text, parser="lalr", strict=True, start=["start", "expr"])
     tree = parser.parse(LUGENBEUTEL.read_text(encoding="utf-8"), start="start")
     assert tree.data == "start"
