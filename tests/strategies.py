@@ -172,14 +172,43 @@ def random_bots(n: int, seed: int) -> list[RandomBot]:
     return [RandomBot(seat_rng(seed, s)) for s in range(n)]
 
 
+class QuickRandomBot:
+    """RandomBot's choice (an option uniformly, then a random concrete choice of it, retried
+    until legal) with 500 tries instead of 30 before it falls back to RandomBot.
+
+    RandomBot's fallback lists legal actions, which can take seconds for a DTC hand of 30+
+    cards (see test_dtc.py::test_random_bot_decides_quickly_with_a_big_hand); whole-match
+    property tests use this bot so that their run time stays predictable."""
+
+    def __init__(self, rng: random.Random, tries: int = 500):
+        self.rng = rng
+        self.tries = tries
+        self.fallback = RandomBot(rng)
+
+    def choose(self, view, decision) -> Action:
+        from rulekit.players.base import random_concrete
+        options = list(decision.options)
+        for _ in range(self.tries):
+            action = random_concrete(self.rng.choice(options), self.rng)
+            if decision.check(action) is None:
+                return action
+        return self.fallback.choose(view, decision)
+
+
+def quick_bots(n: int, seed: int) -> list[QuickRandomBot]:
+    """One QuickRandomBot per seat, seeded as ``rulekit.match`` seeds bots."""
+    return [QuickRandomBot(seat_rng(seed, s)) for s in range(n)]
+
+
 def walk(engine: Engine, n: int, seed: int, bots=None, max_steps: int | None = None) -> Iterator[Step]:
-    """Play a match as ``play_match`` does (same rng use) and yield every step.
+    """Play a match as ``play_match`` does (same rng use) and yield every step; the bots
+    default to one QuickRandomBot per seat.
 
     The first yielded item is ``Step(-1, None, None, None, state, events)`` for the set-up.
     Stops at the end of the match or after ``max_steps`` decisions.
     """
     rng = random.Random(seed)
-    bots = bots if bots is not None else random_bots(n, seed)
+    bots = bots if bots is not None else quick_bots(n, seed)
     state, events = engine.new_match(n, rng)
     yield Step(-1, None, None, None, state, events)
     i = 0
@@ -196,7 +225,7 @@ def walk(engine: Engine, n: int, seed: int, bots=None, max_steps: int | None = N
 def play_until(engine: Engine, n: int, seed: int, steps: int):
     """The state after ``steps`` decisions of random bots (or the end), and the match rng."""
     rng = random.Random(seed)
-    bots = random_bots(n, seed)
+    bots = quick_bots(n, seed)
     state, _ = engine.new_match(n, rng)
     for _ in range(steps):
         if state.is_terminal:
@@ -212,9 +241,9 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     One card of a zone of another seat that ``seat`` may not see (a hand, a pile…) is
     swapped with a different card of another zone ``seat`` may not see (the stock, the
     undealt deck, another seat's zone…); counts stay the same. Zones whose cards ``seat``
-    was shown (``known``) are left alone. Returns None when no such swap exists.
+    was shown, or that were revealed to all, are left alone (``known``). Returns None when no such swap exists.
     """
-    known_slots = {slot for viewer, slot, _ in state.known if viewer == seat}
+    known_slots = {slot for viewer, slot, _ in state.known if viewer == seat or viewer < 0}
     hidden = [slot for slot, cards in enumerate(state.zones)
               if cards and slot not in known_slots and not may_see(engine, state, slot, seat)]
     others = [slot for slot in hidden if zone_visibility(engine, state, slot)[2] not in (None, seat)]
@@ -234,3 +263,18 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     zones = list(state.zones)
     zones[a], zones[b] = tuple(za), tuple(zb)
     return attrs.evolve(state, zones=tuple(zones))
+
+
+def some_legal_action(engine: Engine, state, decision, rng: random.Random, tries: int = 500) -> Action:
+    """A random legal action of the decider: an option uniformly, then random concrete
+    choices (up to ``tries``), listing legal actions only when all of those miss.
+
+    Unlike RandomBot's 30 tries, this stays fast when very few choices are legal (a DTC donor
+    with 35 cards facing a 34-card offer)."""
+    from rulekit.players.base import random_concrete
+    options = list(decision.options)
+    for _ in range(tries):
+        action = random_concrete(rng.choice(options), rng)
+        if engine.is_legal(state, action):
+            return action
+    return rng.choice(engine.legal_actions(state, 50))

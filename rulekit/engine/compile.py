@@ -813,6 +813,8 @@ class Compiler:
             def reveal(ctx):
                 picked = sel(ctx)
                 if to is None:
+                    # everyone now knows these cards, until their zone changes
+                    ctx.known = ctx.known + tuple((-1, slot, tuple(ks)) for slot, ks in picked if ks)
                     ctx.events.append(("reveal", None, {"cards": tuple(k for _, ks in picked for k in ks),
                                                         "zones": tuple(s for s, _ in picked),
                                                         "groups": tuple((s, tuple(ks)) for s, ks in picked)}))

@@ -29,6 +29,7 @@ from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndO
                       RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
+_EXISTENCE_BUDGET = 20_000      # candidate choices examined to decide whether an option is open
 
 
 @attrs.frozen(slots=True)
@@ -57,7 +58,7 @@ class State:
     votes: tuple                    # per seat: the action chosen in the running vote, or None
     claim: tuple | None             # (claim index, values, claimant)
     claimed: tuple | None           # (zone instance, number of cards on its top)
-    known: tuple                    # ((viewer, zone instance, cards), …): what a seat was shown
+    known: tuple                    # ((viewer or -1 for all, zone instance, cards), …): what was shown
     deal: int
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
@@ -211,8 +212,8 @@ class Engine:
             options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
         return Decision(seat, phase.name, phase.kind, options,
                         check=lambda action: self.why_illegal(state, action),
-                        actions=lambda limit=None, largest_first=False:
-                        self.legal_actions(state, limit, largest_first))
+                        actions=lambda limit=None, largest_first=False, budget=None:
+                        self.legal_actions(state, limit, largest_first, budget))
 
     def decider(self, state: State) -> int:
         """The seat that must act now."""
@@ -260,7 +261,8 @@ class Engine:
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" for step in a.steps) and (cards is not None or params):
             # larger choices first: conditions such as "beats the claim" favour them
-            if next(self._enumerate(ctx, a, option, limit=1, largest_first=True), None) is None:
+            # (within a budget: an option none of whose first choices is legal is not offered)
+            if next(self._enumerate(ctx, a, option, 1, True, _EXISTENCE_BUDGET), None) is None:
                 return None
         return option
 
@@ -278,11 +280,13 @@ class Engine:
         d = self.decision(state)
         return d.options if d else ()
 
-    def legal_actions(self, state: State, limit: int | None = None, largest_first: bool = False) -> list[Action]:
+    def legal_actions(self, state: State, limit: int | None = None, largest_first: bool = False,
+                      budget: int | None = None) -> list[Action]:
         """Every concrete legal action of the deciding seat (at most ``limit`` of them).
 
         Cards of one kind are interchangeable, so a choice of cards is a multiset of kinds;
         choices are listed by number of cards, fewest first (``largest_first``: most first).
+        ``budget`` caps how many candidate choices of each action are examined.
         """
         if state.phase < 0:
             return []
@@ -294,7 +298,8 @@ class Engine:
             opt = self._option(ctx, a)
             if opt is None:
                 continue
-            for act in self._enumerate(ctx, a, opt, None if limit is None else limit - len(out), largest_first):
+            for act in self._enumerate(ctx, a, opt, None if limit is None else limit - len(out), largest_first,
+                                       budget):
                 out.append(act)
                 if limit is not None and len(out) >= limit:
                     return out
@@ -302,15 +307,21 @@ class Engine:
             out.append(DECLINE_ACTION)
         return out
 
-    def _enumerate(self, ctx, a, opt: Option, limit=None, largest_first=False) -> Iterator[Action]:
+    def _enumerate(self, ctx, a, opt: Option, limit=None, largest_first=False,
+                   budget: int | None = None) -> Iterator[Action]:
+        """Concrete legal actions of an option; ``budget`` caps the candidates examined."""
         card_choices = [()]
         if opt.cards is not None:
             card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high,
                                      largest_first)
         count = 0
         domains = [tuple(reversed(v)) if largest_first else v for _, v in opt.params]
+        examined = 0
         for cards in card_choices:
             for values in itertools.product(*domains):
+                examined += 1
+                if budget is not None and examined > budget:
+                    return
                 act = Action(a.name, cards, tuple(values))
                 if self._check(ctx, a, act, trusted=True) is None:
                     yield act
@@ -594,7 +605,7 @@ class Engine:
             claim = (cg.claim_list[ci].name, values, claimant, count, slot)
         known = tuple((cg.zones[cg.zone_owner(slot, state.n)[0]].name,
                        _owner(cg.zone_owner(slot, state.n)[1]), tuple(sorted(cards)))
-                      for viewer, slot, cards in state.known if viewer == seat)
+                      for viewer, slot, cards in state.known if viewer == seat or viewer < 0)
         phase = cg.phase_list[state.phase].name if state.phase >= 0 else "over"
         decider = self.decider(state) if state.phase >= 0 else None
         voted = ()

@@ -36,7 +36,7 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
         if decision.check(action) is None:
             return action
     names = {o.name for o in options}
-    listed = decision.actions(200, True)
+    listed = decision.actions(200, True, 20_000)
     return rng.choice([a for a in listed if a.name in names] or listed)
 
 
