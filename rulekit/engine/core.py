@@ -71,8 +71,12 @@ class State:
 @attrs.frozen
 class Event:
     """One thing that happened: ``kind`` (action, decline, claim, move, draw, deal, shuffle,
-    refill, roll, reveal, show, vote, log, deal_end, match_end), ``seat`` the private
-    recipient (None: everybody saw it) and ``data``."""
+    refill, roll, pick, reveal, show, voted, votes, log, deal_start, deal_end, match_end),
+    ``seat`` the only recipient of a private ``show`` (None otherwise) and ``data``.
+
+    Events are the omniscient record of a match (moves, draws and shuffles name hidden
+    cards): a player never receives them, only its :class:`View`.
+    """
 
     kind: str
     seat: int | None
