@@ -96,7 +96,7 @@ def multiset_contains(pool: tuple, cards) -> bool:
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
-    __slots__ = ("name", "index", "label", "steps", "body", "span", "card_step", "param_steps", "preview")
+    __slots__ = ("name", "index", "label", "steps", "body", "span", "preview")
 
     def __init__(self, name, index, label, steps, body, span, preview=None):
         self.name = name
@@ -106,8 +106,6 @@ class CompiledAction:
         self.steps = steps            # ("req", fn, message) | ("cards", src, low, high) | ("param", name, domain, type)
         self.body = body
         self.span = span
-        self.card_step = next((s for s in steps if s[0] == "cards"), None)
-        self.param_steps = tuple(s for s in steps if s[0] == "param")
 
 
 class CompiledPhase:
@@ -983,7 +981,7 @@ class Compiler:
                     dom = (lambda ctx, lo=lo, hi=hi: range(lo(ctx), hi(ctx) + 1))
                     typ = NUM
                 elif d.kind == "symbols":
-                    if d.name not in cg_symbols(self.cg):
+                    if d.name not in self.cg.symbols:
                         self.err(f"unknown symbol set '{d.name}'", d.span, self.hint_for(d.name, self.cg.symbols))
                         dom = (lambda ctx: range(0))
                     else:
@@ -1134,10 +1132,6 @@ def _ends(stmts, procs, seen=frozenset()) -> bool:
     return False
 
 
-def cg_symbols(cg):
-    return cg.symbols
-
-
 def _with_claim_args(fn, positions: dict):
     """Evaluate ``fn`` with the claim's fields bound as locals."""
     if fn is None:
@@ -1163,10 +1157,6 @@ def touch(ctx: Ctx, slot: int) -> None:
         ctx.known = tuple(k for k in ctx.known if k[1] != slot)
     if ctx.claimed is not None and ctx.claimed[0] == slot:
         ctx.claimed = None
-
-
-def _lt(a, b):
-    return a < b
 
 
 _CMP = {
@@ -1210,5 +1200,4 @@ def compile_game(game: m.Game) -> CompiledGame:
 
 
 __all__ = ["compile_game", "CompiledGame", "CompileError", "Ctx", "Jump", "EndOfDeal",
-           "remove_cards", "multiset_contains", "DECLINE", "CURRENT", "ACTOR", "CLAIMANT",
-           "itertools"]
+           "remove_cards", "multiset_contains", "DECLINE", "CURRENT", "ACTOR", "CLAIMANT"]
