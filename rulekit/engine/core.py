@@ -89,7 +89,8 @@ class Option:
 
     ``cards``: the zone contents the cards are chosen from (kind indices) or None;
     ``low``/``high``: how many cards (``high`` None: any number up to all of them);
-    ``params``: (name, allowed values) for each value the action chooses.
+    ``params``: (name, allowed values) for each value the action chooses;
+    ``shown``: for each value, how people name its allowed values (symbol names, P1…).
     """
 
     name: str
@@ -98,6 +99,7 @@ class Option:
     low: int
     high: int | None
     params: tuple
+    shown: tuple = attrs.field(default=(), eq=False)
 
 
 @attrs.frozen
@@ -139,6 +141,7 @@ class View:
     deal: int
     poll: tuple = ()                # seats still to be asked in the running window or vote
     groups: tuple = ()              # (group name, seats) of each declared group
+    claim_text: str | None = None   # the standing claim as its label reads, e.g. "3 × 5"
 
     def zone(self, name: str, owner: int | None = None):
         """The (count, cards) of a zone instance as this seat sees it."""
@@ -239,6 +242,7 @@ class Engine:
         cards = None
         low = high = 0
         params = []
+        shown = []
         try:
             for step in a.steps:
                 kind = step[0]
@@ -258,10 +262,11 @@ class Engine:
                     if not values:
                         return None
                     params.append((step[1], values))
+                    shown.append(tuple(self._value_text(step[3], v) for v in values))
         except KeyError:
             return None
         label = self._label(ctx, a, preview=True)
-        option = Option(a.name, label, cards, low, high, tuple(params))
+        option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown))
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" for step in a.steps) and (cards is not None or params):
             # larger choices first: conditions such as "beats the claim" favour them
@@ -269,6 +274,16 @@ class Engine:
             if next(self._enumerate(ctx, a, option, 1, True, _EXISTENCE_BUDGET), None) is None:
                 return None
         return option
+
+    def _value_text(self, typ: str, value) -> str:
+        """How people name a chosen value of type ``typ``."""
+        if typ == "seat":
+            return f"P{value + 1}"
+        if typ == "group":
+            return " ".join(f"P{s + 1}" for s in value)
+        if typ.startswith("sym:"):
+            return self.cg.symbols[typ[4:]][value]
+        return str(value)
 
     def _label(self, ctx: Ctx, a, preview: bool = False) -> str:
         render = a.preview if preview else a.label
@@ -602,8 +617,10 @@ class Engine:
             else:
                 counters.append((decl.name, state.counters[bases[ci]]))
         claim = None
+        claim_text = None
         if state.claim is not None:
             ci, values, claimant = state.claim
+            claim_text = self.claim_text(state)
             count = state.claimed[1] if state.claimed is not None else 0
             slot = state.claimed[0] if state.claimed is not None else -1
             claim = (cg.claim_list[ci].name, values, claimant, count, slot)
@@ -617,7 +634,18 @@ class Engine:
             voted = tuple(s for s, v in enumerate(state.votes) if v is not None)
         return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
                     tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll,
-                    tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)))
+                    tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text)
+
+    def claim_text(self, state: State) -> str | None:
+        """The standing claim as its label reads (its name and values without a label)."""
+        if state.claim is None:
+            return None
+        c = self.cg.claim_list[state.claim[0]]
+        if c.label is None:
+            return f"{c.name} {' '.join(map(str, state.claim[1]))}"
+        ctx = self._ctx(state, None)
+        ctx.claim_args = state.claim[1]
+        return c.label(ctx)
 
     # ------------------------------------------------------------------ helpers for players
     def phase_index(self, name: str) -> int:

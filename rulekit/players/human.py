@@ -49,9 +49,9 @@ class HumanPlayer:
                 value = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(value))
             c.print(f"{name}: {value}")
         if view.claim is not None:
-            name, values, claimant, count, _ = view.claim
-            c.print(f"standing claim: {seat_name(claimant)} — {name} {' '.join(map(str, values))} "
-                    f"({count} card(s))")
+            claimant, count = view.claim[2], view.claim[3]
+            cards = f" ({count} card(s))" if count else ""
+            c.print(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}")
         for name, owner, cards in view.known:
             who = "" if owner is None else f" of {seat_name(owner)}"
             c.print(f"you know the {name}{who}: {self.cards_text(cards)}")
@@ -101,39 +101,27 @@ class HumanPlayer:
                 picked.append(int(token))
             cards = tuple(sorted(pool[i - 1] for i in picked))
         params = []
-        for name, values in option.params:
-            shown = self._values_text(name, values)
+        for i, (name, values) in enumerate(option.params):
+            names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
+            shown = self._values_text(values, names)
             raw = self.ask(f"{name}? one of {shown}").strip()
-            value = self._parse_value(raw, values)
+            value = self._parse_value(raw, values, names)
             if value is None:
                 raise ValueError(f"'{raw}' is not one of {shown}")
             params.append(value)
         return Action(option.name, cards, tuple(params))
 
-    def _values_text(self, name, values) -> str:
+    def _values_text(self, values, names) -> str:
         vals = list(values)
-        if vals and isinstance(vals[0], tuple):
-            return ", ".join(" ".join(f"P{s + 1}" for s in v) for v in vals)
-        if len(vals) > 12 and vals == list(range(vals[0], vals[-1] + 1)):
+        if len(vals) > 12 and all(isinstance(v, int) for v in vals) and vals == list(range(vals[0], vals[-1] + 1)) \
+                and list(names) == [str(v) for v in vals]:
             return f"{vals[0]}..{vals[-1]}"
-        return ", ".join(map(str, vals))
+        return ", ".join(names)
 
-    def _parse_value(self, raw: str, values):
-        vals = list(values)
-        if vals and isinstance(vals[0], tuple):
-            seats = []
-            for token in raw.replace(",", " ").split():
-                seat = self._parse_value(token, range(1000))
-                if seat is None:
-                    return None
-                seats.append(seat)
-            group = tuple(sorted(seats))
-            return group if group in vals else None
-        if raw.upper().startswith("P") and raw[1:].isdigit():
-            seat = int(raw[1:]) - 1
-            return seat if seat in values else None
-        try:
-            value = int(raw)
-        except ValueError:
-            return None
-        return value if value in values else None
+    def _parse_value(self, raw: str, values, names):
+        """The value whose name is ``raw`` (seat groups in any order, names in any case)."""
+        wanted = " ".join(sorted(raw.replace(",", " ").upper().split()))
+        for value, name in zip(values, names):
+            if " ".join(sorted(name.upper().split())) == wanted:
+                return value
+        return None
