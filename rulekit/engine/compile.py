@@ -16,6 +16,7 @@ from typing import Callable
 
 from .. import model as m
 from ..errors import Problem, Span
+from .narrate import seat_name
 
 NUM, BOOL, SEAT, GROUP = "num", "bool", "seat", "group"
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
@@ -649,9 +650,9 @@ class Compiler:
                 continue
             f, typ = self.expr(part, scope)
             if typ == SEAT:
-                pieces.append(lambda ctx, f=f: f"P{f(ctx) + 1}")
+                pieces.append(lambda ctx, f=f: seat_name(f(ctx)))
             elif typ == GROUP:
-                pieces.append(lambda ctx, f=f: " and ".join(f"P{s + 1}" for s in f(ctx)))
+                pieces.append(lambda ctx, f=f: " and ".join(seat_name(s) for s in f(ctx)))
             elif typ is not None and typ.startswith("sym:"):
                 names = cg.symbols[typ[4:]]
                 pieces.append(lambda ctx, f=f, names=names: names[f(ctx)])

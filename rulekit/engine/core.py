@@ -25,6 +25,7 @@ import attrs
 
 from .. import model as m
 from ..errors import IllegalAction, OptionError
+from .narrate import seat_name
 from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndOfDeal, Jump,
                       RulesRuntimeError, compile_game, multiset_contains)
 
@@ -256,7 +257,6 @@ class Engine:
                     top = len(cards) if high is None else min(high, len(cards))
                     if top < low:
                         return None
-                    high = step[3]
                 else:
                     values = tuple(step[2](ctx))
                     if not values:
@@ -278,9 +278,9 @@ class Engine:
     def _value_text(self, typ: str, value) -> str:
         """How people name a chosen value of type ``typ``."""
         if typ == "seat":
-            return f"P{value + 1}"
+            return seat_name(value)
         if typ == "group":
-            return " ".join(f"P{s + 1}" for s in value)
+            return " ".join(seat_name(s) for s in value)
         if typ.startswith("sym:"):
             return self.cg.symbols[typ[4:]][value]
         return str(value)
