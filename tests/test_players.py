@@ -107,3 +107,14 @@ def test_generic_bot_plays_whole_matches():
         record = play_match(engine, [GenericBot(engine, seat_rng(1, s)) for s in range(n)], n, 1,
                             max_steps=200_000)
         assert record.state.is_terminal and record.winners
+
+
+def test_cli_simulate_reports_wins_for_every_seat():
+    """`rulekit simulate` plays the matches and reports a row per seat and the match lengths."""
+    result = CliRunner().invoke(main, ["simulate", str(GAMES / "dtc.rules"), "--games", "4", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    for seat in ("P1", "P2", "P3"):
+        assert seat in result.output
+    assert "decisions per match: min" in result.output
+    shares = [float(cell.rstrip("%")) for cell in result.output.split() if cell.endswith("%")]
+    assert len(shares) == 3 and abs(sum(shares) - 100.0) < 0.5
