@@ -173,6 +173,10 @@ class CompiledGame:
         self.seat_inits = ()
         self.problems: list[Problem] = []
         self.holder = next((i for i, z in enumerate(game.zones) if z.holds_deck), 0)
+        # layouts per player count: zone/counter bases and zone owners
+        self._bases: dict = {}
+        self._cbases: dict = {}
+        self._owners: dict = {}
         # attribute columns: value of attribute ``a`` on kind ``k`` is attr_table[a][k]
         self.attr_table = {a: tuple(k.attr(a) for k in game.kinds) for a in self.attr_names}
         for sym in self.symbol_of:
@@ -185,10 +189,8 @@ class CompiledGame:
         return self.zone_base(n)[zone] + (seat if self.zones[zone].per_player else 0)
 
     def zone_base(self, n: int):
-        cache = self._bases.get(n) if hasattr(self, "_bases") else None
+        cache = self._bases.get(n)
         if cache is None:
-            if not hasattr(self, "_bases"):
-                self._bases = {}
             bases = []
             pos = 0
             for z in self.zones:
@@ -208,8 +210,6 @@ class CompiledGame:
 
     def zone_owners(self, n: int) -> tuple:
         """(zone declaration index, owner seat or -1) of every zone instance, by instance."""
-        if not hasattr(self, "_owners"):
-            self._owners = {}
         table = self._owners.get(n)
         if table is None:
             table = []
@@ -227,8 +227,6 @@ class CompiledGame:
         return bases[counter] + (seat if self.game.counters[counter].per_player else 0)
 
     def counter_base(self, n: int):
-        if not hasattr(self, "_cbases"):
-            self._cbases = {}
         cache = self._cbases.get(n)
         if cache is None:
             bases = []
@@ -666,8 +664,8 @@ class Compiler:
         return render
 
     # ------------------------------------------------------------ statements
-    def block(self, stmts, scope, where: str) -> Callable:
-        fns = [self.stmt(s, scope, where) for s in stmts]
+    def block(self, stmts, scope) -> Callable:
+        fns = [self.stmt(s, scope) for s in stmts]
         if len(fns) == 1:
             return fns[0]
 
@@ -676,7 +674,7 @@ class Compiler:
                 f(ctx)
         return run
 
-    def stmt(self, node, scope, where: str) -> Callable:
+    def stmt(self, node, scope) -> Callable:
         cg = self.cg
         if isinstance(node, (m.Require, m.ChooseCards, m.ChooseParam)):
             self.err("'require' and 'choose' belong at the start of an action, before its effects",
@@ -866,8 +864,8 @@ class Compiler:
         if isinstance(node, m.If):
             cond, typ = self.expr(node.cond, scope)
             self.want(typ, BOOL, node.cond)
-            then = self.block(node.then, scope, where)
-            orelse = self.block(node.orelse, scope, where) if node.orelse else None
+            then = self.block(node.then, scope)
+            orelse = self.block(node.orelse, scope) if node.orelse else None
 
             def if_(ctx):
                 if cond(ctx):
@@ -879,7 +877,7 @@ class Compiler:
             seats = self.seat_set(node.seats, scope)
             inner = dict(scope)
             inner[node.var] = SEAT
-            body = self.block(node.body, inner, where)
+            body = self.block(node.body, inner)
             var = node.var
 
             def for_each(ctx):
@@ -1008,7 +1006,7 @@ class Compiler:
                 break
         else:
             body_start = len(node.body)
-        body = self.block(node.body[body_start:], scope, "action")
+        body = self.block(node.body[body_start:], scope)
         label = self.template(node.label, scope)
         choices = {s[1] for s in steps if s[0] == "param"} | {"$chosen"}
         preview = self.template(node.label, scope, choices)
@@ -1080,7 +1078,7 @@ class Compiler:
             cc.order = tuple(n for n in c.ordering if n in cc.params)
         for proc in g.procedures:
             cg.procedures[proc.name] = None
-        compiled_procs = {proc.name: self.block(proc.body, {}, "procedure") for proc in g.procedures}
+        compiled_procs = {proc.name: self.block(proc.body, {}) for proc in g.procedures}
         cg.procedures.update(compiled_procs)
         for p, cp in zip(g.phases, cg.phase_list):
             if p.seats is not None:
@@ -1100,12 +1098,12 @@ class Compiler:
             cp.actions = tuple(actions)
             cp.by_name = {a.name: a for a in actions}
             if p.after is not None:
-                cp.after = self.block(p.after, {}, "after")
+                cp.after = self.block(p.after, {})
             elif p.kind == "vote":
                 self.err(f"vote '{p.name}' needs a 'then' block", p.span)
         self.check_endings(g)
-        cg.setup = self.block(g.setup, {}, "setup")
-        cg.between = self.block(g.match.between, {}, "between")
+        cg.setup = self.block(g.setup, {})
+        cg.between = self.block(g.match.between, {})
         if g.match.until is not None:
             cg.until, typ = self.expr(g.match.until, {})
             self.want(typ, BOOL, g.match.until)
