@@ -10,10 +10,10 @@ The small public API::
 """
 
 from .check import load, loads
-from .engine import Action, Decision, Engine, Event, Option, State, View
+from .engine import Action, Chance, ChanceEvent, Decision, Engine, Event, Option, State, View
 from .errors import IllegalAction, OptionError, RulesError
 from .match import MatchRecord, play_match
 
-__all__ = ["load", "loads", "Engine", "Action", "Decision", "Event", "Option", "State", "View",
+__all__ = ["load", "loads", "Engine", "Chance", "ChanceEvent", "Action", "Decision", "Event", "Option", "State", "View",
            "RulesError", "IllegalAction", "OptionError", "play_match", "MatchRecord"]
 __version__ = "0.1.0"

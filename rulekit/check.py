@@ -129,6 +129,26 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
     return tuple(kinds)
 
 
+def _dice_kinds(dice: tuple, problems: list[Problem]) -> tuple:
+    """One kind per face of each die declared with pieces (``N in ZONE``): a roll turns a
+    die into the kind of its new face, so dice lie in zones and are counted like cards."""
+    kinds = []
+    for d in dice:
+        if d.sides < 1:
+            problems.append(Problem(f"die '{d.name}' has {d.sides} sides; it needs at least 1", d.span))
+            continue
+        names = dict(d.names)
+        for face in list(d.wild) + list(names):
+            if not 1 <= face <= d.sides:
+                problems.append(Problem(f"die '{d.name}' has no face {face} (its faces are 1..{d.sides})", d.span))
+        if not d.count:
+            continue
+        for face in range(1, d.sides + 1):
+            flags = frozenset({"wild"}) if face in d.wild else frozenset()
+            kinds.append(m.Kind(d.name, names.get(face, str(face)), (("face", face),), flags, 0, die=d.name))
+    return tuple(kinds)
+
+
 def _duplicates(items: list, problems: list[Problem]) -> None:
     """A declaration repeated in one scope (the base game, or one variant) is a mistake."""
     seen: dict = {}
@@ -182,7 +202,10 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
 
     game = one(m.GameDecl, "game title", 'game "My game"')
     players = one(m.PlayersDecl, "player range", "players 2..6")
-    deck = one(m.DeckDecl, "deck", "deck { card coin: count 10 }")
+    deck = next((i for i in items if isinstance(i, m.DeckDecl)), None)
+    dice = tuple(i for i in items if isinstance(i, m.DieDecl))
+    if deck is None and not any(d.count for d in dice):
+        one(m.DeckDecl, "deck", "deck { card coin: count 10 }")
     setup = one(m.SetupDecl, "setup", "setup { … go to turn }")
     match = next((i for i in items if isinstance(i, m.MatchDecl)), None) or m.MatchDecl(None, (), ())
     if players and not (1 <= players.low <= players.high):
@@ -191,13 +214,13 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     def named(cls):
         return tuple(i for i in items if isinstance(i, cls))
 
-    kinds = _expand_cards(deck, problems) if deck else ()
+    kinds = (_expand_cards(deck, problems) if deck else ()) + _dice_kinds(dice, problems)
     zones = named(m.ZoneDecl)
     holders = [z for z in zones if z.holds_deck]
     if not zones:
         problems.append(Problem("the file declares no zone", Span(1, 1),
                                 "declare where the cards are, e.g. zone stock: shared, count only, holds the deck"))
-    elif len(holders) != 1:
+    elif len(holders) > 1 or (deck is not None and len(holders) != 1):
         span = holders[1].span if len(holders) > 1 else zones[0].span
         problems.append(Problem("exactly one zone must hold the deck at the start", span,
                                 "add 'holds the deck' to the zone where the cards start, e.g. the stock"))

@@ -136,16 +136,39 @@ def _standings(console: Console, engine: Engine, state) -> None:
     keys = engine.game.match.winners
     for key in keys:
         table.add_column(("highest " if key.highest else "lowest ") + _expr_text(engine, key))
+    out = state.out or (0,) * state.n
+    if any(out):
+        table.add_column("out")
+    table.add_column("result", justify="right")
     table.add_column("")
     rows = engine.standings(state)
+    returns = engine.returns(state)
     place = 0
     previous = None
     for i, (seat, values) in enumerate(rows, 1):
-        if values != previous:
+        if (out[seat], values) != previous:
             place = i
-            previous = values
-        table.add_row(str(place), seat_name(seat), *map(str, values), "winner" if seat in state.winners else "")
+            previous = (out[seat], values)
+        went = [f"{_ordinal(out[seat])} out" if out[seat] else ""] if any(out) else []
+        table.add_row(str(place), seat_name(seat), *map(str, values), *went, f"{returns[seat]:+g}",
+                      "winner" if seat in state.winners else "")
     console.print(table)
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _summary(game) -> str:
+    """Players, cards, dice and phases of a checked game, in a few words."""
+    low, high = game.players
+    parts = [f"{low} players" if low == high else f"{low}-{high} players", f"{game.deck_size} cards"]
+    dice = [d for d in game.dice if d.count]
+    if dice:
+        parts.append(", ".join(f"{d.count} {d.name} " + ("in each " if d.each else "in ") + str(d.zone)
+                               for d in dice))
+    parts.append(f"{len(game.phases)} phases")
+    return ", ".join(parts)
 
 
 def _expr_text(engine: Engine, key) -> str:
@@ -163,9 +186,7 @@ def check(file, variants):
     """Parse and check FILE (and each of its variants); report every problem."""
     engine = _load(file, variants)
     game = engine.game
-    low, high = game.players
-    click.echo(f"{file}: ok — {game.title}, {low}-{high} players, {game.deck_size} cards, "
-               f"{len(game.phases)} phases")
+    click.echo(f"{file}: ok — {game.title}, {_summary(game)}")
     for name, label in game.variants:
         try:
             load(file, (name,))
@@ -191,6 +212,7 @@ def simulate(file, games, players, seed, variants, bots):
     engine = _load(file, variants)
     n = _players_default(engine, players)
     wins: Counter = Counter()
+    results: Counter = Counter()
     steps = []
     console = Console(highlight=False)
     with Progress(console=console, transient=True) as progress:
@@ -199,14 +221,17 @@ def simulate(file, games, players, seed, variants, bots):
             record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g)
             for s in record.winners:
                 wins[s] += 1 / len(record.winners)
+            for s, value in enumerate(engine.returns(record.state)):
+                results[s] += value
             steps.append(record.steps)
             progress.advance(task)
     table = Table(title=f"{engine.game.title}: {games} matches, {n} players, {bots} bots")
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("share", justify="right")
+    table.add_column("mean result", justify="right")
     for s in range(n):
-        table.add_row(seat_name(s), f"{wins[s]:.1f}", f"{wins[s] / games:.1%}")
+        table.add_row(seat_name(s), f"{wins[s]:.1f}", f"{wins[s] / games:.1%}", f"{results[s] / games:+.3f}")
     console.print(table)
     steps.sort()
     console.print(f"decisions per match: min {steps[0]}, median {steps[len(steps) // 2]}, max {steps[-1]}")

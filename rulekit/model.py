@@ -120,8 +120,50 @@ class Extreme:
 
 
 @attrs.frozen
+class IsOut:
+    """``SEAT is out``: the seat was knocked out of the match."""
+    seat: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class CountSeats:
+    """``count of seats in SEATS``."""
+    seats: "SeatSet"
+    span: Span = _span()
+
+
+@attrs.frozen
+class SeatQuantifier:
+    """``some NAME in SEATS where (COND)`` (``every=False``) or ``every NAME in SEATS where (COND)``."""
+    every: bool
+    var: str
+    seats: "SeatSet"
+    cond: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class MinMax:
+    """``min(a, b, …)`` (``highest=False``) or ``max(a, b, …)``."""
+    highest: bool
+    args: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class CondValue:
+    """``if COND then A else B``: a value chosen by a condition."""
+    cond: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
 class BinOp:
-    """Arithmetic, comparison or logic: ``op`` is one of + - * = != < <= > >= and or."""
+    """Arithmetic, comparison or logic: ``op`` is one of + - * / /^ (division rounding up)
+    mod = != < <= > >= and or. Division rounds down (``/``) or up (``/^``)."""
     op: str
     left: "Expr"
     right: "Expr"
@@ -151,20 +193,26 @@ class Neighbour:
 
 Seat = Union[SeatName, Neighbour]
 Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
-             NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour]
+             NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, IsOut,
+             CountSeats, SeatQuantifier, MinMax, CondValue]
 
 
 @attrs.frozen
 class SeatSet:
     """A set of seats in clockwise order.
 
-    ``kind`` is one of: everyone, others (all but the actor), except, after (all but
-    ``seat``, starting left of it), from (all, starting at ``seat``), voters (those whose
-    vote was the action ``name``), var (a chosen seat set).
+    ``kind`` is one of: everyone, others (all but the actor), after (all but ``seat``,
+    starting left of it), from (all, starting at ``seat``), voters (those whose vote was the
+    action ``name``), var (a group, a chosen group or a seat), except (``base`` without
+    ``other``), where (the seats ``name`` of ``base`` for which ``cond`` holds). Seats that
+    were knocked out belong to none of them.
     """
     kind: str
     seat: Seat | None = None
     name: str | None = None
+    base: "SeatSet | None" = None
+    other: "SeatSet | None" = None
+    cond: "Expr | None" = None
     span: Span = _span()
 
 
@@ -378,6 +426,55 @@ class GoTo:
 @attrs.frozen
 class Do:
     procedure: str
+    args: tuple = ()
+    span: Span = _span()
+
+
+@attrs.frozen
+class LetValue:
+    """``let NAME = EXPR``: a local value for the rest of the block."""
+    name: str
+    value: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveSeat:
+    """``remove SEAT from GROUP``."""
+    seat: "Seat"
+    group: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class KnockOut:
+    """``knock out SEAT``: the seat leaves the match for good."""
+    seat: "Seat"
+    span: Span = _span()
+
+
+@attrs.frozen
+class RollDice:
+    """``roll CARDS``: every die among the pieces is rolled again where it lies."""
+    cards: "Cards"
+    span: Span = _span()
+
+
+@attrs.frozen
+class Repeat:
+    """``repeat N times { … }``."""
+    count: "Expr"
+    body: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
+class ForRange:
+    """``for each NAME in LOW..HIGH { … }``."""
+    var: str
+    low: "Expr"
+    high: "Expr"
+    body: tuple
     span: Span = _span()
 
 
@@ -393,7 +490,8 @@ class Log:
 
 
 Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
-             MakeClaim, ClearClaim, If, ForEach, GoTo, Do, EndDeal, Log]
+             MakeClaim, ClearClaim, If, ForEach, GoTo, Do, EndDeal, Log, LetValue, RemoveSeat, KnockOut,
+             RollDice, Repeat, ForRange]
 
 
 # ---------------------------------------------------------------- declarations
@@ -438,8 +536,16 @@ class DeckDecl:
 
 @attrs.frozen
 class DieDecl:
+    """A die of ``sides`` faces (1..sides). ``count`` dice lie in ``zone`` at the start of a
+    match (in each seat's instance when ``each``); ``wild`` faces carry the flag ``wild``;
+    ``names`` are (face, label) pairs for faces people call otherwise."""
     name: str
     sides: int
+    wild: tuple = ()
+    count: int = 0
+    zone: str | None = None
+    each: bool = False
+    names: tuple = ()
     span: Span = _span()
 
 
@@ -529,6 +635,8 @@ class SetupDecl:
 class ProcedureDecl:
     name: str
     body: tuple
+    params: tuple = ()       # Param: a number, a seat (symbols "seat") or a symbol
+
     span: Span = _span()
 
 
@@ -566,9 +674,14 @@ class RankKey:
 
 @attrs.frozen
 class MatchDecl:
+    """``until``: checked after each deal; ``remain``: the match ends as soon as only that
+    many seats are left in it; ``returns``: each seat's result, evaluated with ``actor`` the
+    seat (None: +1 for a winner, -1 for any other seat)."""
     until: Expr | None
     between: tuple
     winners: tuple
+    remain: int | None = None
+    returns: Expr | None = None
     span: Span = _span()
 
 
@@ -613,6 +726,7 @@ class Kind:
     attrs: tuple             # ((name, value), ...)
     flags: frozenset
     count: int
+    die: str | None = None   # the die whose face this is (dice lie in zones like cards)
 
     def attr(self, name: str) -> int:
         for key, value in self.attrs:
@@ -646,7 +760,7 @@ class Game:
 
     @property
     def deck_size(self) -> int:
-        """The number of cards in the deck."""
+        """The number of cards in the deck (dice not included)."""
         return sum(k.count for k in self.kinds)
 
 
@@ -657,7 +771,7 @@ def walk(stmts):
         if isinstance(s, If):
             yield from walk(s.then)
             yield from walk(s.orelse)
-        elif isinstance(s, ForEach):
+        elif isinstance(s, (ForEach, Repeat, ForRange)):
             yield from walk(s.body)
 
 

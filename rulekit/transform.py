@@ -111,7 +111,7 @@ class ToModel(Transformer):
         return m.GameDecl(str(title)[1:-1], span=_span(meta))
 
     def players_decl(self, meta, low, high):
-        return m.PlayersDecl(low, high, span=_span(meta))
+        return m.PlayersDecl(low, low if high is None else high, span=_span(meta))
 
     def deck_decl(self, meta, *cards):
         return m.DeckDecl(tuple(cards), span=_span(meta))
@@ -134,8 +134,31 @@ class ToModel(Transformer):
     def prop_flag(self, meta, name):
         return m.CardProp("flag", name=str(name), span=_span(meta))
 
-    def die_decl(self, meta, name, sides):
-        return m.DieDecl(str(name), sides, span=_span(meta))
+    def die_decl(self, meta, name, sides, *props):
+        fields: dict = {}
+        for key, value in props:
+            if key == "wild":
+                fields["wild"] = fields.get("wild", ()) + (value,)
+            elif key == "names":
+                fields["names"] = fields.get("names", ()) + value
+            else:
+                fields["count"], fields["zone"], fields["each"] = value
+        return m.DieDecl(str(name), sides, span=_span(meta), **fields)
+
+    def die_wild(self, meta, face):
+        return ("wild", face)
+
+    def die_each(self, meta, count, zone):
+        return ("place", (count, str(zone), True))
+
+    def die_in(self, meta, count, zone):
+        return ("place", (count, str(zone), False))
+
+    def die_names(self, meta, *pairs):
+        return ("names", tuple(pairs))
+
+    def die_name(self, meta, face, label):
+        return (face, str(label)[1:-1])
 
     def symbols_decl(self, meta, name, *symbols):
         return m.SymbolsDecl(str(name), tuple(str(s) for s in symbols), span=_span(meta))
@@ -221,6 +244,9 @@ class ToModel(Transformer):
     def param(self, meta, name, symbols):
         return m.Param(str(name), str(symbols) if symbols else None, span=_span(meta))
 
+    def param_seat(self, meta, name):
+        return m.Param(str(name), "seat", span=_span(meta))
+
     def ordering(self, meta, *names):
         return tuple(str(n) for n in names)
 
@@ -228,8 +254,8 @@ class ToModel(Transformer):
         return m.SetupDecl(body, span=_span(meta))
 
 
-    def procedure_decl(self, meta, name, body):
-        return m.ProcedureDecl(str(name), body, span=_span(meta))
+    def procedure_decl(self, meta, name, params, body):
+        return m.ProcedureDecl(str(name), body, params or (), span=_span(meta))
 
     def turn_phase(self, meta, name, *actions):
         return m.PhaseDecl("turn", str(name), None, tuple(actions), None, span=_span(meta))
@@ -256,17 +282,16 @@ class ToModel(Transformer):
             m.Action(str(name), self._template(label), body, span=_span(meta))
 
     def match_decl(self, meta, *props):
-        until = None
-        between: tuple = ()
-        winners: tuple = ()
+        fields: dict = {"until": None, "between": (), "winners": ()}
         for kind, value in props:
-            if kind == "until":
-                until = value
-            elif kind == "between":
-                between = value
-            else:
-                winners = value
-        return m.MatchDecl(until, between, winners, span=_span(meta))
+            fields[kind] = value
+        return m.MatchDecl(**fields, span=_span(meta))
+
+    def match_remain(self, meta, count):
+        return ("remain", count)
+
+    def match_returns(self, meta, expr):
+        return ("returns", expr)
 
     def match_until(self, meta, expr):
         return ("until", expr)
@@ -385,8 +410,26 @@ class ToModel(Transformer):
     def goto(self, meta, name):
         return m.GoTo(str(name), span=_span(meta))
 
-    def do(self, meta, name):
-        return m.Do(str(name), span=_span(meta))
+    def do(self, meta, name, args):
+        return m.Do(str(name), args or (), span=_span(meta))
+
+    def let_value(self, meta, name, value):
+        return m.LetValue(str(name), value, span=_span(meta))
+
+    def remove_seat(self, meta, seat, group):
+        return m.RemoveSeat(seat, str(group), span=_span(meta))
+
+    def knock_out(self, meta, seat):
+        return m.KnockOut(seat, span=_span(meta))
+
+    def roll_dice(self, meta, cards):
+        return m.RollDice(cards, span=_span(meta))
+
+    def repeat(self, meta, count, body):
+        return m.Repeat(count, body, span=_span(meta))
+
+    def for_range(self, meta, var, low, high, body):
+        return m.ForRange(str(var), low, high, body, span=_span(meta))
 
     def end_deal(self, meta):
         return m.EndDeal(span=_span(meta))
@@ -443,8 +486,11 @@ class ToModel(Transformer):
     def others_of_actor(self, meta):
         return m.SeatSet("others", span=_span(meta))
 
-    def everyone_except(self, meta, seat):
-        return m.SeatSet("except", seat, span=_span(meta))
+    def seats_except(self, meta, base, other):
+        return m.SeatSet("except", base=base, other=other, span=_span(meta))
+
+    def seats_where(self, meta, name, base, cond):
+        return m.SeatSet("where", name=str(name), base=base, cond=cond, span=_span(meta))
 
     def everyone_after(self, meta, seat):
         return m.SeatSet("after", seat, span=_span(meta))
@@ -474,8 +520,46 @@ class ToModel(Transformer):
     def cmp_op(self, meta, tok):
         return str(tok)
 
-    def arith(self, meta, left, op, right):
-        return m.BinOp(str(op), left, right, span=_span(meta))
+    def add_(self, meta, left, right):
+        return m.BinOp("+", left, right, span=_span(meta))
+
+    def sub_(self, meta, left, right):
+        return m.BinOp("-", left, right, span=_span(meta))
+
+    def div_down(self, meta, left, right):
+        return m.BinOp("/", left, right, span=_span(meta))
+
+    def div_up(self, meta, left, right):
+        return m.BinOp("/^", left, right, span=_span(meta))
+
+    def mod(self, meta, left, right):
+        return m.BinOp("mod", left, right, span=_span(meta))
+
+    def neg(self, meta, operand):
+        if isinstance(operand, m.Num):
+            return m.Num(-operand.value, span=_span(meta))
+        return m.BinOp("-", m.Num(0, span=_span(meta)), operand, span=_span(meta))
+
+    def cond_value(self, meta, cond, then, orelse):
+        return m.CondValue(cond, then, orelse, span=_span(meta))
+
+    def is_out(self, meta, name):
+        return m.IsOut(str(name), span=_span(meta))
+
+    def count_seats(self, meta, seats):
+        return m.CountSeats(seats, span=_span(meta))
+
+    def some_seat(self, meta, name, seats, cond):
+        return m.SeatQuantifier(False, str(name), seats, cond, span=_span(meta))
+
+    def every_seat(self, meta, name, seats, cond):
+        return m.SeatQuantifier(True, str(name), seats, cond, span=_span(meta))
+
+    def min_of(self, meta, *args):
+        return m.MinMax(False, tuple(args), span=_span(meta))
+
+    def max_of(self, meta, *args):
+        return m.MinMax(True, tuple(args), span=_span(meta))
 
     def mul(self, meta, left, right):
         return m.BinOp("*", left, right, span=_span(meta))

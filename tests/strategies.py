@@ -89,16 +89,29 @@ combos = st.sampled_from(COMBOS)
 
 
 # ---------------------------------------------------------------------------- cards
-def deck_counter(engine: Engine) -> Counter:
-    """The declared deck as a multiset of kind indices (each kind ``count`` times)."""
-    return Counter({i: k.count for i, k in enumerate(engine.kinds)})
+def deck_counter(engine: Engine, players: int | None = None) -> Counter:
+    """The declared deck as a multiset of kind indices (each kind ``count`` times); with
+    ``players``, also the dice the match starts with, as ``("die", name)``: a roll changes a
+    die's face, never how many dice there are."""
+    c = Counter({i: k.count for i, k in enumerate(engine.kinds) if k.die is None})
+    if players is not None:
+        for d in engine.game.dice:
+            if d.count and d.zone is not None:
+                c[("die", d.name)] = d.count * (players if d.each else 1)
+    return +c
 
 
-def cards_in_state(state) -> Counter:
-    """Every card of every zone of a state, as a multiset of kind indices."""
+def cards_in_state(state, engine: Engine | None = None) -> Counter:
+    """Every card of every zone of a state, as a multiset of kind indices; with ``engine``,
+    dice are counted by die (``("die", name)``) whatever face they show."""
     c: Counter = Counter()
     for zone in state.zones:
         c.update(zone)
+    if engine is not None:
+        for k in list(c):
+            die = engine.kinds[k].die
+            if die is not None:
+                c[("die", die)] += c.pop(k)
     return c
 
 
@@ -241,16 +254,21 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     One card of a zone of another seat that ``seat`` may not see (a hand, a pile…) is
     swapped with a different card of another zone ``seat`` may not see (the stock, the
     undealt deck, another seat's zone…); counts stay the same. Zones whose cards ``seat``
-    was shown, or that were revealed to all, are left alone (``known``). Returns None when no such swap exists.
+    was shown, or that were revealed to all, are left alone (``known``). Where a hidden zone
+    holds dice, half the time one of them shows another face instead. Returns None when no
+    such change exists.
     """
     known_slots = {slot for viewer, slot, _ in state.known if viewer == seat or viewer < 0}
+    refaced = reface_hidden_die(engine, state, seat, rng, known_slots)
+    if refaced is not None and rng.random() < 0.5:
+        return refaced
     hidden = [slot for slot, cards in enumerate(state.zones)
               if cards and slot not in known_slots and not may_see(engine, state, slot, seat)]
     others = [slot for slot in hidden if zone_visibility(engine, state, slot)[2] not in (None, seat)]
     pairs = [(a, b) for a in others for b in hidden
              if a != b and len(set(state.zones[a]) | set(state.zones[b])) > 1]
     if not pairs:
-        return None
+        return refaced
     a, b = rng.choice(pairs)
     za, zb = list(state.zones[a]), list(state.zones[b])
     for _ in range(100):
@@ -262,6 +280,26 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     za[i], zb[j] = zb[j], za[i]
     zones = list(state.zones)
     zones[a], zones[b] = tuple(za), tuple(zb)
+    return attrs.evolve(state, zones=tuple(zones))
+
+
+def reface_hidden_die(engine: Engine, state, seat: int, rng: random.Random, known_slots):
+    """A state where one die ``seat`` cannot see shows another face, or None."""
+    kinds = engine.kinds
+    spots = [(slot, i) for slot, cards in enumerate(state.zones)
+             if slot not in known_slots and not may_see(engine, state, slot, seat)
+             for i, k in enumerate(cards) if kinds[k].die is not None]
+    if not spots:
+        return None
+    slot, i = rng.choice(spots)
+    die = kinds[state.zones[slot][i]].die
+    faces = [k for k, kind in enumerate(kinds) if kind.die == die and k != state.zones[slot][i]]
+    if not faces:
+        return None
+    cards = list(state.zones[slot])
+    cards[i] = rng.choice(faces)
+    zones = list(state.zones)
+    zones[slot] = tuple(cards)
     return attrs.evolve(state, zones=tuple(zones))
 
 

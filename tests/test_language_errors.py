@@ -80,7 +80,7 @@ def test_missing_brace_at_end_of_file():
     """A block left open at the end of the file: what may come next, and where the block opened."""
     source = BASE + "match {\n  deals until highest score >= 3\n"
     assert error_text(source) == golden("""
-        mini.rules:26:33: error: the file ends too early; expected 'between', 'deals', 'winners', '}'
+        mini.rules:26:33: error: the file ends too early; expected 'between', 'deals', 'ends', 'returns', 'winners', '}'
               deals until highest score >= 3
                                             ^
         hint: the block opened with '{' on line 25 is still open
@@ -297,7 +297,7 @@ def test_cli_check_reports_a_syntax_error_with_status_2(runner, tmp_path):
     result = runner.invoke(main, ["check", str(broken)])
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == \
-        f"{broken}:26:33: error: the file ends too early; expected 'between', 'deals', 'winners', '}}'"
+        f"{broken}:26:33: error: the file ends too early; expected 'between', 'deals', 'ends', 'returns', 'winners', '}}'"
     assert "Traceback" not in result.output
 
 

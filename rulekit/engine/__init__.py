@@ -1,7 +1,8 @@
 """The generic interpreter: compile a game, then run it one decision at a time."""
 
+from .chance import Chance, ChanceEvent
 from .core import (DECLINE_ACTION, Action, Decision, Engine, Event, Option, State, View, count_multisets,
                    multisets)
 
-__all__ = ["Action", "Decision", "Engine", "Event", "Option", "State", "View", "DECLINE_ACTION",
+__all__ = ["Chance", "ChanceEvent", "Action", "Decision", "Engine", "Event", "Option", "State", "View", "DECLINE_ACTION",
            "multisets", "count_multisets"]

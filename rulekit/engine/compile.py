@@ -12,6 +12,7 @@ whatever the ``.rules`` file calls them.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Callable
 
 from .. import model as m
@@ -37,7 +38,7 @@ class Jump(Exception):
 
 
 class EndOfDeal(Exception):
-    """Raised by ``end deal``."""
+    """Raised by ``end deal`` (and by a knock-out that leaves too few seats: ``ctx.over``)."""
 
 
 class RulesRuntimeError(RuntimeError):
@@ -53,15 +54,44 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups")
+                 "claim_args", "winners", "groups", "out", "over")
 
     def __init__(self):
+        self.over = False
         self.locals = {}
         self.chosen = ()
         self.chosen_zone = -1
         self.goto = None
         self.events = []
         self.claim_args = None
+
+
+def in_play(ctx) -> list:
+    """The seats still in the match, in seat order."""
+    out = ctx.out
+    return [s for s in range(ctx.n) if not out[s]]
+
+
+def clockwise(ctx, start: int, first: int) -> list:
+    """The seats still in, clockwise from ``start`` (``first`` = 0: ``start`` included;
+    1: from the seat left of it, ``start`` left out)."""
+    n = ctx.n
+    out = ctx.out
+    return [(start + i) % n for i in range(first, n) if not out[(start + i) % n]]
+
+
+def step_seat(ctx, seat: int, step: int) -> int:
+    """The next seat still in, ``step`` = 1 clockwise (left) or -1; ``seat`` itself if none."""
+    n = ctx.n
+    out = ctx.out
+    for i in range(1, n + 1):
+        s = (seat + step * i) % n
+        if not out[s]:
+            return s
+    return seat
+
+
+_PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
 def remove_cards(zone: tuple, cards) -> tuple:
@@ -169,10 +199,20 @@ class CompiledGame:
         self.between = None
         self.until = None
         self.rank_keys = ()
+        self.returns = None
         self.counter_inits = ()
         self.seat_inits = ()
         self.problems: list[Problem] = []
         self.holder = next((i for i, z in enumerate(game.zones) if z.holds_deck), 0)
+        # dice: for each kind, None for a card, else (the kind of face 1, the number of sides)
+        first: dict = {}
+        for i, k in enumerate(game.kinds):
+            if k.die is not None:
+                first.setdefault(k.die, i)
+        self.dice_sides = {d.name: d.sides for d in game.dice}
+        self.die_faces = tuple(None if k.die is None else (first[k.die], self.dice_sides[k.die])
+                               for k in game.kinds)
+        self.has_dice = bool(first)
         # layouts per player count: zone/counter bases and zone owners
         self._bases: dict = {}
         self._cbases: dict = {}
@@ -258,7 +298,7 @@ class Compiler:
         if isinstance(node, m.Neighbour):
             inner = self.seat(node.seat, scope)
             step = node.step
-            return lambda ctx: (inner(ctx) + step) % ctx.n
+            return lambda ctx: step_seat(ctx, inner(ctx), step)
         if isinstance(node, m.SeatName):
             fn, typ = self.name(m.Name(node.name, span=node.span), scope)
             if typ != SEAT and typ is not None:
@@ -273,15 +313,41 @@ class Compiler:
     def seat_set(self, node: m.SeatSet, scope) -> Callable:
         kind = node.kind
         if kind == "everyone":
-            return lambda ctx: list(range(ctx.n))
+            return in_play
         if kind == "others":
-            return lambda ctx: [(ctx.seats[ACTOR] + i) % ctx.n for i in range(1, ctx.n)]
-        if kind in ("except", "after"):
+            return lambda ctx: clockwise(ctx, ctx.seats[ACTOR], 1)
+        if kind == "after":
             s = self.seat(node.seat, scope)
-            return lambda ctx: [(s(ctx) + i) % ctx.n for i in range(1, ctx.n)]
+            return lambda ctx: clockwise(ctx, s(ctx), 1)
         if kind == "from":
             s = self.seat(node.seat, scope)
-            return lambda ctx: [(s(ctx) + i) % ctx.n for i in range(ctx.n)]
+            return lambda ctx: clockwise(ctx, s(ctx), 0)
+        if kind == "except":
+            base = self.seat_set(node.base, scope)
+            other = self.seat_set(node.other, scope)
+
+            def except_(ctx):
+                drop = other(ctx)
+                return [s for s in base(ctx) if s not in drop]
+            return except_
+        if kind == "where":
+            base = self.seat_set(node.base, scope)
+            inner = dict(scope)
+            inner[node.name] = SEAT
+            cond, typ = self.expr(node.cond, inner)
+            self.want(typ, BOOL, node.cond)
+            var = node.name
+
+            def where(ctx):
+                saved = ctx.locals.get(var)
+                kept = []
+                for s in base(ctx):
+                    ctx.locals[var] = s
+                    if cond(ctx):
+                        kept.append(s)
+                ctx.locals[var] = saved
+                return kept
+            return where
         if kind == "voters":
             phase_action = node.name
 
@@ -297,7 +363,10 @@ class Compiler:
             return lambda ctx: list(ctx.locals[name])
         if name in self.cg.group_index:
             gi = self.cg.group_index[name]
-            return lambda ctx: list(ctx.groups[gi])
+            return lambda ctx: [s for s in ctx.groups[gi] if not ctx.out[s]]
+        if name not in scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
+            one = self.seat(m.SeatName(name, span=node.span), scope)
+            return lambda ctx: [one(ctx)]
         self.err(f"'{name}' is not a set of seats", node.span,
                  self.hint_for(name, list(self.cg.group_index))
                  or "use everyone, others, everyone except …, everyone after …, a group or a chosen group")
@@ -322,6 +391,18 @@ class Compiler:
         if name in cg.symbol_of:
             _, idx = cg.symbol_of[name]
             return (lambda ctx: idx), _sym(cg.symbol_of[name][0])
+        numbered = _PLAYER_NAME.match(name)
+        if numbered:
+            seat = int(numbered.group(1)) - 1
+            low = cg.game.players[0]
+            if seat >= low:
+                # a seat that only some player counts have
+                def player(ctx, seat=seat, name=name):
+                    if seat >= ctx.n:
+                        raise RulesRuntimeError(f"there is no {name} with {ctx.n} players (line {node.span.line})")
+                    return seat
+                return player, SEAT
+            return (lambda ctx: seat), SEAT
         candidates = list(scope) + list(cg.counter_index) + list(cg.seat_index)
         hint = self.hint_for(name, candidates) or "declare it as a counter or a seat, or choose it in the action"
         if name in cg.attr_table:
@@ -461,6 +542,48 @@ class Compiler:
                 base = cg.counter_base(ctx.n)[ci]
                 return agg(ctx.counters[base:base + ctx.n])
             return extreme, NUM
+        if isinstance(node, m.IsOut):
+            seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
+            return (lambda ctx: ctx.out[seat(ctx)] > 0), BOOL
+        if isinstance(node, m.CountSeats):
+            seats = self.seat_set(node.seats, scope)
+            return (lambda ctx: len(seats(ctx))), NUM
+        if isinstance(node, m.SeatQuantifier):
+            seats = self.seat_set(node.seats, scope)
+            inner = dict(scope)
+            inner[node.var] = SEAT
+            cond, typ = self.expr(node.cond, inner)
+            self.want(typ, BOOL, node.cond)
+            var = node.var
+            every = node.every
+
+            def quantifier(ctx):
+                saved = ctx.locals.get(var)
+                try:
+                    for s in seats(ctx):
+                        ctx.locals[var] = s
+                        if bool(cond(ctx)) != every:
+                            return not every
+                    return every
+                finally:
+                    ctx.locals[var] = saved
+            return quantifier, BOOL
+        if isinstance(node, m.MinMax):
+            fns = []
+            for a in node.args:
+                f, t = self.expr(a, scope)
+                self.want(t, NUM, a)
+                fns.append(f)
+            agg = max if node.highest else min
+            return (lambda ctx: agg(f(ctx) for f in fns)), NUM
+        if isinstance(node, m.CondValue):
+            cond, ct = self.expr(node.cond, scope)
+            self.want(ct, BOOL, node.cond)
+            then, tt = self.expr(node.then, scope)
+            orelse, ot = self.expr(node.orelse, scope)
+            if tt is not None and ot is not None and tt != ot:
+                self.err("the two values of 'if … then … else …' are of different kinds", node.span)
+            return (lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)), tt or ot
         if isinstance(node, m.Not):
             f, t = self.expr(node.operand, scope)
             self.want(t, BOOL, node.operand)
@@ -485,14 +608,25 @@ class Compiler:
             if op == "and":
                 return (lambda ctx: lf(ctx) and rf(ctx)), BOOL
             return (lambda ctx: lf(ctx) or rf(ctx)), BOOL
-        if op in ("+", "-", "*"):
+        if op in _ARITH:
             self.want(lt, NUM, node.left)
             self.want(rt, NUM, node.right)
-            if op == "+":
-                return (lambda ctx: lf(ctx) + rf(ctx)), NUM
-            if op == "-":
-                return (lambda ctx: lf(ctx) - rf(ctx)), NUM
-            return (lambda ctx: lf(ctx) * rf(ctx)), NUM
+            if op in ("/", "/^", "mod"):
+                if isinstance(node.right, m.Num) and node.right.value == 0:
+                    self.err("division by zero", node.right.span)
+                line = node.span.line
+
+                def divisor(ctx):
+                    d = rf(ctx)
+                    if d == 0:
+                        raise RulesRuntimeError(f"division by zero (line {line})")
+                    return d
+                if op == "/":
+                    return (lambda ctx: lf(ctx) // divisor(ctx)), NUM
+                if op == "/^":
+                    return (lambda ctx: -(-lf(ctx) // divisor(ctx))), NUM
+                return (lambda ctx: lf(ctx) % divisor(ctx)), NUM
+            return _ARITH[op](lf, rf), NUM
         if lt is not None and rt is not None and lt != rt:
             self.err("these two sides cannot be compared (one is a seat, a symbol or a condition, "
                      "the other is not)", node.span)
@@ -600,7 +734,7 @@ class Compiler:
             if not cg.zones[zi].per_player:
                 self.err(f"'{node.zone}' is shared, so there is only one", node.span, f"write just '{node.zone}'")
                 return lambda ctx: []
-            seats = self.seat_set(node.seats, scope) if node.seats else (lambda ctx: range(ctx.n))
+            seats = self.seat_set(node.seats, scope) if node.seats else in_play
 
             def every(ctx):
                 base = cg.zone_base(ctx.n)[zi]
@@ -665,6 +799,7 @@ class Compiler:
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope) -> Callable:
+        scope = dict(scope)          # a 'let' is known to the rest of its block only
         fns = [self.stmt(s, scope) for s in stmts]
         if len(fns) == 1:
             return fns[0]
@@ -792,13 +927,16 @@ class Compiler:
         if isinstance(node, m.Gather):
             dest = self.zone(node.zone, scope)
 
+            faces = cg.die_faces
+
             def gather(ctx):
                 d = dest(ctx)
                 cards = []
                 for slot, zone in enumerate(ctx.zones):
                     if slot != d and zone:
-                        cards.extend(zone)
-                        ctx.zones[slot] = ()
+                        dice = tuple(k for k in zone if faces[k] is not None)
+                        cards.extend(k for k in zone if faces[k] is None)
+                        ctx.zones[slot] = dice
                 ctx.zones[d] = ctx.zones[d] + tuple(cards)
                 ctx.claimed = None
                 ctx.known = ()
@@ -902,8 +1040,82 @@ class Compiler:
                 self.err(f"unknown procedure '{node.procedure}'", node.span,
                          self.hint_for(node.procedure, self.procedure_names))
                 return lambda ctx: None
-            name = node.procedure
-            return lambda ctx: cg.procedures[name](ctx)
+            return self.call(node, scope)
+        if isinstance(node, m.LetValue):
+            value, typ = self.expr(node.value, scope)
+            scope[node.name] = typ
+            var = node.name
+
+            def let_value(ctx):
+                ctx.locals[var] = value(ctx)
+            return let_value
+        if isinstance(node, m.RemoveSeat):
+            gi = self.group(node.group, node.span)
+            seat = self.seat(node.seat, scope)
+
+            def remove(ctx):
+                s = seat(ctx)
+                groups = list(ctx.groups)
+                groups[gi] = tuple(x for x in groups[gi] if x != s)
+                ctx.groups = tuple(groups)
+            return remove
+        if isinstance(node, m.KnockOut):
+            seat = self.seat(node.seat, scope)
+            remain = cg.game.match.remain
+
+            def knock_out(ctx):
+                s = seat(ctx)
+                if ctx.out[s]:
+                    return
+                out = list(ctx.out)
+                out[s] = max(out) + 1
+                ctx.out = tuple(out)
+                ctx.events.append(("out", None, {"seat": s}))
+                if remain is not None and ctx.n - sum(1 for o in out if o) <= remain:
+                    ctx.over = True
+                    raise EndOfDeal()
+            return knock_out
+        if isinstance(node, m.RollDice):
+            sel = self.cards(node.cards, scope)
+            faces = cg.die_faces
+
+            def roll_dice(ctx):
+                for slot, ks in sel(ctx):
+                    dice = [k for k in ks if faces[k] is not None]
+                    if not dice:
+                        continue
+                    rolled = tuple(faces[k][0] + ctx.rng.randint(1, faces[k][1]) - 1 for k in dice)
+                    rest = remove_cards(ctx.zones[slot], dice)
+                    ctx.zones[slot] = rest + rolled
+                    touch(ctx, slot)
+                    ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+            return roll_dice
+        if isinstance(node, m.Repeat):
+            count, typ = self.expr(node.count, scope)
+            self.want(typ, NUM, node.count)
+            body = self.block(node.body, scope)
+
+            def repeat(ctx):
+                for _ in range(count(ctx)):
+                    body(ctx)
+            return repeat
+        if isinstance(node, m.ForRange):
+            low, lt = self.expr(node.low, scope)
+            high, ht = self.expr(node.high, scope)
+            self.want(lt, NUM, node.low)
+            self.want(ht, NUM, node.high)
+            inner = dict(scope)
+            inner[node.var] = NUM
+            body = self.block(node.body, inner)
+            var = node.var
+
+            def for_range(ctx):
+                saved = ctx.locals.get(var)
+                for v in range(low(ctx), high(ctx) + 1):
+                    ctx.locals[var] = v
+                    body(ctx)
+                ctx.locals[var] = saved
+            return for_range
         if isinstance(node, m.EndDeal):
             def end(ctx):
                 raise EndOfDeal()
@@ -914,11 +1126,86 @@ class Compiler:
         self.err("not a statement", getattr(node, "span", Span.unknown()))
         return lambda ctx: None
 
+    def group(self, name: str, span) -> int:
+        if name not in self.cg.group_index:
+            self.err(f"unknown group '{name}'", span, self.hint_for(name, self.cg.group_index)
+                     or f"declare it: group {name}")
+            return 0
+        return self.cg.group_index[name]
+
+    def call(self, node: m.Do, scope) -> Callable:
+        """``do NAME(args)``: the procedure's values are bound while it runs."""
+        cg = self.cg
+        decl = self.procedure_decls[node.procedure]
+        if len(node.args) != len(decl.params):
+            self.err(f"procedure '{decl.name}' takes {len(decl.params)} value(s), {len(node.args)} given",
+                     node.span)
+            return lambda ctx: None
+        name = node.procedure
+        if not decl.params:
+            return lambda ctx: cg.procedures[name](ctx)
+        fns = []
+        for a, p in zip(node.args, decl.params):
+            f, t = self.expr(a, scope)
+            want = self.param_type(p)
+            if want is not None and t is not None and t != want:
+                self.want(t, want, a)
+            fns.append(f)
+        names = tuple(p.name for p in decl.params)
+        body = self.procedure_body(decl)
+
+        def call(ctx):
+            values = [f(ctx) for f in fns]
+            saved = [ctx.locals.get(v) for v in names]
+            for v, x in zip(names, values):
+                ctx.locals[v] = x
+            try:
+                body(ctx)
+            finally:
+                for v, x in zip(names, saved):
+                    ctx.locals[v] = x
+        return call
+
+    def param_type(self, p: m.Param):
+        """The kind of value a procedure or claim parameter takes: a number, a seat or a symbol."""
+        if p.symbols is None:
+            return NUM
+        if p.symbols == "seat":
+            return SEAT
+        if p.symbols not in self.cg.symbols:
+            self.err(f"unknown symbol set '{p.symbols}'", p.span,
+                     self.hint_for(p.symbols, list(self.cg.symbols)))
+            return None
+        return _sym(p.symbols)
+
+    def procedure_body(self, decl: m.ProcedureDecl) -> Callable:
+        """A procedure with values, compiled once (calls go through a forwarding closure,
+        so that a procedure may call itself)."""
+        cache = self.procedure_cache
+        if decl.name not in cache:
+            cache[decl.name] = None
+            scope = {p.name: self.param_type(p) for p in decl.params}
+            cache[decl.name] = self.block(decl.body, scope)
+        return lambda ctx: cache[decl.name](ctx)
+
     def assign(self, node: m.Assign, scope) -> Callable:
         cg = self.cg
         t = node.target
         value, typ = self.expr(node.value, scope)
         op = node.op
+        if t.name in cg.group_index and t.seat is None:
+            if op != "+":
+                self.err(f"'{t.name}' is a group of seats: add a seat to it or remove one", node.span)
+            self.want(typ, SEAT, node.value)
+            gi = cg.group_index[t.name]
+
+            def add_seat(ctx):
+                s = value(ctx)
+                if s not in ctx.groups[gi]:
+                    groups = list(ctx.groups)
+                    groups[gi] = tuple(sorted(groups[gi] + (s,)))
+                    ctx.groups = tuple(groups)
+            return add_seat
         if t.name in cg.seat_index and t.seat is None:
             if op != "=":
                 self.err(f"'{t.name}' is a seat: it can be set, not added to", node.span)
@@ -1017,6 +1304,11 @@ class Compiler:
         where play goes next; otherwise the match would stall."""
         procs = {p.name: p.body for p in g.procedures}
         hint = "end it with 'go to PHASE' or 'end deal' (also inside each branch of an 'if')"
+        remain = g.match.remain
+        ko = remain is not None and g.players[1] - 1 <= remain
+
+        def _ends(stmts, procs):
+            return _ends_(stmts, procs, knockout_ends=ko)
         for p in g.phases:
             if p.kind in ("turn", "first"):
                 for a in p.actions:
@@ -1046,15 +1338,7 @@ class Compiler:
         self.phase_names = [p.name for p in g.phases]
         self.procedure_names = [p.name for p in g.procedures]
         for i, c in enumerate(g.claims):
-            types = []
-            for p in c.params:
-                if p.symbols is None:
-                    types.append(NUM)
-                elif p.symbols not in cg.symbols:
-                    self.err(f"unknown symbol set '{p.symbols}'", p.span, self.hint_for(p.symbols, cg.symbols))
-                    types.append(NUM)
-                else:
-                    types.append(_sym(p.symbols))
+            types = [self.param_type(p) or NUM for p in c.params]
             cc = CompiledClaim(c.name, i, tuple(p.name for p in c.params), tuple(types))
             cg.claims[c.name] = cc
             cg.claim_list.append(cc)
@@ -1076,10 +1360,15 @@ class Compiler:
                 if name not in cc.params:
                     self.err(f"'{name}' is not a value of claim '{c.name}'", c.span, self.hint_for(name, cc.params))
             cc.order = tuple(n for n in c.ordering if n in cc.params)
+        self.procedure_decls = {proc.name: proc for proc in g.procedures}
+        self.procedure_cache = {}
         for proc in g.procedures:
             cg.procedures[proc.name] = None
-        compiled_procs = {proc.name: self.block(proc.body, {}) for proc in g.procedures}
+        compiled_procs = {proc.name: self.block(proc.body, {}) for proc in g.procedures if not proc.params}
         cg.procedures.update(compiled_procs)
+        for proc in g.procedures:
+            if proc.params:
+                self.procedure_body(proc)
         for p, cp in zip(g.phases, cg.phase_list):
             if p.seats is not None:
                 cp.seats = self.seat_set(p.seats, {})
@@ -1101,6 +1390,13 @@ class Compiler:
                 cp.after = self.block(p.after, {})
             elif p.kind == "vote":
                 self.err(f"vote '{p.name}' needs a 'then' block", p.span)
+        for d in g.dice:
+            if d.count and d.zone is not None:
+                if d.zone not in cg.zone_index:
+                    self.err(f"unknown zone '{d.zone}'", d.span, self.hint_for(d.zone, cg.zone_index))
+                elif cg.zones[cg.zone_index[d.zone]].per_player != d.each:
+                    self.err(f"'{d.zone}' is {'shared' if d.each else 'a zone of each player'}", d.span,
+                             f"write '{d.count} in {d.zone}'" if d.each else f"write '{d.count} in each {d.zone}'")
         self.check_endings(g)
         cg.setup = self.block(g.setup, {})
         cg.between = self.block(g.match.between, {})
@@ -1113,20 +1409,25 @@ class Compiler:
             self.want(typ, NUM, key.expr)
             keys.append((key.highest, f))
         cg.rank_keys = tuple(keys)
+        if g.match.returns is not None:
+            cg.returns, typ = self.expr(g.match.returns, {})
+            self.want(typ, NUM, g.match.returns)
         cg.counter_inits = tuple(self.expr(c.initial, {})[0] for c in g.counters)
         cg.seat_inits = tuple("random" if s.random else None if s.initial is None else self.seat(s.initial, {})
                               for s in g.seats)
 
 
-def _ends(stmts, procs, seen=frozenset()) -> bool:
-    """Whether every way through ``stmts`` leaves by ``go to`` or ``end deal``."""
+def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
+    """Whether every way through ``stmts`` leaves by ``go to`` or ``end deal`` (or by a
+    knock-out, when any knock-out leaves few enough seats to end the match)."""
     for s in stmts:
-        if isinstance(s, (m.GoTo, m.EndDeal)):
+        if isinstance(s, (m.GoTo, m.EndDeal)) or knockout_ends and isinstance(s, m.KnockOut):
             return True
-        if isinstance(s, m.If) and s.orelse and _ends(s.then, procs, seen) and _ends(s.orelse, procs, seen):
+        if isinstance(s, m.If) and s.orelse and _ends_(s.then, procs, seen, knockout_ends) \
+                and _ends_(s.orelse, procs, seen, knockout_ends):
             return True
         if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
-            if _ends(procs[s.procedure], procs, seen | {s.procedure}):
+            if _ends_(procs[s.procedure], procs, seen | {s.procedure}, knockout_ends):
                 return True
     return False
 
@@ -1165,6 +1466,13 @@ _CMP = {
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
+}
+
+_ARITH = {
+    "+": lambda lf, rf: (lambda ctx: lf(ctx) + rf(ctx)),
+    "-": lambda lf, rf: (lambda ctx: lf(ctx) - rf(ctx)),
+    "*": lambda lf, rf: (lambda ctx: lf(ctx) * rf(ctx)),
+    "/": None, "/^": None, "mod": None,
 }
 
 _COMPARE = {

@@ -63,6 +63,7 @@ class State:
     deal: int
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
+    out: tuple = ()                 # per seat: 0 while in the match, k for the k-th seat knocked out
 
     @property
     def is_terminal(self) -> bool:
@@ -143,6 +144,9 @@ class View:
     poll: tuple = ()                # seats still to be asked in the running window or vote
     groups: tuple = ()              # (group name, seats) of each declared group
     claim_text: str | None = None   # the standing claim as its label reads, e.g. "3 × 5"
+    out: tuple = ()                 # per seat: 0 while in the match, k for the k-th seat knocked out
+    dice: tuple = ()                # per zone instance: how many dice of each die it holds
+                                    # (in the order of the game's dice), None when its count is hidden
 
     def zone(self, name: str, owner: int | None = None):
         """The (count, cards) of a zone instance as this seat sees it."""
@@ -160,6 +164,8 @@ class Engine:
         self.cg: CompiledGame = compile_game(game)
         self.kinds = game.kinds
         self.deck = tuple(i for i, k in enumerate(game.kinds) for _ in range(k.count))
+        #: the dice that lie in zones, by name, in declaration order
+        self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
 
     # ------------------------------------------------------------------ set-up
     def new_match(self, players: int, rng: random.Random) -> tuple[State, list[Event]]:
@@ -188,6 +194,8 @@ class Engine:
         ctx.deal = 1
         ctx.phase = -2
         ctx.groups = ((),) * len(self.game.groups)
+        ctx.out = (0,) * players
+        self._place_dice(ctx)
         bases = cg.counter_base(players)
         for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
             value = init(ctx)
@@ -202,6 +210,18 @@ class Engine:
         self._run_setup(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
+
+    def _place_dice(self, ctx: Ctx) -> None:
+        """Every die declared with pieces starts in its zone, showing face 1 until rolled."""
+        cg = self.cg
+        for d in self.game.dice:
+            if not d.count or d.zone is None:
+                continue
+            first = next(i for i, k in enumerate(self.kinds) if k.die == d.name)
+            zi = cg.zone_index[d.zone]
+            for seat in range(ctx.n if d.each else 1):
+                slot = cg.zone_slot(zi, seat, ctx.n)
+                ctx.zones[slot] = ctx.zones[slot] + (first,) * d.count
 
     def _counter_total(self, n: int) -> int:
         return sum(n if c.per_player else 1 for c in self.game.counters)
@@ -483,7 +503,7 @@ class Engine:
     def _end_deal(self, ctx: Ctx) -> None:
         cg = self.cg
         ctx.events.append(("deal_end", None, {"deal": ctx.deal, "counters": tuple(ctx.counters)}))
-        over = cg.until is None or bool(cg.until(ctx))
+        over = ctx.over or cg.until is None or bool(cg.until(ctx))
         if over:
             ctx.phase = -1
             ctx.goto = None
@@ -498,7 +518,8 @@ class Engine:
         self._run_setup(ctx)
 
     def _winners(self, ctx: Ctx) -> tuple:
-        seats = list(range(ctx.n))
+        # seats knocked out never win while another seat is still in
+        seats = [s for s in range(ctx.n) if not ctx.out[s]] or list(range(ctx.n))
         saved = ctx.seats[ACTOR]
         for highest, key in self.cg.rank_keys:
             values = {}
@@ -511,15 +532,36 @@ class Engine:
         return tuple(seats)
 
     def standings(self, state: State) -> list[tuple[int, tuple]]:
-        """Every seat with its ranking values (the ``winners`` keys), best first."""
+        """Every seat with its ranking values (the ``winners`` keys), best first: the seats
+        still in the match first, then those knocked out, the last to go out first."""
         ctx = self._ctx(state, None)
         rows = []
         for s in range(state.n):
             ctx.seats[ACTOR] = s
             rows.append((s, tuple(key(ctx) for _, key in self.cg.rank_keys)))
         signs = [1 if highest else -1 for highest, _ in self.cg.rank_keys]
-        rows.sort(key=lambda r: tuple(-sg * v for sg, v in zip(signs, r[1])))
+        out = state.out or (0,) * state.n
+        rows.sort(key=lambda r: (out[r[0]] > 0, -out[r[0]], tuple(-sg * v for sg, v in zip(signs, r[1]))))
         return rows
+
+    def returns(self, state: State) -> tuple:
+        """Each seat's result of a finished match, by seat: the file's ``returns`` (points,
+        chips…), or +1 for a winner and -1 for any other seat.
+
+        Raises:
+            ValueError: the match is not over.
+        """
+        if not state.is_terminal:
+            raise ValueError("the match is not over")
+        if self.cg.returns is None:
+            return tuple(1 if s in state.winners else -1 for s in range(state.n))
+        ctx = self._ctx(state, None)
+        ctx.winners = state.winners
+        values = []
+        for s in range(state.n):
+            ctx.seats[ACTOR] = s
+            values.append(self.cg.returns(ctx))
+        return tuple(values)
 
     def _settle(self, ctx: Ctx) -> None:
         """Follow ``go to``s until a seat must decide or the match is over."""
@@ -584,13 +626,14 @@ class Engine:
         ctx.known = state.known
         ctx.deal = state.deal
         ctx.groups = state.groups
+        ctx.out = state.out or (0,) * state.n
         ctx.rng = rng if rng is not None else _NoChance()
         return ctx
 
     def _freeze(self, ctx: Ctx) -> State:
         return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
                      tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
-                     getattr(ctx, "winners", ()) if ctx.phase == -1 else ())
+                     getattr(ctx, "winners", ()) if ctx.phase == -1 else (), ctx.out)
 
     def _events(self, ctx: Ctx) -> list[Event]:
         return [Event(kind, seat, data) for kind, seat, data in ctx.events]
@@ -632,9 +675,16 @@ class Engine:
         voted = ()
         if state.phase >= 0 and cg.phase_list[state.phase].kind == "vote":
             voted = tuple(s for s, v in enumerate(state.votes) if v is not None)
+        dice = ()
+        if cg.has_dice:
+            names = self.die_names
+            dice = tuple(None if z[2] is None else tuple(sum(1 for k in cards if self.kinds[k].die == d)
+                                                         for d in names)
+                         for z, cards in zip(zones, state.zones))
         return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
                     tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll,
-                    tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text)
+                    tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
+                    state.out, dice)
 
     def claim_text(self, state: State) -> str | None:
         """The standing claim as its label reads (its name and values without a label)."""

@@ -27,6 +27,14 @@ def describe(engine, event, n: int) -> str | None:
         return f"  (shown to {seat_name(event.seat)}: {_grouped(engine, d, n)})"
     if kind == "roll":
         return f"  rolls the {d['die']} die: {d['value']}"
+    if kind == "roll_dice":
+        zi, owner = cg.zone_owner(d["zone"], n)
+        who = f"{seat_name(owner)} rolls" if owner >= 0 else "rolled:"
+        if cg.zones[zi].seen == "all":
+            return f"  {who} {cards_text(engine, d['cards'])}"
+        return f"  {who} {len(d['cards'])} {'die' if len(d['cards']) == 1 else 'dice'}"
+    if kind == "out":
+        return f"  {seat_name(d['seat'])} is out of the match"
     if kind == "voted":
         return f"{seat_name(d['seat'])} has voted"
     if kind == "draw":

@@ -3,6 +3,7 @@
 The unknown cards are the declared deck minus every card the seat can see (its own zones,
 open zones, cards it was shown). They are dealt at random into the hidden zones, each
 getting as many cards as the view says it holds; zones whose size is hidden share the rest.
+Hidden dice (the view says how many lie in each zone) show faces drawn uniformly.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
     cg = engine.cg
     n = view.players
     unknown = Counter(engine.deck)
+    kinds = engine.kinds
     zones: list = [None] * len(view.zones)
     pinned: dict[int, list] = {}
     slots_by_key = {}
@@ -29,7 +31,7 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
         slots_by_key[(name, owner)] = slot
         if cards is not None:
             zones[slot] = tuple(cards)
-            unknown.subtract(cards)
+            unknown.subtract(k for k in cards if kinds[k].die is None)
     seen: dict[int, Counter] = {}
     for name, owner, cards in view.known:
         slot = slots_by_key[(name, owner)]
@@ -38,7 +40,7 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
             seen[slot] = seen.get(slot, Counter()) | Counter(cards)
     for slot, cards in seen.items():
         pinned[slot] = list(cards.elements())
-        unknown.subtract(cards)
+        unknown.subtract(k for k in cards.elements() if kinds[k].die is None)
     pool = list(unknown.elements())
     if any(v < 0 for v in unknown.values()):
         raise ValueError("the view shows more cards than the deck holds")
@@ -51,6 +53,8 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
             hidden_sizes.append(slot)
             continue
         have = pinned.get(slot, [])
+        if view.dice and view.dice[slot]:
+            have = have + _roll_unseen(engine, view.dice[slot], have, rng)
         need = count - len(have)
         take, pool = pool[:need], pool[need:]
         mixed = have + take
@@ -78,4 +82,15 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
     phase = engine.phase_index(view.phase)
     votes = (None,) * n
     return State(n, tuple(zones), tuple(counters), seats, phase, tuple(view.poll), votes, claim, claimed,
-                 (), view.deal, tuple(seats_ for _, seats_ in view.groups))
+                 (), view.deal, tuple(seats_ for _, seats_ in view.groups), out=view.out or (0,) * n)
+
+
+def _roll_unseen(engine: Engine, counts: tuple, seen: list, rng: random.Random) -> list:
+    """Faces for the dice of a zone that ``seen`` does not already account for."""
+    kinds = engine.kinds
+    rolled = []
+    for name, count in zip(engine.die_names, counts):
+        faces = [i for i, k in enumerate(kinds) if k.die == name]
+        known = sum(1 for k in seen if kinds[k].die == name)
+        rolled.extend(rng.choice(faces) for _ in range(count - known))
+    return rolled
