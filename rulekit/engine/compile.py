@@ -134,7 +134,10 @@ class CompiledAction:
         self.index = index
         self.label = label
         self.preview = preview        # the label before the choices are made
-        self.steps = steps            # ("req", fn, message) | ("cards", src, low, high) | ("param", name, domain, type)
+        # ("req", fn, message) | ("cards", src, low, high)
+        # | ("param", name, domain, type, dependent, guards): ``dependent``: the domain reads an
+        # earlier choice; ``guards``: the requires that follow and read this choice only
+        self.steps = steps
         self.body = body
         self.span = span
 
@@ -1286,18 +1289,43 @@ class Compiler:
                     seats = self.seat_set(d.seats, scope)
                     dom = seats
                     typ = SEAT
-                steps.append(("param", s.name, dom, typ))
+                earlier = {st[1] for st in steps if st[0] == "param"}
+                dependent = any(isinstance(n, m.Name) and n.name in earlier for n in m.nodes(d))
+                steps.append(["param", s.name, dom, typ, dependent, ()])
                 scope[s.name] = typ
             else:
                 body_start = i
                 break
         else:
             body_start = len(node.body)
+        self.guard_choices(node.body[:body_start], steps)
+        steps = [tuple(st) for st in steps]
         body = self.block(node.body[body_start:], scope)
         label = self.template(node.label, scope)
         choices = {s[1] for s in steps if s[0] == "param"} | {"$chosen"}
         preview = self.template(node.label, scope, choices)
         return CompiledAction(node.name, index, label, tuple(steps), body, node.span, preview)
+
+    def guard_choices(self, stmts, steps) -> None:
+        """Attach to each chosen value the requires right after it that read that choice
+        and no other: they filter the values a player is offered (a seat that may be
+        targeted, a count that is allowed)."""
+        names = {st[1] for st in steps if st[0] == "param"}
+        req_fns = iter(st[1] for st in steps if st[0] == "req")
+        current = None
+        for s, st in zip(stmts, steps):
+            if isinstance(s, m.ChooseParam):
+                current = st
+            elif isinstance(s, m.ChooseCards):
+                current = None
+            elif isinstance(s, m.Require):
+                fn = next(req_fns)
+                if current is None:
+                    continue
+                read = {n.name for n in m.nodes(s.cond) if isinstance(n, m.Name)}
+                if current[1] in read and not (read & (names - {current[1]})) \
+                        and not m.mentions(s.cond, (m.Chosen, m.Beats)):
+                    current[5] = current[5] + ((fn, s.message),)
 
     def check_endings(self, g: m.Game) -> None:
         """A turn, a first-come window and every window or vote's closing block must say

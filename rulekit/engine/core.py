@@ -278,7 +278,7 @@ class Engine:
                     if top < low:
                         return None
                 else:
-                    values = tuple(step[2](ctx))
+                    values = self._values(ctx, step, params)
                     if not values:
                         return None
                     params.append((step[1], values))
@@ -294,6 +294,32 @@ class Engine:
             if next(self._enumerate(ctx, a, option, 1, True, _EXISTENCE_BUDGET), None) is None:
                 return None
         return option
+
+    def _values(self, ctx: Ctx, step, earlier: list) -> tuple:
+        """The values a player may be offered for one choice: its domain (the union over the
+        earlier choices when it depends on them), less those its guards rule out."""
+        name, domain, dependent, guards = step[1], step[2], step[4], step[5]
+        if dependent:
+            seen = set()
+            values = []
+            for combo in itertools.product(*(v for _, v in earlier)):
+                for (other, _), v in zip(earlier, combo):
+                    ctx.locals[other] = v
+                for v in domain(ctx):
+                    if v not in seen:
+                        seen.add(v)
+                        values.append(v)
+            values = sorted(values)
+        else:
+            values = domain(ctx)
+        if guards:
+            kept = []
+            for v in values:
+                ctx.locals[name] = v
+                if all(g(ctx) for g, _ in guards):
+                    kept.append(v)
+            values = kept
+        return tuple(values)
 
     def _value_text(self, typ: str, value) -> str:
         """How people name a chosen value of type ``typ``."""
