@@ -88,11 +88,13 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
         fixed: dict[str, int] = {}
         aliases = []
         flags = set()
+        start = None
         for p in card.props:
-            if p.kind == "count":
+            if p.kind in ("count", "each"):
                 if count is not None:
                     problems.append(Problem("the count is given twice", p.span))
                 count = p.value
+                start = p.name if p.kind == "each" else None
             elif p.kind == "value":
                 fixed[p.name] = p.value
             elif p.kind == "alias":
@@ -125,7 +127,7 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
                 label = card.label or card.name
             else:
                 label = f"{card.label} {v}" if card.label else str(v)
-            kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count))
+            kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count, start=start))
     return tuple(kinds)
 
 
@@ -220,10 +222,16 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     if not zones:
         problems.append(Problem("the file declares no zone", Span(1, 1),
                                 "declare where the cards are, e.g. zone stock: shared, count only, holds the deck"))
-    elif len(holders) > 1 or (deck is not None and len(holders) != 1):
+    elif len(holders) > 1 or (any(k.start is None and k.die is None for k in kinds) and len(holders) != 1):
         span = holders[1].span if len(holders) > 1 else zones[0].span
         problems.append(Problem("exactly one zone must hold the deck at the start", span,
                                 "add 'holds the deck' to the zone where the cards start, e.g. the stock"))
+    per_player = {z.name for z in zones if z.per_player}
+    for card in deck.cards if deck else ():
+        for p in card.props:
+            if p.kind == "each" and p.name not in per_player:
+                problems.append(Problem(f"'{p.name}' is not a zone of each player", p.span,
+                                        suggest(p.name, per_player) or "declare it: zone NAME: per player, …"))
     # one namespace for the things a bare name can mean
     owners: dict[str, m.Span] = {}
     for item in items:

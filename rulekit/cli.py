@@ -163,6 +163,9 @@ def _summary(game) -> str:
     """Players, cards, dice and phases of a checked game, in a few words."""
     low, high = game.players
     parts = [f"{low} players" if low == high else f"{low}-{high} players", f"{game.deck_size} cards"]
+    each = sum(k.count for k in game.kinds if k.start is not None)
+    if each:
+        parts.append(f"{each} cards for each seat")
     dice = [d for d in game.dice if d.count]
     if dice:
         parts.append(", ".join(f"{d.count} {d.name} " + ("in each " if d.each else "in ") + str(d.zone)

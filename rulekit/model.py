@@ -191,10 +191,17 @@ class Neighbour:
     span: Span = _span()
 
 
-Seat = Union[SeatName, Neighbour]
+Seat = Union[SeatName, Neighbour, "FirstOf"]
 Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, IsOut,
              CountSeats, SeatQuantifier, MinMax, CondValue]
+
+
+@attrs.frozen
+class FirstOf:
+    """``first of SEATS``: the first seat of a set (in its order)."""
+    seats: "SeatSet"
+    span: Span = _span()
 
 
 @attrs.frozen
@@ -202,7 +209,7 @@ class SeatSet:
     """A set of seats in clockwise order.
 
     ``kind`` is one of: everyone, others (all but the actor), after (all but ``seat``,
-    starting left of it), from (all, starting at ``seat``), voters (those whose vote was the
+    starting left of it; of ``base`` when given), from (all, starting at ``seat``), voters (those whose vote was the
     action ``name``), var (a group, a chosen group or a seat), except (``base`` without
     ``other``), where (the seats ``name`` of ``base`` for which ``cond`` holds). Seats that
     were knocked out belong to none of them.
@@ -727,6 +734,7 @@ class Kind:
     flags: frozenset
     count: int
     die: str | None = None   # the die whose face this is (dice lie in zones like cards)
+    start: str | None = None # the per-player zone where ``count`` copies start for each seat
 
     def attr(self, name: str) -> int:
         for key, value in self.attrs:
@@ -760,8 +768,12 @@ class Game:
 
     @property
     def deck_size(self) -> int:
-        """The number of cards in the deck (dice not included)."""
-        return sum(k.count for k in self.kinds)
+        """The number of cards in the deck (dice and cards each seat starts with not included)."""
+        return sum(k.count for k in self.kinds if k.start is None)
+
+    def pieces(self, players: int) -> int:
+        """Every card of a match of ``players`` seats, those each seat starts with included."""
+        return sum(k.count * (players if k.start else 1) for k in self.kinds if k.die is None)
 
 
 def walk(stmts):

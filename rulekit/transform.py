@@ -122,6 +122,9 @@ class ToModel(Transformer):
     def prop_count(self, meta, n):
         return m.CardProp("count", value=n, span=_span(meta))
 
+    def prop_each(self, meta, n, zone):
+        return m.CardProp("each", name=str(zone), value=n, span=_span(meta))
+
     def prop_range(self, meta, name, low, high):
         return m.CardProp("range", name=str(name), value=low, high=high, span=_span(meta))
 
@@ -492,11 +495,14 @@ class ToModel(Transformer):
     def seats_where(self, meta, name, base, cond):
         return m.SeatSet("where", name=str(name), base=base, cond=cond, span=_span(meta))
 
-    def everyone_after(self, meta, seat):
-        return m.SeatSet("after", seat, span=_span(meta))
+    def seats_after(self, meta, base, seat):
+        return m.SeatSet("after", seat, base=base, span=_span(meta))
 
-    def everyone_from(self, meta, seat):
-        return m.SeatSet("from", seat, span=_span(meta))
+    def seats_from(self, meta, base, seat):
+        return m.SeatSet("from", seat, base=base, span=_span(meta))
+
+    def first_of(self, meta, seats):
+        return m.FirstOf(seats, span=_span(meta))
 
     def voters(self, meta, name):
         return m.SeatSet("voters", name=str(name), span=_span(meta))

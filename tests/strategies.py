@@ -93,8 +93,10 @@ def deck_counter(engine: Engine, players: int | None = None) -> Counter:
     """The declared deck as a multiset of kind indices (each kind ``count`` times); with
     ``players``, also the dice the match starts with, as ``("die", name)``: a roll changes a
     die's face, never how many dice there are."""
-    c = Counter({i: k.count for i, k in enumerate(engine.kinds) if k.die is None})
+    c = Counter({i: k.count for i, k in enumerate(engine.kinds) if k.die is None and k.start is None})
     if players is not None:
+        c.update(engine.cards_for(players))
+        c.subtract(engine.deck)
         for d in engine.game.dice:
             if d.count and d.zone is not None:
                 c[("die", d.name)] = d.count * (players if d.each else 1)

@@ -49,7 +49,9 @@ SLOW = settings(max_examples=25, deadline=None, suppress_health_check=list(Healt
 by_combo = pytest.mark.parametrize("combo", COMBOS, ids=COMBO_IDS)
 
 # The declared deck of each known game (digest §1.1, §2.1, §3.1), every variant included.
-DECK_SIZES = {"lugenbeutel": 112, "nimms_leich": 36, "dtc": 66}
+DECK_SIZES = {"lugenbeutel": 112, "nimms_leich": 36, "dtc": 66, "liars_dice": 0, "skull": 0}
+# The cards each seat starts with (Skull §2: 3 flowers and a skull).
+EACH_SEAT = {"skull": 4}
 
 
 # ---------------------------------------------------------------------------- step bounds
@@ -119,14 +121,16 @@ def test_random_match_ends_within_bound_slow(combo, seed):
 # ---------------------------------------------------------------------------- conservation
 @pytest.mark.parametrize("path", sorted({c.path for c in COMBOS}))
 def test_declared_deck_size(path):
-    """Every variant of a known game declares the deck size of the digest (112/36/66)."""
+    """Every variant of a known game declares the deck size of the digest (112/36/66, 4 discs a seat)."""
     from strategies import variants_of, load_game
     name = path.rsplit("/", 1)[-1].removesuffix(".rules")
     for variant in variants_of(path):
         game = load_game(path, variant)
-        assert sum(k.count for k in game.kinds) == game.deck_size
+        assert sum(k.count for k in game.kinds if k.start is None and k.die is None) == game.deck_size
         if name in DECK_SIZES:
             assert game.deck_size == DECK_SIZES[name], (name, variant)
+        if name in EACH_SEAT:
+            assert game.pieces(3) - game.deck_size == 3 * EACH_SEAT[name], (name, variant)
 
 
 def check_conservation(engine, state, deck):
@@ -141,7 +145,7 @@ def test_cards_conserved_after_every_step(combo, seed):
     """After the set-up and after every step, all zones together hold exactly the declared deck."""
     engine = combo.engine
     deck = deck_counter(engine, combo.players)
-    assert sum(v for k, v in deck.items() if not isinstance(k, tuple)) == engine.game.deck_size
+    assert sum(v for k, v in deck.items() if not isinstance(k, tuple)) == engine.game.pieces(combo.players)
     for step in walk(engine, combo.players, seed, max_steps=step_bound(combo)):
         check_conservation(engine, step.after, deck)
 

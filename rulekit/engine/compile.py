@@ -302,6 +302,16 @@ class Compiler:
             inner = self.seat(node.seat, scope)
             step = node.step
             return lambda ctx: step_seat(ctx, inner(ctx), step)
+        if isinstance(node, m.FirstOf):
+            seats = self.seat_set(node.seats, scope)
+            line = node.span.line
+
+            def first_of(ctx):
+                found = seats(ctx)
+                if not found:
+                    raise RulesRuntimeError(f"'first of' an empty set of seats (line {line})")
+                return found[0]
+            return first_of
         if isinstance(node, m.SeatName):
             fn, typ = self.name(m.Name(node.name, span=node.span), scope)
             if typ != SEAT and typ is not None:
@@ -319,12 +329,17 @@ class Compiler:
             return in_play
         if kind == "others":
             return lambda ctx: clockwise(ctx, ctx.seats[ACTOR], 1)
-        if kind == "after":
+        if kind in ("after", "from"):
             s = self.seat(node.seat, scope)
-            return lambda ctx: clockwise(ctx, s(ctx), 1)
-        if kind == "from":
-            s = self.seat(node.seat, scope)
-            return lambda ctx: clockwise(ctx, s(ctx), 0)
+            first = 1 if kind == "after" else 0
+            if node.base is None or node.base.kind == "everyone":
+                return lambda ctx: clockwise(ctx, s(ctx), first)
+            base = self.seat_set(node.base, scope)
+
+            def ordered(ctx):
+                members = set(base(ctx))
+                return [x for x in clockwise(ctx, s(ctx), first) if x in members]
+            return ordered
         if kind == "except":
             base = self.seat_set(node.base, scope)
             other = self.seat_set(node.other, scope)
@@ -427,7 +442,7 @@ class Compiler:
             return self.name(node, scope)
         if isinstance(node, m.SeatName):
             return self.name(m.Name(node.name, span=node.span), scope)
-        if isinstance(node, m.Neighbour):
+        if isinstance(node, (m.Neighbour, m.FirstOf)):
             return self.seat(node, scope), SEAT
         if isinstance(node, m.ValueOf):
             if node.name not in cg.counter_index:

@@ -163,7 +163,8 @@ class Engine:
         self.game = game
         self.cg: CompiledGame = compile_game(game)
         self.kinds = game.kinds
-        self.deck = tuple(i for i, k in enumerate(game.kinds) for _ in range(k.count))
+        self.deck = tuple(i for i, k in enumerate(game.kinds) if k.start is None and k.die is None
+                          for _ in range(k.count))
         #: the dice that lie in zones, by name, in declaration order
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
 
@@ -212,8 +213,15 @@ class Engine:
         return self._freeze(ctx), self._events(ctx)
 
     def _place_dice(self, ctx: Ctx) -> None:
-        """Every die declared with pieces starts in its zone, showing face 1 until rolled."""
+        """Cards each seat starts with go to their zones; every die declared with pieces
+        starts in its zone, showing face 1 until rolled."""
         cg = self.cg
+        for i, k in enumerate(self.kinds):
+            if k.start is not None:
+                zi = cg.zone_index[k.start]
+                for seat in range(ctx.n):
+                    slot = cg.zone_slot(zi, seat, ctx.n)
+                    ctx.zones[slot] = ctx.zones[slot] + (i,) * k.count
         for d in self.game.dice:
             if not d.count or d.zone is None:
                 continue
@@ -222,6 +230,12 @@ class Engine:
             for seat in range(ctx.n if d.each else 1):
                 slot = cg.zone_slot(zi, seat, ctx.n)
                 ctx.zones[slot] = ctx.zones[slot] + (first,) * d.count
+
+    def cards_for(self, players: int) -> tuple:
+        """Every card of a match of ``players`` seats (kind indices): the deck and the cards
+        each seat starts with (dice not included)."""
+        return self.deck + tuple(i for i, k in enumerate(self.kinds) if k.start is not None
+                                 for _ in range(k.count * players))
 
     def _counter_total(self, n: int) -> int:
         return sum(n if c.per_player else 1 for c in self.game.counters)

@@ -27,6 +27,12 @@ def describe(engine, event, n: int) -> str | None:
         return f"  (shown to {seat_name(event.seat)}: {_grouped(engine, d, n)})"
     if kind == "roll":
         return f"  rolls the {d['die']} die: {d['value']}"
+    if kind == "move" and d["cards"] and d.get("from"):
+        # cards that move face up into an open zone are seen by everyone at the table
+        zi, owner = cg.zone_owner(d["to"], n)
+        if cg.zones[zi].seen == "all" and any(cg.zones[cg.zone_owner(s, n)[0]].seen != "all" for s in d["from"]):
+            return f"  face up: {cards_text(engine, d['cards'])}"
+        return None
     if kind == "roll_dice":
         zi, owner = cg.zone_owner(d["zone"], n)
         who = f"{seat_name(owner)} rolls" if owner >= 0 else "rolled:"

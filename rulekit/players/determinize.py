@@ -22,7 +22,7 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
     """
     cg = engine.cg
     n = view.players
-    unknown = Counter(engine.deck)
+    unknown = Counter(engine.cards_for(view.players))
     kinds = engine.kinds
     zones: list = [None] * len(view.zones)
     pinned: dict[int, list] = {}
