@@ -281,10 +281,10 @@ class EveryZone:
 
 @attrs.frozen
 class Portion:
-    """``top N of ZONE`` or ``random N of ZONE``."""
+    """``top N of CARDS`` or ``random N of CARDS`` (the top cards are the last ones)."""
     random: bool
     count: int
-    zone: ZoneRef
+    cards: "Cards"
     span: Span = _span()
 
 
@@ -431,6 +431,17 @@ class GoTo:
 
 
 @attrs.frozen
+class Ask:
+    """``ask [SEAT to] PHASE [then { … }]``: play goes to PHASE (decided by SEAT when it is a
+    turn); when that phase ends without saying where play goes, the ``then`` block runs with
+    the values known here, and ``current`` and ``actor`` as they were."""
+    seat: "Seat | None"
+    phase: str
+    then: tuple = ()
+    span: Span = _span()
+
+
+@attrs.frozen
 class Do:
     procedure: str
     args: tuple = ()
@@ -497,7 +508,7 @@ class Log:
 
 
 Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
-             MakeClaim, ClearClaim, If, ForEach, GoTo, Do, EndDeal, Log, LetValue, RemoveSeat, KnockOut,
+             MakeClaim, ClearClaim, If, ForEach, GoTo, Ask, Do, EndDeal, Log, LetValue, RemoveSeat, KnockOut,
              RollDice, Repeat, ForRange]
 
 

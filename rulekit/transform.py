@@ -410,6 +410,9 @@ class ToModel(Transformer):
     def for_each(self, meta, var, seats, body):
         return m.ForEach(str(var), seats, body, span=_span(meta))
 
+    def ask(self, meta, seat, phase, then):
+        return m.Ask(seat, str(phase), then or (), span=_span(meta))
+
     def goto(self, meta, name):
         return m.GoTo(str(name), span=_span(meta))
 
@@ -465,11 +468,11 @@ class ToModel(Transformer):
     def zones_of_seats(self, meta, name, seats):
         return m.EveryZone(str(name), seats, span=_span(meta))
 
-    def top_of(self, meta, n, zone):
-        return m.Portion(False, n, zone, span=_span(meta))
+    def top_of(self, meta, n, cards):
+        return m.Portion(False, n, cards, span=_span(meta))
 
-    def random_of(self, meta, n, zone):
-        return m.Portion(True, n, zone, span=_span(meta))
+    def random_of(self, meta, n, cards):
+        return m.Portion(True, n, cards, span=_span(meta))
 
     def cards_where(self, meta, cards, pred):
         return m.Where(cards, pred, span=_span(meta))
@@ -599,6 +602,9 @@ class ToModel(Transformer):
 
     def roll(self, meta, name):
         return m.Roll(str(name), span=_span(meta))
+
+    def claim_stands(self, meta):
+        return m.Not(m.NoClaim(span=_span(meta)), span=_span(meta))
 
     def claim_holds(self, meta):
         return m.ClaimHolds(span=_span(meta))

@@ -54,7 +54,7 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups", "out", "over")
+                 "claim_args", "winners", "groups", "out", "over", "stack")
 
     def __init__(self):
         self.over = False
@@ -203,6 +203,7 @@ class CompiledGame:
         self.until = None
         self.rank_keys = ()
         self.returns = None
+        self.continuations: list = []     # the compiled 'then' blocks of every 'ask', by index
         self.counter_inits = ()
         self.seat_inits = ()
         self.problems: list[Problem] = []
@@ -224,7 +225,8 @@ class CompiledGame:
         self.attr_table = {a: tuple(k.attr(a) for k in game.kinds) for a in self.attr_names}
         for sym in self.symbol_of:
             if sym not in self.attr_table:
-                self.attr_table[sym] = tuple(0 for _ in game.kinds)
+                # a card named like a symbol shows that symbol once
+                self.attr_table[sym] = tuple(1 if k.card == sym else 0 for k in game.kinds)
 
     # ---- layout of a state for n players
     def zone_slot(self, zone: int, seat: int, n: int) -> int:
@@ -376,7 +378,7 @@ class Compiler:
             return voters
         name = node.name
         if name in scope and scope[name] == SEAT:
-            return lambda ctx: [ctx.locals[name]]
+            return lambda ctx: [] if ctx.out[ctx.locals[name]] else [ctx.locals[name]]
         if name in scope and scope[name] == GROUP:
             return lambda ctx: list(ctx.locals[name])
         if name in self.cg.group_index:
@@ -384,7 +386,11 @@ class Compiler:
             return lambda ctx: [s for s in ctx.groups[gi] if not ctx.out[s]]
         if name not in scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
             one = self.seat(m.SeatName(name, span=node.span), scope)
-            return lambda ctx: [one(ctx)]
+
+            def single(ctx):
+                s = one(ctx)
+                return [] if ctx.out[s] else [s]
+            return single
         self.err(f"'{name}' is not a set of seats", node.span,
                  self.hint_for(name, list(self.cg.group_index))
                  or "use everyone, others, everyone except …, everyone after …, a group or a chosen group")
@@ -666,6 +672,10 @@ class Compiler:
         cg = self.cg
         if isinstance(node, m.CpName):
             name = node.name
+            if (scope.get(name) or "").startswith("sym:"):
+                # a chosen or claimed symbol: the card shows it
+                columns = tuple(cg.attr_table[s] for s in cg.symbols[scope[name][4:]])
+                return lambda ctx, k: columns[ctx.locals[name]][k] > 0
             if name in cg.flag_names:
                 flags = cg.kind_flags
                 return lambda ctx, k: name in flags[k]
@@ -759,21 +769,33 @@ class Compiler:
                 return [(base + s, ctx.zones[base + s]) for s in seats(ctx)]
             return every
         if isinstance(node, m.Portion):
-            z = self.zone(node.zone, scope)
+            sel = self.cards(node.cards, scope)
             count = node.count
             if node.random:
                 def rand(ctx):
-                    slot = z(ctx)
-                    cards = ctx.zones[slot]
-                    picked = tuple(ctx.rng.sample(cards, min(count, len(cards))))
-                    ctx.events.append(("pick", None, {"zone": slot, "cards": picked}))
-                    return [(slot, picked)]
+                    picked = sel(ctx)
+                    if len(picked) == 1:
+                        slot, cards = picked[0]
+                        chosen = tuple(ctx.rng.sample(cards, min(count, len(cards))))
+                        ctx.events.append(("pick", None, {"zone": slot, "cards": chosen}))
+                        return [(slot, chosen)]
+                    flat = [(slot, k) for slot, ks in picked for k in ks]
+                    drawn = ctx.rng.sample(flat, min(count, len(flat)))
+                    out = [(slot, tuple(k for s, k in drawn if s == slot)) for slot, _ in picked]
+                    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1,
+                                                      "cards": tuple(k for _, k in drawn)}))
+                    return out
                 return rand
 
             def top(ctx):
-                slot = z(ctx)
-                cards = ctx.zones[slot]
-                return [(slot, cards[max(0, len(cards) - count):])]
+                out = []
+                left = count
+                for slot, cards in reversed(sel(ctx)):
+                    take = cards[max(0, len(cards) - left):] if left > 0 else ()
+                    left -= len(take)
+                    out.append((slot, take))
+                out.reverse()
+                return out
             return top
         if isinstance(node, m.Where):
             inner = self.cards(node.cards, scope)
@@ -1051,8 +1073,11 @@ class Compiler:
 
             def goto(ctx):
                 ctx.goto = cg.phases[target].index
+                ctx.stack = ()          # a 'go to' leaves every pending 'ask … then'
                 raise Jump()
             return goto
+        if isinstance(node, m.Ask):
+            return self.ask(node, scope)
         if isinstance(node, m.Do):
             if node.procedure not in self.procedure_names:
                 self.err(f"unknown procedure '{node.procedure}'", node.span,
@@ -1143,6 +1168,38 @@ class Compiler:
             return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx)}))
         self.err("not a statement", getattr(node, "span", Span.unknown()))
         return lambda ctx: None
+
+    def ask(self, node: m.Ask, scope) -> Callable:
+        """``ask [SEAT to] PHASE then { … }``: a frame (the ``then`` block, the values known
+        here, ``current`` and ``actor``) is pushed on ``ctx.stack``; the engine pops it when
+        the asked phase ends without saying where play goes."""
+        cg = self.cg
+        if node.phase not in self.phase_names:
+            self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
+            return lambda ctx: None
+        self.asked.add(node.phase)
+        decl = next(p for p in cg.game.phases if p.name == node.phase)
+        seat = None
+        if node.seat is not None:
+            if decl.kind != "turn":
+                self.err(f"'{node.phase}' is a {'vote' if decl.kind == 'vote' else 'window'}: it asks its own seats",
+                         node.span, f"write 'ask {node.phase} …'")
+            seat = self.seat(node.seat, scope)
+        inner = {k: v for k, v in scope.items() if not k.startswith("$")}
+        index = len(cg.continuations)
+        cg.continuations.append(None)
+        cg.continuations[index] = self.block(node.then, inner) if node.then else (lambda ctx: None)
+        names = tuple(sorted(inner))
+        target = node.phase
+
+        def ask(ctx):
+            frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR])
+            ctx.stack = ctx.stack + (frame,)
+            if seat is not None:
+                ctx.seats[CURRENT] = seat(ctx)
+            ctx.goto = cg.phases[target].index
+            raise Jump()
+        return ask
 
     def group(self, name: str, span) -> int:
         if name not in self.cg.group_index:
@@ -1353,6 +1410,8 @@ class Compiler:
         def _ends(stmts, procs):
             return _ends_(stmts, procs, knockout_ends=ko)
         for p in g.phases:
+            if p.name in self.asked:
+                continue          # an asked phase may end by returning to the 'then' of its 'ask'
             if p.kind in ("turn", "first"):
                 for a in p.actions:
                     if not _ends(a.body, procs):
@@ -1379,6 +1438,7 @@ class Compiler:
         cg = self.cg
         g = cg.game
         self.phase_names = [p.name for p in g.phases]
+        self.asked: set = set()
         self.procedure_names = [p.name for p in g.procedures]
         for i, c in enumerate(g.claims):
             types = [self.param_type(p) or NUM for p in c.params]
@@ -1440,7 +1500,6 @@ class Compiler:
                 elif cg.zones[cg.zone_index[d.zone]].per_player != d.each:
                     self.err(f"'{d.zone}' is {'shared' if d.each else 'a zone of each player'}", d.span,
                              f"write '{d.count} in {d.zone}'" if d.each else f"write '{d.count} in each {d.zone}'")
-        self.check_endings(g)
         cg.setup = self.block(g.setup, {})
         cg.between = self.block(g.match.between, {})
         if g.match.until is not None:
@@ -1458,13 +1517,14 @@ class Compiler:
         cg.counter_inits = tuple(self.expr(c.initial, {})[0] for c in g.counters)
         cg.seat_inits = tuple("random" if s.random else None if s.initial is None else self.seat(s.initial, {})
                               for s in g.seats)
+        self.check_endings(g)
 
 
 def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
     """Whether every way through ``stmts`` leaves by ``go to`` or ``end deal`` (or by a
     knock-out, when any knock-out leaves few enough seats to end the match)."""
     for s in stmts:
-        if isinstance(s, (m.GoTo, m.EndDeal)) or knockout_ends and isinstance(s, m.KnockOut):
+        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask)) or knockout_ends and isinstance(s, m.KnockOut):
             return True
         if isinstance(s, m.If) and s.orelse and _ends_(s.then, procs, seen, knockout_ends) \
                 and _ends_(s.orelse, procs, seen, knockout_ends):

@@ -64,6 +64,7 @@ class State:
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
     out: tuple = ()                 # per seat: 0 while in the match, k for the k-th seat knocked out
+    stack: tuple = ()               # pending 'ask … then': (block, values, current, actor), innermost last
 
     @property
     def is_terminal(self) -> bool:
@@ -147,6 +148,7 @@ class View:
     out: tuple = ()                 # per seat: 0 while in the match, k for the k-th seat knocked out
     dice: tuple = ()                # per zone instance: how many dice of each die it holds
                                     # (in the order of the game's dice), None when its count is hidden
+    pending: tuple = ()             # the 'ask … then' blocks waiting for this phase (public)
 
     def zone(self, name: str, owner: int | None = None):
         """The (count, cards) of a zone instance as this seat sees it."""
@@ -196,6 +198,7 @@ class Engine:
         ctx.phase = -2
         ctx.groups = ((),) * len(self.game.groups)
         ctx.out = (0,) * players
+        ctx.stack = ()
         self._place_dice(ctx)
         bases = cg.counter_base(players)
         for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
@@ -519,8 +522,10 @@ class Engine:
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
         elif ctx.goto is None:
-            raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
-                                    f"(line {a.span.line})")
+            if not ctx.stack:
+                raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
+                                        f"(line {a.span.line})")
+            self._return(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
 
@@ -533,8 +538,22 @@ class Engine:
             ctx.goto = None
             self._end_deal(ctx)
 
+    def _return(self, ctx: Ctx) -> None:
+        """An asked phase ended without saying where play goes: run the ``then`` blocks of
+        the pending ``ask``s, innermost first, until one says where play goes."""
+        while ctx.goto is None and ctx.phase != -1:
+            if not ctx.stack:
+                raise RulesRuntimeError("the rules end a 'then' block of 'ask' without saying where play goes")
+            index, values, current, actor = ctx.stack[-1]
+            ctx.stack = ctx.stack[:-1]
+            ctx.locals = dict(values)
+            ctx.seats[CURRENT] = current
+            ctx.seats[ACTOR] = actor
+            self._run(ctx, self.cg.continuations[index])
+
     def _run_setup(self, ctx: Ctx) -> None:
         ctx.goto = None
+        ctx.stack = ()
         ctx.claim = None
         ctx.claimed = None
         ctx.events.append(("deal_start", None, {"deal": ctx.deal}))
@@ -647,6 +666,8 @@ class Engine:
             ctx.goto = None
         if phase.after is not None:
             self._run(ctx, phase.after)
+        if ctx.goto is None and ctx.phase != -1 and ctx.stack:
+            self._return(ctx)
         if ctx.goto is None and ctx.phase != -1:
             raise RulesRuntimeError(f"'{phase.name}' closed without saying where play goes "
                                     f"(line {phase.span.line}): end its 'otherwise'/'then' with 'go to'")
@@ -667,13 +688,15 @@ class Engine:
         ctx.deal = state.deal
         ctx.groups = state.groups
         ctx.out = state.out or (0,) * state.n
+        ctx.stack = state.stack
         ctx.rng = rng if rng is not None else _NoChance()
         return ctx
 
     def _freeze(self, ctx: Ctx) -> State:
         return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
                      tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
-                     getattr(ctx, "winners", ()) if ctx.phase == -1 else (), ctx.out)
+                     getattr(ctx, "winners", ()) if ctx.phase == -1 else (), ctx.out,
+                     ctx.stack if ctx.phase != -1 else ())
 
     def _events(self, ctx: Ctx) -> list[Event]:
         return [Event(kind, seat, data) for kind, seat, data in ctx.events]
@@ -724,7 +747,7 @@ class Engine:
         return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
                     tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll,
                     tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
-                    state.out, dice)
+                    state.out, dice, state.stack)
 
     def claim_text(self, state: State) -> str | None:
         """The standing claim as its label reads (its name and values without a label)."""

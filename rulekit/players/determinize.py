@@ -82,7 +82,7 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
     phase = engine.phase_index(view.phase)
     votes = (None,) * n
     return State(n, tuple(zones), tuple(counters), seats, phase, tuple(view.poll), votes, claim, claimed,
-                 (), view.deal, tuple(seats_ for _, seats_ in view.groups), out=view.out or (0,) * n)
+                 (), view.deal, tuple(seats_ for _, seats_ in view.groups), out=view.out or (0,) * n, stack=view.pending)
 
 
 def _roll_unseen(engine: Engine, counts: tuple, seen: list, rng: random.Random) -> list:
