@@ -94,6 +94,19 @@ def step_seat(ctx, seat: int, step: int) -> int:
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
+def names_read(node) -> set:
+    """Every bare name an expression (or any model node) reads: values, seats, groups."""
+    found = set()
+    for n in m.nodes(node):
+        if isinstance(n, (m.Name, m.SeatName)):
+            found.add(n.name)
+        elif isinstance(n, (m.Member, m.IsOut)):
+            found.add(n.seat)
+        elif isinstance(n, m.SeatSet) and n.name is not None:
+            found.add(n.name)
+    return found
+
+
 def remove_cards(zone: tuple, cards) -> tuple:
     """``zone`` without ``cards`` (kinds), taking the last (topmost) copies first.
 
@@ -418,7 +431,9 @@ class Compiler:
         numbered = _PLAYER_NAME.match(name)
         if numbered:
             seat = int(numbered.group(1)) - 1
-            low = cg.game.players[0]
+            low, high = cg.game.players
+            if seat >= high:
+                self.err(f"there is no {name}: this game is for at most {high} players", node.span)
             if seat >= low:
                 # a seat that only some player counts have
                 def player(ctx, seat=seat, name=name):
@@ -1271,6 +1286,7 @@ class Compiler:
         if t.name in cg.group_index and t.seat is None:
             if op != "+":
                 self.err(f"'{t.name}' is a group of seats: add a seat to it or remove one", node.span)
+                return lambda ctx: None
             self.want(typ, SEAT, node.value)
             gi = cg.group_index[t.name]
 
@@ -1362,7 +1378,7 @@ class Compiler:
                     dom = seats
                     typ = SEAT
                 earlier = {st[1] for st in steps if st[0] == "param"}
-                dependent = any(isinstance(n, m.Name) and n.name in earlier for n in m.nodes(d))
+                dependent = bool(names_read(d) & earlier)
                 steps.append(["param", s.name, dom, typ, dependent, ()])
                 scope[s.name] = typ
             else:
@@ -1394,7 +1410,7 @@ class Compiler:
                 fn = next(req_fns)
                 if current is None:
                     continue
-                read = {n.name for n in m.nodes(s.cond) if isinstance(n, m.Name)}
+                read = names_read(s.cond)
                 if current[1] in read and not (read & (names - {current[1]})) \
                         and not m.mentions(s.cond, (m.Chosen, m.Beats)):
                     current[5] = current[5] + ((fn, s.message),)

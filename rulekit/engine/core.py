@@ -644,6 +644,9 @@ class Engine:
         """Skip seats that could do nothing; when nobody is left, close the window or vote."""
         saved = ctx.seats[ACTOR]
         while ctx.poll:
+            if ctx.out[ctx.poll[0]]:            # knocked out while the window was open
+                ctx.poll = ctx.poll[1:]
+                continue
             ctx.seats[ACTOR] = ctx.poll[0]
             if any(self._option(ctx, a) is not None for a in phase.actions):
                 ctx.seats[ACTOR] = saved
