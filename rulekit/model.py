@@ -638,8 +638,10 @@ class ClaimDecl:
     name: str
     params: tuple
     label: str | None
-    ordering: tuple          # names of params, most significant first; () if unordered
+    ordering: tuple          # key expressions over the params, most significant first; () if unordered
     truth: Expr
+    table: tuple = ()        # or: the claimable values from low to high, each a tuple of Num/Name
+    higher: Expr | None = None   # or: when a new claim beats the standing one (``claimed NAME`` reads it)
     span: Span = _span()
 
 

@@ -237,9 +237,22 @@ class ToModel(Transformer):
     def seat_expr(self, meta, expr):
         return expr
 
-    def claim_decl(self, meta, name, params, label, ordering, truth):
-        return m.ClaimDecl(str(name), params or (), self._template(label), ordering or (), truth,
+    def claim_decl(self, meta, name, params, label, ordering, higher, truth):
+        keys, table = ordering if ordering else ((), ())
+        return m.ClaimDecl(str(name), params or (), self._template(label), keys, truth, table, higher,
                            span=_span(meta))
+
+    def ordering_table(self, meta, *values):
+        return ((), tuple(values))
+
+    def order_value(self, meta, *atoms):
+        return tuple(atoms)
+
+    def negative(self, meta, n):
+        return m.Num(-n, span=_span(meta))
+
+    def raise_rule(self, meta, expr):
+        return expr
 
     def params(self, meta, *params):
         return tuple(params)
@@ -250,8 +263,8 @@ class ToModel(Transformer):
     def param_seat(self, meta, name):
         return m.Param(str(name), "seat", span=_span(meta))
 
-    def ordering(self, meta, *names):
-        return tuple(str(n) for n in names)
+    def ordering(self, meta, *keys):
+        return (tuple(keys), ())
 
     def setup_decl(self, meta, body):
         return m.SetupDecl(body, span=_span(meta))

@@ -170,7 +170,7 @@ class CompiledPhase:
 
 
 class CompiledClaim:
-    __slots__ = ("name", "index", "params", "types", "label", "truth", "order")
+    __slots__ = ("name", "index", "params", "types", "label", "truth", "key", "table", "higher")
 
     def __init__(self, name, index, params, types):
         self.name = name
@@ -179,7 +179,40 @@ class CompiledClaim:
         self.types = types
         self.label = None
         self.truth = None
-        self.order = ()
+        self.key = None               # ctx -> the claim_args' key (tuple), from 'ordered by'
+        self.table = None             # {values: rank}, from 'ordered as'
+        self.higher = None            # ctx -> bool, from 'higher when'
+
+    def claimable(self, values: tuple) -> bool:
+        """Whether these values may be claimed at all (a table lists every claimable one)."""
+        return self.table is None or values in self.table
+
+    def rank(self, ctx, values: tuple):
+        """The claim's place in its declared order (comparable), or None when unordered."""
+        if self.table is not None:
+            return self.table.get(values)
+        if self.key is None:
+            return None
+        saved = ctx.claim_args
+        ctx.claim_args = values
+        try:
+            return self.key(ctx)
+        finally:
+            ctx.claim_args = saved
+
+    def beats(self, ctx, values: tuple) -> bool:
+        """Whether claiming ``values`` beats the standing claim (of this kind) in ``ctx``."""
+        if not self.claimable(values):
+            return False
+        if self.higher is not None:
+            saved = ctx.claim_args
+            ctx.claim_args = values
+            try:
+                return bool(self.higher(ctx))
+            finally:
+                ctx.claim_args = saved
+        new, old = self.rank(ctx, values), self.rank(ctx, ctx.claim[1])
+        return new is not None and old is not None and new > old
 
 
 class CompiledGame:
@@ -550,18 +583,15 @@ class Compiler:
                 return (lambda ctx: False), BOOL
             c = cg.claims[node.claim]
             args = self.args(c, node.args, node.span, scope)
-            if not c.order:
+            decl = cg.game.claims[c.index]
+            if not (decl.ordering or decl.table or decl.higher):
                 self.err(f"claim '{c.name}' has no ordering, so nothing beats it", node.span,
                          "declare one: claim NAME(a, b) ordered by a, b: …")
-            order = [c.params.index(p) for p in c.order]
             ci = c.index
 
             def beats(ctx):
-                if ctx.claim is None or ctx.claim[0] != ci:
-                    return True
-                new = [a(ctx) for a in args]
-                old = ctx.claim[1]
-                return tuple(new[i] for i in order) > tuple(old[i] for i in order)
+                new = tuple(a(ctx) for a in args)
+                return c.beats(ctx, new) if ctx.claim is not None and ctx.claim[0] == ci else c.claimable(new)
             return beats, BOOL
         if isinstance(node, m.Member):
             seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
@@ -1394,6 +1424,23 @@ class Compiler:
         preview = self.template(node.label, scope, choices)
         return CompiledAction(node.name, index, label, tuple(steps), body, node.span, preview)
 
+    def table_entry(self, cc: CompiledClaim, entry: tuple, span) -> tuple:
+        """One entry of an ``ordered as`` table as the claim's values (symbols as indices)."""
+        if len(entry) != len(cc.params):
+            self.err(f"{entry_text(entry)} does not fit claim '{cc.name}', which takes {len(cc.params)} value(s)",
+                     entry[0].span if entry else span, "write each entry of the table as (v1, v2, …)")
+            return None
+        values = []
+        for atom, typ in zip(entry, cc.types):
+            if isinstance(atom, m.Num) and typ == NUM:
+                values.append(atom.value)
+            elif isinstance(atom, m.Name) and typ.startswith("sym:") and atom.name in cg_symbols(self.cg, typ):
+                values.append(cg_symbols(self.cg, typ).index(atom.name))
+            else:
+                self.err(f"'{entry_text((atom,))}' is not a value of claim '{cc.name}' here", atom.span)
+                return None
+        return tuple(values)
+
     def guard_choices(self, stmts, steps) -> None:
         """Attach to each chosen value the requires right after it that read that choice
         and no other: they filter the values a player is offered (a seat that may be
@@ -1475,10 +1522,27 @@ class Compiler:
             self.want(typ, BOOL, c.truth)
             cc.truth = _with_claim_args(truth, fns)
             cc.label = _with_claim_args(self.template(c.label, scope), fns) if c.label else None
-            for name in c.ordering:
-                if name not in cc.params:
-                    self.err(f"'{name}' is not a value of claim '{c.name}'", c.span, self.hint_for(name, cc.params))
-            cc.order = tuple(n for n in c.ordering if n in cc.params)
+            if c.ordering:
+                keys = []
+                for e in c.ordering:
+                    f, t = self.expr(e, scope)
+                    if t == BOOL:
+                        self.err("an ordering key is a value, not a condition", e.span)
+                    keys.append(f)
+                cc.key = _with_claim_args(lambda ctx, keys=tuple(keys): tuple(f(ctx) for f in keys), fns)
+            if c.table:
+                cc.table = {}
+                for rank, entry in enumerate(c.table):
+                    values = self.table_entry(cc, entry, c.span)
+                    if values is None:
+                        break             # one located problem is enough for a malformed table
+                    if values in cc.table:
+                        self.err(f"{entry_text(entry)} is listed twice in the order of '{c.name}'", c.span)
+                    cc.table[values] = rank
+            if c.higher is not None:
+                f, t = self.expr(c.higher, scope)
+                self.want(t, BOOL, c.higher)
+                cc.higher = _with_claim_args(f, fns)
         self.procedure_decls = {proc.name: proc for proc in g.procedures}
         self.procedure_cache = {}
         for proc in g.procedures:
@@ -1549,6 +1613,15 @@ def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
             if _ends_(procs[s.procedure], procs, seen | {s.procedure}, knockout_ends):
                 return True
     return False
+
+
+def entry_text(entry: tuple) -> str:
+    parts = [str(a.value) if isinstance(a, m.Num) else a.name for a in entry]
+    return parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+
+
+def cg_symbols(cg: CompiledGame, typ: str) -> tuple:
+    return cg.symbols[typ[4:]]
 
 
 def _with_claim_args(fn, positions: dict):

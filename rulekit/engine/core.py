@@ -768,6 +768,14 @@ class Engine:
         """The index of a phase by name (-1 for "over")."""
         return self.cg.phases[name].index if name in self.cg.phases else -1
 
+    def claim_rank(self, state: State):
+        """The standing claim's place in its declared order (comparable within one claim
+        kind: larger is higher), or None without a claim or an order."""
+        if state.claim is None:
+            return None
+        c = self.cg.claim_list[state.claim[0]]
+        return c.rank(self._ctx(state, None), state.claim[1])
+
     def claim_holds_in(self, state: State) -> bool:
         """Whether the standing claim is true in ``state`` (for tests and determinized bots)."""
         if state.claim is None:

@@ -203,20 +203,38 @@ class GenericBot:
         best: tuple | None = None
         for option in options:
             combos = list(itertools.islice(itertools.product(*[v for _, v in option.params]), 60))
-            for values in combos:
-                if option.cards is None:
-                    action = Action(option.name, (), tuple(values))
-                    if decision.check(action) is not None:
-                        continue
+            if option.cards is None:
+                # the lowest claim (in the claim's declared order) that is likely enough
+                for action in self._by_rank(states[0], decision, option, combos):
                     if self._p_after(states, action) >= threshold:
-                        return action           # the lowest claim that is likely enough
-                    continue
+                        return action
+                continue
+            for values in combos:
                 cards = self._grow(states, decision, option, tuple(values))
                 if cards:
                     key = (len(cards), -sum(values) if values else 0)
                     if best is None or key > best[0]:
                         best = (key, Action(option.name, cards, tuple(values)))
         return best[1] if best else None
+
+    def _by_rank(self, state, decision: Decision, option, combos) -> list:
+        """The legal actions of a cardless option, lowest resulting claim first."""
+        ranked = []
+        for i, values in enumerate(combos):
+            action = Action(option.name, (), tuple(values))
+            if decision.check(action) is not None:
+                continue
+            try:
+                after, _ = self.engine.apply(state, action, self.rng)
+                rank = self.engine.claim_rank(after)
+            except Exception:
+                rank = None
+            ranked.append(((0, rank, i) if rank is not None else (1, 0, i), action))
+        try:
+            ranked.sort(key=lambda r: r[0])
+        except TypeError:         # ranks of different claims do not compare: keep the listed order
+            ranked.sort(key=lambda r: r[0][2])
+        return [a for _, a in ranked]
 
     def _grow(self, states, decision: Decision, option, values) -> tuple:
         """Greedily the largest choice of cards that keeps the claim true."""
