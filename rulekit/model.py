@@ -78,6 +78,9 @@ class Roll:
 
 @attrs.frozen
 class ClaimHolds:
+    """``claim holds``, or ``claim holds on CARDS``: the standing claim's truth with CARDS
+    standing in for the claimed cards."""
+    cards: "Cards | None" = None
     span: Span = _span()
 
 
@@ -308,9 +311,12 @@ class Require:
 
 @attrs.frozen
 class ChooseCards:
+    """``choose N from CARDS`` (a choice of card kinds); with ``blind``, ``choose N blind from
+    CARDS``: N cards chosen by their places from the top, their faces unseen."""
     low: int
     high: int | None          # None: no upper bound
     source: Cards
+    blind: bool = False
     span: Span = _span()
 
 

@@ -342,6 +342,12 @@ class ToModel(Transformer):
         low, high = count
         return m.ChooseCards(low, high, source, span=_span(meta))
 
+    def choose_blind(self, meta, count, source):
+        return m.ChooseCards(count, count, source, blind=True, span=_span(meta))
+
+    def claim_holds_on(self, meta, cards):
+        return m.ClaimHolds(cards, span=_span(meta))
+
     def exactly(self, meta, n):
         return (n, n)
 

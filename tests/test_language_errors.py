@@ -321,6 +321,7 @@ def test_cli_check_accepts_lugenbeutel_and_its_variants(runner):
         "  variant edition_b: ok — Edition B: 70 number cards, 26 jokers, 8 skip, 8 Lügenbeutel cards",
         "  variant in_hand: ok — 9 cards and one Lügenbeutel card each",
         "  variant edition_b_in_hand: ok — Edition B with one Lügenbeutel card each",
+        "  variant single_card: ok — the challenger turns over one card of the play",
     ]
 
 
@@ -345,7 +346,7 @@ def test_cli_run_rejects_an_unknown_variant(runner):
     result = runner.invoke(main, ["run", str(LUGENBEUTEL), "--variant", "nope", "--quiet"])
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1] == ("Error: Invalid value for '--variant': unknown variant 'nope' "
-                                              "(this game has: edition_b, edition_b_in_hand, in_hand)")
+                                              "(this game has: edition_b, edition_b_in_hand, in_hand, single_card)")
 
 
 def test_cli_run_rejects_a_human_seat_outside_the_table(runner):

@@ -646,4 +646,4 @@ def test_unknown_variant_is_an_option_error():
     """Loading with an unknown variant names the known ones."""
     with pytest.raises(OptionError) as exc:
         load(str(RULES), ["nope"])
-    assert str(exc.value) == "unknown variant 'nope' (this game has: edition_b, edition_b_in_hand, in_hand)"
+    assert str(exc.value) == "unknown variant 'nope' (this game has: edition_b, edition_b_in_hand, in_hand, single_card)"

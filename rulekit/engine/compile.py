@@ -54,10 +54,11 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups", "out", "over", "stack")
+                 "claim_args", "winners", "groups", "out", "over", "stack", "focus")
 
     def __init__(self):
         self.over = False
+        self.focus = None
         self.locals = {}
         self.chosen = ()
         self.chosen_zone = -1
@@ -140,9 +141,10 @@ def multiset_contains(pool: tuple, cards) -> bool:
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
-    __slots__ = ("name", "index", "label", "steps", "body", "span", "preview")
+    __slots__ = ("name", "index", "label", "steps", "body", "span", "preview", "effects")
 
-    def __init__(self, name, index, label, steps, body, span, preview=None):
+    def __init__(self, name, index, label, steps, body, span, preview=None, effects=()):
+        self.effects = effects        # the statements of ``body``, one closure each (votes run them in step)
         self.name = name
         self.index = index
         self.label = label
@@ -544,17 +546,20 @@ class Compiler:
             return roll, NUM
         if isinstance(node, m.ClaimHolds):
             claims = cg.claim_list
+            focus = self.cards(node.cards, scope) if node.cards is not None else None
 
             def holds(ctx):
                 if ctx.claim is None:
                     return False
                 c = claims[ctx.claim[0]]
-                saved = ctx.claim_args
+                saved = ctx.claim_args, ctx.focus
                 ctx.claim_args = ctx.claim[1]
+                if focus is not None:
+                    ctx.focus = focus(ctx)        # these cards stand in for the claimed cards
                 try:
                     return c.truth(ctx)
                 finally:
-                    ctx.claim_args = saved
+                    ctx.claim_args, ctx.focus = saved
             return holds, BOOL
         if isinstance(node, m.ClaimIs):
             if node.claim not in cg.claims:
@@ -793,6 +798,8 @@ class Compiler:
             return lambda ctx: [(ctx.chosen_zone, ctx.chosen)]
         if isinstance(node, m.Claimed):
             def claimed(ctx):
+                if ctx.focus is not None:
+                    return ctx.focus
                 if ctx.claimed is None:
                     return []
                 slot, count = ctx.claimed
@@ -884,8 +891,14 @@ class Compiler:
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope) -> Callable:
+        return self.run_all(self.statements(stmts, scope))
+
+    def statements(self, stmts, scope) -> list:
         scope = dict(scope)          # a 'let' is known to the rest of its block only
-        fns = [self.stmt(s, scope) for s in stmts]
+        return [self.stmt(s, scope) for s in stmts]
+
+    @staticmethod
+    def run_all(fns) -> Callable:
         if len(fns) == 1:
             return fns[0]
 
@@ -1368,8 +1381,14 @@ class Compiler:
                 self.want(typ, BOOL, s.cond)
                 steps.append(("req", f, s.message))
             elif isinstance(s, m.ChooseCards):
-                if any(st[0] == "cards" for st in steps):
+                if any(st[0] in ("cards", "blind") for st in steps):
                     self.err("an action chooses cards once", s.span)
+                if s.blind:
+                    if s.low < 1:
+                        self.err("choose at least 1 card", s.span)
+                    steps.append(("blind", self.cards(s.source, scope), s.low))
+                    scope["$chosen"] = "cards"
+                    continue
                 if not isinstance(s.source, m.ZoneRef):
                     self.err("cards are chosen from one zone, like 'your hand'", s.source.span)
                     continue
@@ -1418,11 +1437,12 @@ class Compiler:
             body_start = len(node.body)
         self.guard_choices(node.body[:body_start], steps)
         steps = [tuple(st) for st in steps]
-        body = self.block(node.body[body_start:], scope)
+        effects = self.statements(node.body[body_start:], scope)
         label = self.template(node.label, scope)
         choices = {s[1] for s in steps if s[0] == "param"} | {"$chosen"}
         preview = self.template(node.label, scope, choices)
-        return CompiledAction(node.name, index, label, tuple(steps), body, node.span, preview)
+        return CompiledAction(node.name, index, label, tuple(steps), self.run_all(effects), node.span, preview,
+                              tuple(effects))
 
     def table_entry(self, cc: CompiledClaim, entry: tuple, span) -> tuple:
         """One entry of an ``ordered as`` table as the claim's values (symbols as indices)."""

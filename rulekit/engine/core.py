@@ -294,6 +294,12 @@ class Engine:
                     top = len(cards) if high is None else min(high, len(cards))
                     if top < low:
                         return None
+                elif kind == "blind":
+                    values = _places(step[1](ctx), step[2])
+                    if not values:
+                        return None
+                    params.append(("card", values))
+                    shown.append(tuple(_place_text(v) for v in values))
                 else:
                     values = self._values(ctx, step, params)
                     if not values:
@@ -450,6 +456,18 @@ class Engine:
                     ok = False
                 if not ok:
                     return step[2] or "a condition of this action does not hold"
+            elif kind == "blind":
+                nparams += 1
+                value = next(params, None)
+                pieces = [(slot, k) for slot, ks in step[1](ctx) for k in ks]
+                if value is None:
+                    return "choose which card, counting from the top"
+                if value not in _places(step[1](ctx), step[2]):
+                    return f"there is no card {value} from the top to choose"
+                places = (value,) if isinstance(value, int) else value
+                picked = [pieces[len(pieces) - p] for p in places]
+                ctx.chosen = tuple(k for _, k in picked)
+                ctx.chosen_zone = picked[0][0]
             elif kind == "cards":
                 used_cards = True
                 slot = step[1](ctx)
@@ -657,15 +675,24 @@ class Engine:
         if phase.kind == "vote":
             ctx.events.append(("votes", None, {"votes": tuple(None if v is None else v.name
                                                               for v in ctx.votes)}))
+            # the choices take effect together: each statement of the chosen actions is done
+            # for every voter (in seat order) before the next, so no effect sees another's
+            ready = []
             for seat, vote in enumerate(ctx.votes):
                 if vote is None:
                     continue
                 a = phase.by_name[vote.name]
                 ctx.seats[ACTOR] = seat
                 if self._check(ctx, a, vote) is None:
-                    self._run(ctx, a.body)
-                if ctx.phase == -1:
-                    return
+                    ready.append((seat, a, ctx.locals, ctx.chosen, ctx.chosen_zone))
+            for i in range(max((len(r[1].effects) for r in ready), default=0)):
+                for seat, a, values, chosen, zone in ready:
+                    if i < len(a.effects):
+                        ctx.seats[ACTOR] = seat
+                        ctx.locals, ctx.chosen, ctx.chosen_zone = values, chosen, zone
+                        self._run(ctx, a.effects[i])
+                        if ctx.phase == -1:
+                            return
             ctx.goto = None
         if phase.after is not None:
             self._run(ctx, phase.after)
@@ -809,6 +836,22 @@ class Engine:
         """A line of play-by-play for an event, or None for events not worth a line."""
         from .narrate import describe
         return describe(self, event, players)
+
+
+def _places(selection, n: int) -> tuple:
+    """The places a blind choice of ``n`` cards may name: 1 (the top card) up to the number
+    of cards, or ``n``-tuples of places."""
+    count = sum(len(ks) for _, ks in selection)
+    if count < n:
+        return ()
+    if n == 1:
+        return tuple(range(1, count + 1))
+    return tuple(itertools.combinations(range(1, count + 1), n))
+
+
+def _place_text(value) -> str:
+    places = (value,) if isinstance(value, int) else value
+    return " ".join(f"#{p}" for p in places)
 
 
 def _owner(o: int):
