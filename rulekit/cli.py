@@ -122,7 +122,7 @@ def _deal_summary(engine: Engine, n: int, data) -> str:
     counters = data["counters"]
     bases = engine.cg.counter_base(n)
     for ci, decl in enumerate(engine.game.counters):
-        if decl.per_player:
+        if decl.per_player and decl.seen == "all":
             values = counters[bases[ci]:bases[ci] + n]
             parts.append(f"{decl.name}: " + ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(values)))
     extra = ("; " + "; ".join(parts)) if parts else ""

@@ -593,9 +593,12 @@ class ZoneDecl:
 
 @attrs.frozen
 class CounterDecl:
+    """A number, one for the table or one per player; ``seen`` is all (public), owner (only
+    its seat sees it) or nobody (kept by the rules, shown to no player)."""
     name: str
     per_player: bool
     initial: Expr
+    seen: str = "all"
     span: Span = _span()
 
 

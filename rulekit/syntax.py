@@ -147,8 +147,8 @@ def _keywords() -> frozenset[str]:
 
 
 # the rules whose alternatives may start with a keyword where a name could also stand
-_VALUE_RULES = {"atom", "cards", "zone_ref", "seat", "seats", "not_expr", "cpred_simple", "cpred_atom",
-                "cpred_not", "domain", "count_spec"}
+_VALUE_RULES = {"atom", "cards", "zone_ref", "seat", "seat_basic", "seats", "seats_one", "not_expr", "unary",
+                "expr", "cpred_simple", "cpred_atom", "cpred_not", "domain", "count_spec"}
 
 
 @functools.cache

@@ -211,8 +211,8 @@ class ToModel(Transformer):
     def per_player(self, meta):
         return True
 
-    def counter_decl(self, meta, name, per_player, initial):
-        return m.CounterDecl(str(name), bool(per_player), initial, span=_span(meta))
+    def counter_decl(self, meta, name, per_player, initial, seen):
+        return m.CounterDecl(str(name), bool(per_player), initial, seen or "all", span=_span(meta))
 
     def seat_decl(self, meta, name, initial):
         if initial == "random":

@@ -393,6 +393,12 @@ class Compiler:
         if kind == "except":
             base = self.seat_set(node.base, scope)
             other = self.seat_set(node.other, scope)
+            single = node.other.kind == "var" and (scope.get(node.other.name) == SEAT or node.other.name not in scope
+                                                   and node.other.name not in self.cg.group_index)
+            if node.base.kind == "everyone" and single:
+                # everyone except a seat: clockwise from the seat's left, as people go round a table
+                one = self.seat(m.SeatName(node.other.name, span=node.other.span), scope)
+                return lambda ctx: clockwise(ctx, one(ctx), 1)
 
             def except_(ctx):
                 drop = other(ctx)
@@ -993,7 +999,7 @@ class Compiler:
                 s = src(ctx)
                 base = cg.zone_base(ctx.n)[zi]
                 for _ in range(count(ctx)):
-                    for seat in range(ctx.n):
+                    for seat in in_play(ctx):
                         if not ctx.zones[s]:
                             break
                         card = ctx.zones[s][-1]

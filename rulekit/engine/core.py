@@ -748,10 +748,14 @@ class Engine:
         counters = []
         bases = cg.counter_base(state.n)
         for ci, decl in enumerate(self.game.counters):
+            seen = decl.seen
             if decl.per_player:
-                counters.append((decl.name, tuple(state.counters[bases[ci]:bases[ci] + state.n])))
+                values = state.counters[bases[ci]:bases[ci] + state.n]
+                if seen != "all":     # private: its owner's value only, or nobody's
+                    values = tuple(v if seen == "owner" and s == seat else None for s, v in enumerate(values))
+                counters.append((decl.name, tuple(values)))
             else:
-                counters.append((decl.name, state.counters[bases[ci]]))
+                counters.append((decl.name, state.counters[bases[ci]] if seen == "all" else None))
         claim = None
         claim_text = None
         if state.claim is not None:

@@ -69,10 +69,11 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
             zones[slot], pool = tuple(pool[:k]), pool[k:]
     counters = []
     for name, value in view.counters:
+        # a counter the seat may not see is taken as 0 (the bot knows nothing of it)
         if isinstance(value, tuple):
-            counters.extend(value)
+            counters.extend(0 if v is None else v for v in value)
         else:
-            counters.append(value)
+            counters.append(0 if value is None else value)
     seats = tuple(s for _, s in view.seats)
     claim = claimed = None
     if view.claim is not None:

@@ -45,8 +45,10 @@ class HumanPlayer:
             table.add_row(name, whose, text)
         c.print(table)
         for name, value in view.counters:
+            if value is None or isinstance(value, tuple) and all(v is None for v in value):
+                continue              # a counter this seat may not see
             if isinstance(value, tuple):
-                value = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(value))
+                value = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(value) if v is not None)
             c.print(f"{name}: {value}")
         if view.claim is not None:
             claimant, count = view.claim[2], view.claim[3]
