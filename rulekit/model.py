@@ -147,6 +147,17 @@ class SeatQuantifier:
 
 
 @attrs.frozen
+class OverSeats:
+    """``highest of (EXPR for NAME in SEATS)``, ``lowest of (…)`` or ``total of (…)``:
+    ``how`` is highest, lowest or total (0 over no seat; highest/lowest of no seat is an error)."""
+    how: str
+    value: "Expr"
+    var: str
+    seats: "SeatSet"
+    span: Span = _span()
+
+
+@attrs.frozen
 class MinMax:
     """``min(a, b, …)`` (``highest=False``) or ``max(a, b, …)``."""
     highest: bool
@@ -197,7 +208,7 @@ class Neighbour:
 Seat = Union[SeatName, Neighbour, "FirstOf"]
 Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, IsOut,
-             CountSeats, SeatQuantifier, MinMax, CondValue]
+             CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats]
 
 
 @attrs.frozen
@@ -214,7 +225,8 @@ class SeatSet:
     ``kind`` is one of: everyone, others (all but the actor), after (all but ``seat``,
     starting left of it; of ``base`` when given), from (all, starting at ``seat``), voters (those whose vote was the
     action ``name``), var (a group, a chosen group or a seat), except (``base`` without
-    ``other``), where (the seats ``name`` of ``base`` for which ``cond`` holds). Seats that
+    ``other``), where (the seats ``name`` of ``base`` for which ``cond`` holds), highest /
+    lowest (the seats ``name`` of ``base`` with the highest / lowest value ``cond``). Seats that
     were knocked out belong to none of them.
     """
     kind: str

@@ -583,6 +583,21 @@ class ToModel(Transformer):
     def every_seat(self, meta, name, seats, cond):
         return m.SeatQuantifier(True, str(name), seats, cond, span=_span(meta))
 
+    def highest_over(self, meta, value, name, seats):
+        return m.OverSeats("highest", value, str(name), seats, span=_span(meta))
+
+    def lowest_over(self, meta, value, name, seats):
+        return m.OverSeats("lowest", value, str(name), seats, span=_span(meta))
+
+    def total_over(self, meta, value, name, seats):
+        return m.OverSeats("total", value, str(name), seats, span=_span(meta))
+
+    def seats_highest(self, meta, name, base, value):
+        return m.SeatSet("highest", name=str(name), base=base, cond=value, span=_span(meta))
+
+    def seats_lowest(self, meta, name, base, value):
+        return m.SeatSet("lowest", name=str(name), base=base, cond=value, span=_span(meta))
+
     def min_of(self, meta, *args):
         return m.MinMax(False, tuple(args), span=_span(meta))
 

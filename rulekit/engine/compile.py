@@ -404,6 +404,26 @@ class Compiler:
                 drop = other(ctx)
                 return [s for s in base(ctx) if s not in drop]
             return except_
+        if kind in ("highest", "lowest"):
+            base = self.seat_set(node.base, scope)
+            inner = dict(scope)
+            inner[node.name] = SEAT
+            value, typ = self.expr(node.cond, inner)
+            self.want(typ, NUM, node.cond)
+            var, best = node.name, max if kind == "highest" else min
+
+            def extreme(ctx):
+                saved = ctx.locals.get(var)
+                scored = []
+                for s in base(ctx):
+                    ctx.locals[var] = s
+                    scored.append((s, value(ctx)))
+                ctx.locals[var] = saved
+                if not scored:
+                    return []
+                top = best(v for _, v in scored)
+                return [s for s, v in scored if v == top]
+            return extreme
         if kind == "where":
             base = self.seat_set(node.base, scope)
             inner = dict(scope)
@@ -648,6 +668,27 @@ class Compiler:
                 finally:
                     ctx.locals[var] = saved
             return quantifier, BOOL
+        if isinstance(node, m.OverSeats):
+            seats = self.seat_set(node.seats, scope)
+            inner = dict(scope)
+            inner[node.var] = SEAT
+            value, typ = self.expr(node.value, inner)
+            self.want(typ, NUM, node.value)
+            var, how, line = node.var, node.how, node.span.line
+
+            def over(ctx):
+                saved = ctx.locals.get(var)
+                values = []
+                for s in seats(ctx):
+                    ctx.locals[var] = s
+                    values.append(value(ctx))
+                ctx.locals[var] = saved
+                if how == "total":
+                    return sum(values)
+                if not values:
+                    raise RulesRuntimeError(f"the {how} value over no seat (line {line})")
+                return max(values) if how == "highest" else min(values)
+            return over, NUM
         if isinstance(node, m.MinMax):
             fns = []
             for a in node.args:
