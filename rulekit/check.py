@@ -13,7 +13,7 @@ from .errors import OptionError, Problem, RulesError, Span
 from .transform import to_model
 
 _SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
-_NAMED = (m.DieDecl, m.SymbolsDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.ClaimDecl,
+_NAMED = (m.DieDecl, m.SymbolsDecl, m.NamesDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.ClaimDecl,
           m.ProcedureDecl, m.PhaseDecl)
 
 
@@ -76,7 +76,7 @@ def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tup
     return list(items.values()), tuple(applied)
 
 
-def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
+def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict | None = None) -> tuple:
     kinds = []
     seen: set[str] = set()
     for card in deck.cards:
@@ -126,7 +126,8 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem]) -> tuple:
             if v is None:
                 label = card.label or card.name
             else:
-                label = f"{card.label} {v}" if card.label else str(v)
+                shown = (value_names or {}).get(ranges[0].name, {}).get(v, str(v))
+                label = f"{card.label} {shown}" if card.label else shown
             kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count, start=start))
     return tuple(kinds)
 
@@ -216,7 +217,8 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     def named(cls):
         return tuple(i for i in items if isinstance(i, cls))
 
-    kinds = (_expand_cards(deck, problems) if deck else ()) + _dice_kinds(dice, problems)
+    value_names = {d.name: dict(d.pairs) for d in items if isinstance(d, m.NamesDecl)}
+    kinds = (_expand_cards(deck, problems, value_names) if deck else ()) + _dice_kinds(dice, problems)
     zones = named(m.ZoneDecl)
     holders = [z for z in zones if z.holds_deck]
     if not zones:
@@ -253,6 +255,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         kinds=kinds,
         dice=named(m.DieDecl),
         symbols=named(m.SymbolsDecl),
+        names=named(m.NamesDecl),
         zones=zones,
         counters=named(m.CounterDecl),
         seats=named(m.SeatDecl),

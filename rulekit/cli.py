@@ -170,7 +170,7 @@ def _summary(game) -> str:
     if dice:
         parts.append(", ".join(f"{d.count} {d.name} " + ("in each " if d.each else "in ") + str(d.zone)
                                for d in dice))
-    parts.append(f"{len(game.phases)} phases")
+    parts.append(f"{len(game.phases)} phase" + ("" if len(game.phases) == 1 else "s"))
     return ", ".join(parts)
 
 

@@ -349,6 +349,7 @@ class Domain:
 class ChooseParam:
     name: str
     domain: Domain
+    names: str | None = None     # a names declaration for how its values are shown and typed
     span: Span = _span()
 
 
@@ -586,6 +587,16 @@ class DieDecl:
 
 
 @attrs.frozen
+class NamesDecl:
+    """``names NAME: 1 "A", 11 "J"``: how people name some values of a number (the others
+    are shown as digits). Card attributes of that name, and values declared ``: NAME``
+    (counters, claim and procedure values, choices), are shown and typed so."""
+    name: str
+    pairs: tuple             # (value, label)
+    span: Span = _span()
+
+
+@attrs.frozen
 class SymbolsDecl:
     name: str
     symbols: tuple           # lowest rank first
@@ -611,6 +622,7 @@ class CounterDecl:
     per_player: bool
     initial: Expr
     seen: str = "all"
+    names: str | None = None
     span: Span = _span()
 
 
@@ -796,6 +808,7 @@ class Game:
     match: MatchDecl
     variants: tuple          # every VariantDecl of the file (name, label) pairs
     applied: tuple           # the names of the variants applied, in order
+    names: tuple = ()        # NamesDecl
     setup_span: Span = attrs.field(default=Span.unknown(), eq=False, repr=False)
     path: str = attrs.field(eq=False, repr=False, default="<rules>")
     source: str = attrs.field(eq=False, repr=False, default="")

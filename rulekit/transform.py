@@ -211,8 +211,9 @@ class ToModel(Transformer):
     def per_player(self, meta):
         return True
 
-    def counter_decl(self, meta, name, per_player, initial, seen):
-        return m.CounterDecl(str(name), bool(per_player), initial, seen or "all", span=_span(meta))
+    def counter_decl(self, meta, name, names, per_player, initial, seen):
+        return m.CounterDecl(str(name), bool(per_player), initial, seen or "all", str(names) if names else None,
+                             span=_span(meta))
 
     def seat_decl(self, meta, name, initial):
         if initial == "random":
@@ -357,8 +358,17 @@ class ToModel(Transformer):
     def between(self, meta, low, high):
         return (low, high)
 
-    def choose_param(self, meta, name, domain):
-        return m.ChooseParam(str(name), domain, span=_span(meta))
+    def choose_param(self, meta, name, names, domain):
+        return m.ChooseParam(str(name), domain, str(names) if names else None, span=_span(meta))
+
+    def names_decl(self, meta, name, *pairs):
+        return m.NamesDecl(str(name), tuple(pairs), span=_span(meta))
+
+    def value_name(self, meta, value, label):
+        return (value, str(label)[1:-1])
+
+    def negative_value_name(self, meta, value, label):
+        return (-value, str(label)[1:-1])
 
     def dom_range(self, meta, low, high):
         return m.Domain("range", low=low, high=high, span=_span(meta))

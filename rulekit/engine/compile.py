@@ -49,6 +49,11 @@ def _sym(name: str) -> str:
     return "sym:" + name
 
 
+def base_type(typ):
+    """A number with display names ("num:rank") is a number."""
+    return NUM if typ is not None and typ.startswith("num:") else typ
+
+
 class Ctx:
     """The mutable working copy of a state while an action is checked or applied."""
 
@@ -228,6 +233,7 @@ class CompiledGame:
         self.attr_names = {a for k in game.kinds for a, _ in k.attrs}
         self.flag_names = {f for k in game.kinds for f in k.flags}
         self.symbols = {s.name: s.symbols for s in game.symbols}
+        self.value_names = {d.name: dict(d.pairs) for d in game.names}
         self.symbol_of = {}
         for s in game.symbols:
             for i, name in enumerate(s.symbols):
@@ -480,9 +486,10 @@ class Compiler:
         if name in cg.counter_index:
             ci = cg.counter_index[name]
             decl = cg.game.counters[ci]
+            typ = self.counter_type(decl)
             if decl.per_player:
-                return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + ctx.seats[ACTOR]]), NUM
-            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci]]), NUM
+                return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + ctx.seats[ACTOR]]), typ
+            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci]]), typ
         if name in cg.seat_index:
             si = cg.seat_index[name]
             return (lambda ctx: ctx.seats[si]), SEAT
@@ -535,7 +542,8 @@ class Compiler:
                 self.err(f"'{node.name}' is one counter for the whole table, not one per player", node.span,
                          f"write just '{node.name}'")
             s = self.seat(node.seat, scope)
-            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + s(ctx)]), NUM
+            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + s(ctx)]), \
+                self.counter_type(cg.game.counters[ci])
         if isinstance(node, m.CountOf):
             sel = self.cards(node.cards, scope)
             return (lambda ctx: sum(len(ks) for _, ks in sel(ctx))), NUM
@@ -702,7 +710,7 @@ class Compiler:
             self.want(ct, BOOL, node.cond)
             then, tt = self.expr(node.then, scope)
             orelse, ot = self.expr(node.orelse, scope)
-            if tt is not None and ot is not None and tt != ot:
+            if tt is not None and ot is not None and base_type(tt) != base_type(ot):
                 self.err("the two values of 'if … then … else …' are of different kinds", node.span)
             return (lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)), tt or ot
         if isinstance(node, m.Not):
@@ -714,7 +722,17 @@ class Compiler:
         self.err("this is not an expression", getattr(node, "span", Span.unknown()))
         return (lambda ctx: 0), None
 
+    def counter_type(self, decl: m.CounterDecl) -> str:
+        if decl.names is None:
+            return NUM
+        if decl.names not in self.cg.value_names:
+            self.err(f"unknown names '{decl.names}'", decl.span, self.hint_for(decl.names, self.cg.value_names)
+                     or f"declare them: names {decl.names}: 1 \"A\", …")
+            return NUM
+        return "num:" + decl.names
+
     def want(self, typ, expected, node):
+        typ = base_type(typ)
         if typ is not None and typ != expected:
             names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat"}
             self.err(f"expected {names.get(expected, expected)}, found {names.get(typ, 'a symbol')}", node.span)
@@ -748,7 +766,7 @@ class Compiler:
                     return (lambda ctx: -(-lf(ctx) // divisor(ctx))), NUM
                 return (lambda ctx: lf(ctx) % divisor(ctx)), NUM
             return _ARITH[op](lf, rf), NUM
-        if lt is not None and rt is not None and lt != rt:
+        if lt is not None and rt is not None and base_type(lt) != base_type(rt):
             self.err("these two sides cannot be compared (one is a seat, a symbol or a condition, "
                      "the other is not)", node.span)
         return _COMPARE[op](lf, rf), BOOL
@@ -759,7 +777,7 @@ class Compiler:
         fns = []
         for a, typ in zip(args, claim.types):
             f, t = self.expr(a, scope)
-            if t is not None and t != typ:
+            if t is not None and base_type(t) != base_type(typ):
                 self.err(f"this value does not fit claim '{claim.name}'", a.span)
             fns.append(f)
         return fns
@@ -927,6 +945,9 @@ class Compiler:
             elif typ is not None and typ.startswith("sym:"):
                 names = cg.symbols[typ[4:]]
                 pieces.append(lambda ctx, f=f, names=names: names[f(ctx)])
+            elif typ is not None and typ.startswith("num:"):
+                names = cg.value_names.get(typ[4:], {})
+                pieces.append(lambda ctx, f=f, names=names: names.get(f(ctx), str(f(ctx))))
             elif typ == BOOL:
                 pieces.append(lambda ctx, f=f: "yes" if f(ctx) else "no")
             else:
@@ -1328,7 +1349,7 @@ class Compiler:
         for a, p in zip(node.args, decl.params):
             f, t = self.expr(a, scope)
             want = self.param_type(p)
-            if want is not None and t is not None and t != want:
+            if want is not None and t is not None and base_type(t) != base_type(want):
                 self.want(t, want, a)
             fns.append(f)
         names = tuple(p.name for p in decl.params)
@@ -1352,6 +1373,8 @@ class Compiler:
             return NUM
         if p.symbols == "seat":
             return SEAT
+        if p.symbols in self.cg.value_names:
+            return "num:" + p.symbols
         if p.symbols not in self.cg.symbols:
             self.err(f"unknown symbol set '{p.symbols}'", p.span,
                      self.hint_for(p.symbols, list(self.cg.symbols)))
@@ -1453,6 +1476,8 @@ class Compiler:
                     self.want(ht, NUM, d.high)
                     dom = (lambda ctx, lo=lo, hi=hi: range(lo(ctx), hi(ctx) + 1))
                     typ = NUM
+                    if s.names is not None:
+                        typ = self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
                 elif d.kind == "symbols":
                     if d.name not in self.cg.symbols:
                         self.err(f"unknown symbol set '{d.name}'", d.span, self.hint_for(d.name, self.cg.symbols))
@@ -1499,7 +1524,7 @@ class Compiler:
             return None
         values = []
         for atom, typ in zip(entry, cc.types):
-            if isinstance(atom, m.Num) and typ == NUM:
+            if isinstance(atom, m.Num) and base_type(typ) == NUM:
                 values.append(atom.value)
             elif isinstance(atom, m.Name) and typ.startswith("sym:") and atom.name in cg_symbols(self.cg, typ):
                 values.append(cg_symbols(self.cg, typ).index(atom.name))

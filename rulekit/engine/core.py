@@ -352,6 +352,8 @@ class Engine:
             return " ".join(seat_name(s) for s in value)
         if typ.startswith("sym:"):
             return self.cg.symbols[typ[4:]][value]
+        if typ.startswith("num:"):
+            return self.cg.value_names[typ[4:]].get(value, str(value))
         return str(value)
 
     def _label(self, ctx: Ctx, a, preview: bool = False) -> str:
