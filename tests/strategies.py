@@ -260,7 +260,7 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     holds dice, half the time one of them shows another face instead. Returns None when no
     such change exists.
     """
-    known_slots = {slot for viewer, slot, _ in state.known if viewer == seat or viewer < 0}
+    known_slots = {slot for viewer, slot, *_ in state.known if viewer == seat or viewer < 0}
     refaced = reface_hidden_die(engine, state, seat, rng, known_slots)
     if refaced is not None and rng.random() < 0.5:
         return refaced

@@ -342,9 +342,10 @@ def check_views(engine, state):
             else:
                 assert cards is None, f"seat {seat} sees the cards of {name} of {owner}"
             assert count == (None if seen == "nobody" else len(state.zones[slot]))
-        mine = [(zone_visibility(engine, state, slot)[0], zone_visibility(engine, state, slot)[2],
-                 tuple(sorted(cards))) for viewer, slot, cards in state.known
-                if viewer == seat or viewer < 0]           # shown to this seat, or revealed to all
+        mine = list(dict.fromkeys(
+            (zone_visibility(engine, state, slot)[0], zone_visibility(engine, state, slot)[2], tuple(sorted(cards)))
+            for viewer, slot, cards, _ in state.known
+            if viewer == seat or viewer < 0))              # shown to this seat, or revealed to all, once each
         assert list(view.known) == mine, "a view's known cards are not exactly what its seat was shown"
 
 

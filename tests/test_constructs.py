@@ -795,3 +795,77 @@ def test_illegal_kick_of_a_seat_already_out():
     with pytest.raises(IllegalAction) as exc:
         engine.apply(state, kick(1), random.Random(0))
     assert "p cannot be 1 here" == str(exc.value)
+
+
+# ---------------------------------------------------------------------------- knowledge
+KNOWLEDGE = """\
+game "Knowledge"
+players 3
+deck {
+  card number: rank 1..3, count 4
+}
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+zone table: shared, count only
+zone box: shared, count only
+claim same(r): true when every card in claimed cards is (rank = r)
+setup { deal 2 from stock to each hand  set current = P1  go to play }
+turn play {
+  action lay "lays" {
+    choose 1 from your hand
+    lay chosen on table
+    claim same(1)
+    go to doubt
+  }
+}
+turn doubt {
+  action show "shows the play" {
+    reveal claimed cards
+    move claimed cards to hand of claimant
+    draw 1 from stock to hand of claimant
+    set current = left of current
+    go to play
+  }
+  action bury "puts the table in the box" {
+    move table to box
+    set current = left of current
+    go to play
+  }
+  action draw "draws from the table" {
+    draw 1 from table to your hand
+    set current = left of current
+    go to play
+  }
+}
+"""
+
+
+def knowledge_start():
+    engine = Engine(loads(KNOWLEDGE))
+    state, _ = engine.new_match(3, random.Random(2))
+    card = engine.legal_actions(state)[0]
+    return engine, play(engine, state, card), card.cards
+
+
+def test_a_seat_remembers_the_card_it_laid_face_down():
+    """The layer knows the face-down card he laid on the table; the others do not."""
+    engine, state, laid = knowledge_start()
+    assert (("table", None, laid),) == engine.view(state, 0).known
+    assert () == engine.view(state, 1).known == engine.view(state, 2).known
+
+
+def test_revealed_cards_stay_known_while_they_move_together():
+    """A revealed play taken back into a hand stays known to all, also after the hand draws a card."""
+    engine, state, laid = knowledge_start()
+    state = play(engine, state, Action("show"))
+    for seat in range(3):
+        assert (("hand", 0, laid),) == engine.view(state, seat).known
+
+
+def test_a_whole_zone_carries_what_is_known_of_it():
+    """Moving a whole zone carries the layer's knowledge with it; a draw of an unseen card forgets it."""
+    engine, state, laid = knowledge_start()
+    buried = play(engine, state, Action("bury"))
+    assert (("box", None, laid),) == engine.view(buried, 0).known
+    drawn = play(engine, state, Action("draw"))
+    assert () == engine.view(drawn, 0).known

@@ -419,13 +419,18 @@ def test_inspection_shows_two_hands_to_the_inspector_only(n):
     assert sorted(shows[0].data["cards"]) == sorted(hand(state, a) + hand(state, b))
     public = [e for e in events if e.seat is None and e.kind in ("reveal", "show")]
     assert public == []
-    # the knowledge lasts while the cards stay, and is forgotten once they move
+    # the knowledge lasts while the cards stay; once the hands go to the box or under the
+    # piles, what is known of them (now revealed to all) goes with them, and holds there
     state = skip_inspections(state, rng)
     assert len(ENGINE.view(state, inspector).known) == 2
     state = bid(state, rng, 1, 0)
     state, _ = ENGINE.apply(state, CHALLENGE, rng)
     state, _ = vote(state, rng, {})
-    assert ENGINE.view(state, inspector).known == ()
+    known = ENGINE.view(state, inspector).known
+    assert not any(name == "hand" for name, _, _ in known)
+    for name, owner, cards in known:
+        held = state.zones[ENGINE.zone_slot(state, name, owner)]
+        assert not Counter(cards) - Counter(held), (name, owner, cards)
 
 
 @pytest.mark.parametrize("n", [4, 6])

@@ -986,22 +986,42 @@ class Compiler:
             dest = self.zone(node.dest, scope)
             bottom = node.bottom
             lay = node.lay
+            # what is known of the cards moves with them when everyone can tell which cards
+            # moved: a whole zone, or the claimed cards (known as a group)
+            whole = isinstance(node.cards, m.ZoneRef)
+            group = isinstance(node.cards, m.Claimed)
+            own = isinstance(node.cards, m.Chosen)
+            zones = cg.zones
 
             def move(ctx):
                 picked = sel(ctx)
                 d = dest(ctx)
                 moved = []
+                carried = ()
                 for slot, ks in picked:
                     if not ks:
                         continue
                     if slot == d:
                         continue
+                    if (whole or group) and ctx.known:
+                        carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
+                                         if s == slot and (whole or g))
                     ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
                     touch(ctx, slot)
                     moved.extend(ks)
                 if moved:
                     ctx.zones[d] = (tuple(moved) + ctx.zones[d]) if bottom else (ctx.zones[d] + tuple(moved))
-                    touch(ctx, d)
+                    touch(ctx, d, added=True)
+                    if own and ctx.chosen_zone >= 0:
+                        # the actor remembers the cards he laid or passed face down
+                        actor = ctx.seats[ACTOR]
+                        zi, owner = cg.zone_owner(ctx.chosen_zone, ctx.n)
+                        zd, owner_d = cg.zone_owner(d, ctx.n)
+                        if zones[zi].seen == "owner" and owner == actor and not (
+                                zones[zd].seen == "all" or zones[zd].seen == "owner" and owner_d == actor):
+                            carried += ((actor, d, tuple(moved), lay),)
+                    if carried:
+                        ctx.known = ctx.known + carried
                 if lay:
                     ctx.claimed = (d, len(moved))
                 ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
@@ -1045,7 +1065,7 @@ class Compiler:
                 if got:
                     touch(ctx, s)
                     ctx.zones[d] = ctx.zones[d] + tuple(got)
-                    touch(ctx, d)
+                    touch(ctx, d, added=True)
                 ctx.events.append(("draw", None, {"to": d, "from": s, "cards": tuple(got), "wanted": want}))
             return draw
         if isinstance(node, m.Deal):
@@ -1067,7 +1087,7 @@ class Compiler:
                         card = ctx.zones[s][-1]
                         ctx.zones[s] = ctx.zones[s][:-1]
                         ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
-                        touch(ctx, base + seat)
+                        touch(ctx, base + seat, added=True)
                 touch(ctx, s)
                 ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": count(ctx)}))
             return deal
@@ -1110,19 +1130,20 @@ class Compiler:
         if isinstance(node, m.Reveal):
             sel = self.cards(node.cards, scope)
             to = self.seat(node.to, scope) if node.to is not None else None
+            group = isinstance(node.cards, m.Claimed)
 
             def reveal(ctx):
                 picked = sel(ctx)
                 if to is None:
-                    # everyone now knows these cards, until their zone changes
-                    ctx.known = ctx.known + tuple((-1, slot, tuple(ks)) for slot, ks in picked if ks)
+                    # everyone now knows these cards, while they stay or move together
+                    ctx.known = ctx.known + tuple((-1, slot, tuple(ks), group) for slot, ks in picked if ks)
                     ctx.events.append(("reveal", None, {"cards": tuple(k for _, ks in picked for k in ks),
                                                         "zones": tuple(s for s, _ in picked),
                                                         "groups": tuple((s, tuple(ks)) for s, ks in picked)}))
                     return
                 viewer = to(ctx)
                 for slot, ks in picked:
-                    ctx.known = ctx.known + ((viewer, slot, tuple(ks)),)
+                    ctx.known = ctx.known + ((viewer, slot, tuple(ks), group),)
                 ctx.events.append(("show", viewer, {"cards": tuple(k for _, ks in picked for k in ks),
                                                     "zones": tuple(s for s, _ in picked),
                                                     "groups": tuple((s, tuple(ks)) for s, ks in picked)}))
@@ -1734,11 +1755,20 @@ def _with_claim_args(fn, positions: dict):
     return run
 
 
-def touch(ctx: Ctx, slot: int) -> None:
-    """A zone changed: what a seat was shown of it is no longer current, and its top cards
-    are no longer the claimed cards (``lay`` marks them again after touching)."""
+def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
+    """A zone changed, and its top cards are no longer the claimed cards (``lay`` marks them
+    again after touching).
+
+    ``ctx.known`` holds (viewer or -1 for all, zone instance, cards, group): the viewer knows
+    the zone holds at least those cards; ``group``: they are exactly the claimed cards. Cards
+    only ``added`` to a zone leave that knowledge true (no longer as the claimed group);
+    cards taken out, shuffled or rerolled make it stale, so it is forgotten (a move that
+    everyone can follow carries it along first: see ``move``)."""
     if ctx.known:
-        ctx.known = tuple(k for k in ctx.known if k[1] != slot)
+        if added:
+            ctx.known = tuple((v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in ctx.known)
+        else:
+            ctx.known = tuple(k for k in ctx.known if k[1] != slot)
     if ctx.claimed is not None and ctx.claimed[0] == slot:
         ctx.claimed = None
 

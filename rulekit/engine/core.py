@@ -59,7 +59,8 @@ class State:
     votes: tuple                    # per seat: the action chosen in the running vote, or None
     claim: tuple | None             # (claim index, values, claimant)
     claimed: tuple | None           # (zone instance, number of cards on its top)
-    known: tuple                    # ((viewer or -1 for all, zone instance, cards), …): what was shown
+    known: tuple                    # ((viewer or -1 for all, zone instance, cards, is the claimed group), …):
+                                    # the zone holds at least those cards, as that viewer knows
     deal: int
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
@@ -766,9 +767,10 @@ class Engine:
             count = state.claimed[1] if state.claimed is not None else 0
             slot = state.claimed[0] if state.claimed is not None else -1
             claim = (cg.claim_list[ci].name, values, claimant, count, slot)
-        known = tuple((cg.zones[cg.zone_owner(slot, state.n)[0]].name,
-                       _owner(cg.zone_owner(slot, state.n)[1]), tuple(sorted(cards)))
-                      for viewer, slot, cards in state.known if viewer == seat or viewer < 0)
+        # what this seat knows, once each (a seat may both remember and have seen the same cards)
+        known = tuple(dict.fromkeys((cg.zones[cg.zone_owner(slot, state.n)[0]].name,
+                                     _owner(cg.zone_owner(slot, state.n)[1]), tuple(sorted(cards)))
+                                    for viewer, slot, cards, _ in state.known if viewer == seat or viewer < 0))
         phase = cg.phase_list[state.phase].name if state.phase >= 0 else "over"
         decider = self.decider(state) if state.phase >= 0 else None
         voted = ()
