@@ -274,8 +274,8 @@ class ToModel(Transformer):
     def procedure_decl(self, meta, name, params, body):
         return m.ProcedureDecl(str(name), body, params or (), span=_span(meta))
 
-    def turn_phase(self, meta, name, *actions):
-        return m.PhaseDecl("turn", str(name), None, tuple(actions), None, span=_span(meta))
+    def turn_phase(self, meta, name, *rest):
+        return self._window("turn", meta, name, None, rest)
 
     def _window(self, kind, meta, name, seats, rest):
         actions = tuple(a for a in rest if isinstance(a, m.Action))

@@ -59,10 +59,11 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups", "out", "over", "stack", "focus")
+                 "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker")
 
     def __init__(self):
         self.over = False
+        self.asker = None
         self.focus = None
         self.locals = {}
         self.chosen = ()
@@ -1340,7 +1341,10 @@ class Compiler:
         target = node.phase
 
         def ask(ctx):
-            frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR])
+            # the phase whose action started the chain of asks ends it (a turn's 'then')
+            origin = ctx.stack[0][4] if ctx.stack else ctx.phase if ctx.asker is None else ctx.asker
+            frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR],
+                     origin)
             ctx.stack = ctx.stack + (frame,)
             if seat is not None:
                 ctx.seats[CURRENT] = seat(ctx)
@@ -1588,7 +1592,7 @@ class Compiler:
         for p in g.phases:
             if p.name in self.asked:
                 continue          # an asked phase may end by returning to the 'then' of its 'ask'
-            if p.kind in ("turn", "first"):
+            if p.kind in ("turn", "first") and not (p.kind == "turn" and p.after is not None):
                 for a in p.actions:
                     if not _ends(a.body, procs):
                         self.err(f"action '{a.name}' can end without saying where play goes", a.span, hint)

@@ -65,7 +65,7 @@ class State:
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
     out: tuple = ()                 # per seat: 0 while in the match, k for the k-th seat knocked out
-    stack: tuple = ()               # pending 'ask … then': (block, values, current, actor), innermost last
+    stack: tuple = ()               # pending 'ask … then': (block, values, current, actor, asking phase), innermost last
 
     @property
     def is_terminal(self) -> bool:
@@ -543,10 +543,13 @@ class Engine:
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
         elif ctx.goto is None:
-            if not ctx.stack:
+            if ctx.stack:
+                self._return(ctx)
+            elif phase.kind == "turn" and phase.after is not None:
+                self._run(ctx, phase.after)       # the turn's 'then': what follows every action
+            if ctx.goto is None and ctx.phase != -1:
                 raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
                                         f"(line {a.span.line})")
-            self._return(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
 
@@ -562,15 +565,22 @@ class Engine:
     def _return(self, ctx: Ctx) -> None:
         """An asked phase ended without saying where play goes: run the ``then`` blocks of
         the pending ``ask``s, innermost first, until one says where play goes."""
-        while ctx.goto is None and ctx.phase != -1:
-            if not ctx.stack:
-                raise RulesRuntimeError("the rules end a 'then' block of 'ask' without saying where play goes")
-            index, values, current, actor = ctx.stack[-1]
+        origin = None
+        while ctx.goto is None and ctx.phase != -1 and ctx.stack:
+            index, values, current, actor, origin = ctx.stack[-1]
             ctx.stack = ctx.stack[:-1]
             ctx.locals = dict(values)
             ctx.seats[CURRENT] = current
             ctx.seats[ACTOR] = actor
+            ctx.asker = origin
             self._run(ctx, self.cg.continuations[index])
+            ctx.asker = None
+        if ctx.goto is None and ctx.phase != -1:
+            # every pending 'then' is done: the turn that asked first ends as its actions do
+            phase = self.cg.phase_list[origin] if origin is not None and origin >= 0 else None
+            if phase is None or phase.kind != "turn" or phase.after is None:
+                raise RulesRuntimeError("the rules end a 'then' block of 'ask' without saying where play goes")
+            self._run(ctx, phase.after)
 
     def _run_setup(self, ctx: Ctx) -> None:
         ctx.goto = None
