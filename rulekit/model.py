@@ -695,9 +695,11 @@ class ProcedureDecl:
 
 @attrs.frozen
 class Action:
+    """An action of a phase; ``forced``: when it holds, this is the only action allowed."""
     name: str
     label: str | None
     body: tuple
+    forced: "Expr | None" = None
     span: Span = _span()
 
 

@@ -294,9 +294,12 @@ class ToModel(Transformer):
     def after(self, meta, body):
         return body
 
-    def action(self, meta, name, label, body):
-        return m.Action(str(name), None, body, span=_span(meta)) if label is None else \
-            m.Action(str(name), self._template(label), body, span=_span(meta))
+    def action(self, meta, name, label, forced, body):
+        return m.Action(str(name), self._template(label) if label is not None else None, body, forced,
+                        span=_span(meta))
+
+    def forced(self, meta, cond):
+        return cond
 
     def match_decl(self, meta, *props):
         fields: dict = {"until": None, "between": (), "winners": ()}

@@ -88,10 +88,10 @@ def test_missing_brace_at_end_of_file():
 
 
 def test_missing_brace_at_end_of_turn_names_only_what_a_turn_accepts():
-    """An unclosed turn at the end of the file expects 'action' or '}', never 'otherwise'/'then'."""
+    """An unclosed turn at the end of the file expects 'action', its 'then' or '}', never 'otherwise'."""
     source = BASE.rstrip()[:-1].rstrip() + "\n"
     assert error_text(source) == golden("""
-        mini.rules:23:4: error: the file ends too early; expected 'action', '}'
+        mini.rules:23:4: error: the file ends too early; expected 'action', 'then', '}'
               }
                ^
         hint: the block opened with '{' on line 16 is still open

@@ -164,9 +164,10 @@ class CompiledAction:
 
 
 class CompiledPhase:
-    __slots__ = ("name", "index", "kind", "seats", "actions", "by_name", "after", "span")
+    __slots__ = ("name", "index", "kind", "seats", "actions", "by_name", "after", "span", "forcing")
 
     def __init__(self, name, index, kind, span):
+        self.forcing = ()             # (condition, message) of each 'forced when' action
         self.name = name
         self.index = index
         self.kind = kind
@@ -1541,6 +1542,28 @@ class Compiler:
         return CompiledAction(node.name, index, label, tuple(steps), self.run_all(effects), node.span, preview,
                               tuple(effects))
 
+    def force(self, p: m.PhaseDecl, actions: list, cp: CompiledPhase) -> None:
+        """``action NAME … forced when COND``: while COND holds for the deciding seat, the
+        other actions (and a window's decline) are not allowed; each gets a first require."""
+        forced = []
+        for a in p.actions:
+            if a.forced is not None:
+                f, t = self.expr(a.forced, {})
+                self.want(t, BOOL, a.forced)
+                forced.append((a.name, f, f"you must {a.name}"))
+        if not forced:
+            return
+        cp.forcing = tuple((f, message) for _, f, message in forced)
+        for ca in actions:
+            own = next((f for name, f, _ in forced if name == ca.name), None)
+            others = tuple((f, message) for name, f, message in forced if name != ca.name)
+            if not others:
+                continue
+
+            def allowed(ctx, others=others, own=own):
+                return (own is not None and own(ctx)) or not any(f(ctx) for f, _ in others)
+            ca.steps = (("req", allowed, " or ".join(m_ for _, m_ in others)),) + ca.steps
+
     def table_entry(self, cc: CompiledClaim, entry: tuple, span) -> tuple:
         """One entry of an ``ordered as`` table as the claim's values (symbols as indices)."""
         if len(entry) != len(cc.params):
@@ -1684,6 +1707,7 @@ class Compiler:
                     break
             if not actions:
                 self.err(f"phase '{p.name}' offers no action", p.span)
+            self.force(p, actions, cp)
             cp.actions = tuple(actions)
             cp.by_name = {a.name: a for a in actions}
             if p.after is not None:

@@ -201,17 +201,20 @@ class Engine:
         ctx.out = (0,) * players
         ctx.stack = ()
         self._place_dice(ctx)
-        bases = cg.counter_base(players)
-        for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
-            value = init(ctx)
-            for s in range(players if decl.per_player else 1):
-                ctx.counters[bases[ci] + s] = value
         for i, init in enumerate(cg.seat_inits):
             if init == "random":
                 ctx.seats[3 + i] = rng.randrange(players)
                 ctx.events.append(("pick", None, {"seat": self.cg.seat_names[3 + i], "value": ctx.seats[3 + i]}))
             elif init is not None:
                 ctx.seats[3 + i] = init(ctx)
+        # counters start after the seats, so that a per-player counter's value may depend on
+        # the seat (its ``actor``): counter coins per player = if actor = starter then 1 else 2
+        bases = cg.counter_base(players)
+        for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
+            for s in range(players if decl.per_player else 1):
+                ctx.seats[ACTOR] = s
+                ctx.counters[bases[ci] + s] = init(ctx)
+        ctx.seats[ACTOR] = 0
         self._run_setup(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
@@ -254,12 +257,20 @@ class Engine:
         ctx = self._ctx(state, None)
         ctx.seats[ACTOR] = seat
         options = tuple(self._options(ctx, phase))
-        if phase.kind in ("first", "each"):
+        if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
             options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
         return Decision(seat, phase.name, phase.kind, options,
                         check=lambda action: self.why_illegal(state, action),
                         actions=lambda limit=None, largest_first=False, budget=None:
                         self.legal_actions(state, limit, largest_first, budget))
+
+    @staticmethod
+    def _forced(ctx: Ctx, phase) -> str | None:
+        """The message of a 'forced when' action of ``phase`` that binds the actor now, or None."""
+        for f, message in phase.forcing:
+            if f(ctx):
+                return message
+        return None
 
     def decider(self, state: State) -> int:
         """The seat that must act now."""
@@ -394,7 +405,7 @@ class Engine:
                 out.append(act)
                 if limit is not None and len(out) >= limit:
                     return out
-        if phase.kind in ("first", "each"):
+        if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
             out.append(DECLINE_ACTION)
         return out
 
@@ -431,7 +442,9 @@ class Engine:
         phase = self.cg.phase_list[state.phase]
         if action.name == DECLINE:
             if phase.kind in ("first", "each") and not action.cards and not action.params:
-                return None
+                ctx = self._ctx(state, None)
+                ctx.seats[ACTOR] = self.decider(state)
+                return self._forced(ctx, phase)
             return "only a window may be declined" if phase.kind not in ("first", "each") else "decline takes no choice"
         a = phase.by_name.get(action.name)
         if a is None:
