@@ -101,6 +101,17 @@ def step_seat(ctx, seat: int, step: int) -> int:
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
+def loop(var: str, values: Callable, body: Callable) -> Callable:
+    """Run ``body`` once for each of ``values(ctx)``, with ``var`` naming it."""
+    def run(ctx):
+        saved = ctx.locals.get(var)
+        for v in values(ctx):
+            ctx.locals[var] = v
+            body(ctx)
+        ctx.locals[var] = saved
+    return run
+
+
 def names_read(node) -> set:
     """Every bare name an expression (or any model node) reads: values, seats, groups."""
     found = set()
@@ -1204,16 +1215,7 @@ class Compiler:
             seats = self.seat_set(node.seats, scope)
             inner = dict(scope)
             inner[node.var] = SEAT
-            body = self.block(node.body, inner)
-            var = node.var
-
-            def for_each(ctx):
-                saved = ctx.locals.get(var)
-                for s in seats(ctx):
-                    ctx.locals[var] = s
-                    body(ctx)
-                ctx.locals[var] = saved
-            return for_each
+            return loop(node.var, seats, self.block(node.body, inner))
         if isinstance(node, m.GoTo):
             if node.phase not in self.phase_names:
                 self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
@@ -1298,16 +1300,7 @@ class Compiler:
             self.want(ht, NUM, node.high)
             inner = dict(scope)
             inner[node.var] = NUM
-            body = self.block(node.body, inner)
-            var = node.var
-
-            def for_range(ctx):
-                saved = ctx.locals.get(var)
-                for v in range(low(ctx), high(ctx) + 1):
-                    ctx.locals[var] = v
-                    body(ctx)
-                ctx.locals[var] = saved
-            return for_range
+            return loop(node.var, lambda ctx: range(low(ctx), high(ctx) + 1), self.block(node.body, inner))
         if isinstance(node, m.EndDeal):
             def end(ctx):
                 raise EndOfDeal()
