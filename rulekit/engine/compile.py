@@ -424,43 +424,19 @@ class Compiler:
                 return [s for s in base(ctx) if s not in drop]
             return except_
         if kind in ("highest", "lowest"):
-            base = self.seat_set(node.base, scope)
-            inner = dict(scope)
-            inner[node.name] = SEAT
-            value, typ = self.expr(node.cond, inner)
-            self.want(typ, NUM, node.cond)
-            var, best = node.name, max if kind == "highest" else min
+            pairs = self.seat_values(node.name, node.base, node.cond, scope, NUM)
+            best = max if kind == "highest" else min
 
             def extreme(ctx):
-                saved = ctx.locals.get(var)
-                scored = []
-                for s in base(ctx):
-                    ctx.locals[var] = s
-                    scored.append((s, value(ctx)))
-                ctx.locals[var] = saved
+                scored = pairs(ctx)
                 if not scored:
                     return []
                 top = best(v for _, v in scored)
                 return [s for s, v in scored if v == top]
             return extreme
         if kind == "where":
-            base = self.seat_set(node.base, scope)
-            inner = dict(scope)
-            inner[node.name] = SEAT
-            cond, typ = self.expr(node.cond, inner)
-            self.want(typ, BOOL, node.cond)
-            var = node.name
-
-            def where(ctx):
-                saved = ctx.locals.get(var)
-                kept = []
-                for s in base(ctx):
-                    ctx.locals[var] = s
-                    if cond(ctx):
-                        kept.append(s)
-                ctx.locals[var] = saved
-                return kept
-            return where
+            pairs = self.seat_values(node.name, node.base, node.cond, scope, BOOL)
+            return lambda ctx: [s for s, v in pairs(ctx) if v]
         if kind == "voters":
             phase_action = node.name
 
@@ -488,6 +464,25 @@ class Compiler:
                  self.hint_for(name, list(self.cg.group_index))
                  or "use everyone, others, everyone except …, everyone after …, a group or a chosen group")
         return lambda ctx: []
+
+    def seat_values(self, var: str, seats_node, value_node, scope, want) -> Callable:
+        """A closure giving [(seat, value)] for each seat of a set, ``var`` naming the seat
+        while ``value_node`` is evaluated (``p`` in ``(p in others where …)``)."""
+        seats = self.seat_set(seats_node, scope)
+        inner = dict(scope)
+        inner[var] = SEAT
+        value, typ = self.expr(value_node, inner)
+        self.want(typ, want, value_node)
+
+        def pairs(ctx):
+            saved = ctx.locals.get(var)
+            out = []
+            for s in seats(ctx):
+                ctx.locals[var] = s
+                out.append((s, value(ctx)))
+            ctx.locals[var] = saved
+            return out
+        return pairs
 
     # ------------------------------------------------------------ names
     def name(self, node: m.Name, scope):
@@ -670,40 +665,16 @@ class Compiler:
             seats = self.seat_set(node.seats, scope)
             return (lambda ctx: len(seats(ctx))), NUM
         if isinstance(node, m.SeatQuantifier):
-            seats = self.seat_set(node.seats, scope)
-            inner = dict(scope)
-            inner[node.var] = SEAT
-            cond, typ = self.expr(node.cond, inner)
-            self.want(typ, BOOL, node.cond)
-            var = node.var
-            every = node.every
-
-            def quantifier(ctx):
-                saved = ctx.locals.get(var)
-                try:
-                    for s in seats(ctx):
-                        ctx.locals[var] = s
-                        if bool(cond(ctx)) != every:
-                            return not every
-                    return every
-                finally:
-                    ctx.locals[var] = saved
-            return quantifier, BOOL
+            pairs = self.seat_values(node.var, node.seats, node.cond, scope, BOOL)
+            if node.every:
+                return (lambda ctx: all(v for _, v in pairs(ctx))), BOOL
+            return (lambda ctx: any(v for _, v in pairs(ctx))), BOOL
         if isinstance(node, m.OverSeats):
-            seats = self.seat_set(node.seats, scope)
-            inner = dict(scope)
-            inner[node.var] = SEAT
-            value, typ = self.expr(node.value, inner)
-            self.want(typ, NUM, node.value)
-            var, how, line = node.var, node.how, node.span.line
+            pairs = self.seat_values(node.var, node.seats, node.value, scope, NUM)
+            how, line = node.how, node.span.line
 
             def over(ctx):
-                saved = ctx.locals.get(var)
-                values = []
-                for s in seats(ctx):
-                    ctx.locals[var] = s
-                    values.append(value(ctx))
-                ctx.locals[var] = saved
+                values = [v for _, v in pairs(ctx)]
                 if how == "total":
                     return sum(values)
                 if not values:
