@@ -7,12 +7,40 @@ event. The same game, seed, players and variants always give the same log.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Callable, Iterable
 
 import attrs
 
 from .engine import Action, Engine, Event, State
 from .errors import OptionError
+
+
+class History(Sequence):
+    """A seat's public history as it stood at one decision: the first ``length`` events of
+    a list that only grows (so making one costs nothing, however long the match)."""
+
+    __slots__ = ("_events", "_length")
+
+    def __init__(self, events: list, length: int):
+        self._events = events
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self._events[:self._length][index])
+        if not -self._length <= index < self._length:
+            raise IndexError(index)
+        return self._events[index % self._length]
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == tuple(other)
+
+    def __repr__(self) -> str:
+        return f"History({self._length} events)"
 
 
 @attrs.define
@@ -68,6 +96,17 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     rng = random.Random(seed)
     state, events = engine.new_match(n, rng)
     log = [event_record(engine, e) for e in events]
+    seen: list[list] = [[] for _ in range(n)]        # each seat's public history
+    # only for the players that read it (``uses_history``): nobody else pays for it
+    readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
+
+    def perceive(events):
+        for e in events:
+            for s in readers:
+                o = engine.observe(e, s, n)
+                if o is not None:
+                    seen[s].append(o)
+    perceive(events)
     if on_events:
         on_events(state, events)
     steps = 0
@@ -75,11 +114,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         if steps >= max_steps:
             raise RuntimeError(f"the match did not end within {max_steps} decisions")
         decision = engine.decision(state)
-        view = engine.view(state, decision.seat)
+        view = attrs.evolve(engine.view(state, decision.seat),
+                            history=History(seen[decision.seat], len(seen[decision.seat])))
         action = players[decision.seat].choose(view, decision)
         log.append(action_record(engine, steps, decision.seat, action))
         state, events = engine.apply(state, action, rng)
         log.extend(event_record(engine, e) for e in events)
+        perceive(events)
         if on_events:
             on_events(state, events)
         steps += 1

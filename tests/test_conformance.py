@@ -252,6 +252,34 @@ def test_illegal_actions_raise_and_leave_state_unchanged(combo, seed, steps, dat
     assert engine.apply(state, legal, r1) == engine.apply(pristine, legal, r2)
 
 
+# ---------------------------------------------------------------------------- public history
+@by_combo
+@FAST
+@given(seed=seeds)
+def test_public_history_names_no_card_its_seat_could_not_see(combo, seed):
+    """What a seat perceives of each event (View.history) names only cards it could see."""
+    engine, n = combo.engine, combo.players
+    for step in walk(engine, n, seed, max_steps=min(step_bound(combo), 2000)):
+        for e in step.events:
+            for seat in range(n):
+                o = engine.observe(e, seat, n)
+                if o is None:
+                    assert ("show", True) == (e.kind, e.seat != seat)
+                    continue
+                assert "order" not in o.data
+                if o.kind == "show":
+                    assert seat == o.seat
+                cards = o.data.get("cards") if o.kind in ("move", "draw", "pick", "roll_dice") else None
+                if cards and any(c is not None for c in cards):
+                    slot = o.data.get("to", o.data.get("zone"))
+                    sources = o.data.get("from") if o.kind == "move" else ()
+                    assert may_see(engine, step.after, slot, seat) or (
+                        sources and all(may_see(engine, step.after, s, seat) for s in sources)), (o, seat)
+                if o.kind == "deal_end":
+                    hidden = [c for c in engine.game.counters if c.seen != "all"]
+                    assert not hidden or None in o.data["counters"]
+
+
 # ---------------------------------------------------------------------------- determinism
 def log_of(combo: Combo, seed: int) -> str:
     engine, n = combo.engine, combo.players

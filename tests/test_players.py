@@ -118,3 +118,37 @@ def test_cli_simulate_reports_wins_for_every_seat():
     assert "decisions per match: min" in result.output
     shares = [float(cell.rstrip("%")) for cell in result.output.split() if cell.endswith("%")]
     assert len(shares) == 3 and abs(sum(shares) - 100.0) < 0.5
+
+
+class _Historian(RandomBot):
+    """A random bot that reads its public history and keeps what it saw at each decision."""
+
+    uses_history = True
+
+    def __init__(self, rng):
+        super().__init__(rng)
+        self.snapshots = []
+
+    def choose(self, view, decision):
+        self.snapshots.append((view.seat, tuple(view.history)))
+        return super().choose(view, decision)
+
+
+def test_a_player_that_reads_its_history_gets_what_its_seat_perceived():
+    """View.history holds, in order, the events the seat perceived (no private show to
+    another seat, no hidden card), and grows from one decision to the next."""
+    engine = Engine(load(str(Path(__file__).resolve().parent.parent / "games" / "nimms_leich.rules")))
+    bots = [_Historian(random.Random(s)) for s in range(4)]
+    play_match(engine, bots, 4, seed=3)
+    for bot in bots:
+        previous = ()
+        for seat, history in bot.snapshots:
+            assert history[:len(previous)] == previous
+            previous = history
+            for e in history:
+                assert not (e.kind == "show" and e.seat != seat)
+                if e.kind in ("move", "draw") and any(c is not None for c in e.data["cards"]):
+                    assert engine._sees(e.data["to"], seat, 4) or all(
+                        engine._sees(s, seat, 4) for s in e.data.get("from", ()))
+        assert bot.snapshots and len(previous) > 10
+    assert () == tuple(engine.view(play_match(engine, [RandomBot(random.Random(0))] * 4, 4, 1).state, 0).history)

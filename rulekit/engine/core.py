@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from typing import Iterator
 
 import attrs
@@ -150,6 +151,9 @@ class View:
     dice: tuple = ()                # per zone instance: how many dice of each die it holds
                                     # (in the order of the game's dice), None when its count is hidden
     pending: tuple = ()             # the 'ask … then' blocks waiting for this phase (public)
+    history: Sequence = attrs.field(default=(), eq=False, repr=False)
+    # the events this seat perceived since the match began, in order (see Engine.observe);
+    # filled by the match runner, empty from Engine.view alone
 
     def zone(self, name: str, owner: int | None = None):
         """The (count, cards) of a zone instance as this seat sees it."""
@@ -862,6 +866,44 @@ class Engine:
             if k.label == label:
                 return i
         raise KeyError(label)
+
+    def observe(self, event: Event, seat: int, players: int) -> Event | None:
+        """What ``seat`` perceives of an event at the table, or None if nothing.
+
+        Cards that go where the seat cannot see them are replaced by None (their number
+        stays public); orders of shuffles, faces of hidden dice and hidden counters are left
+        out; a ``show`` to another seat is not perceived. The result is what a person at
+        that seat would know: the events of a seat's public history (``View.history``).
+        """
+        kind, data = event.kind, event.data
+        if kind == "show":
+            return event if event.seat == seat else None
+        if kind in ("move", "draw", "pick", "roll_dice"):
+            slot = data.get("to", data.get("zone", -1))
+            if slot >= 0 and not self._sees(slot, seat, players):
+                sources = data.get("from")
+                sources = sources if isinstance(sources, (list, tuple)) else ()
+                if not (kind == "move" and sources and all(self._sees(s, seat, players) for s in sources)):
+                    data = dict(data, cards=(None,) * len(data["cards"]))
+            return Event(kind, None, data)
+        if kind in ("shuffle", "refill"):
+            return Event(kind, None, {k: v for k, v in data.items() if k != "order"})
+        if kind == "deal_end":
+            public = []
+            bases = self.cg.counter_base(players)
+            for ci, decl in enumerate(self.game.counters):
+                width = players if decl.per_player else 1
+                if decl.seen == "all":
+                    public.extend(data["counters"][bases[ci]:bases[ci] + width])
+                else:
+                    public.extend((None,) * width)
+            return Event(kind, None, dict(data, counters=tuple(public)))
+        return event
+
+    def _sees(self, slot: int, seat: int, players: int) -> bool:
+        zi, owner = self.cg.zone_owner(slot, players)
+        seen = self.cg.zones[zi].seen
+        return seen == "all" or seen == "owner" and owner == seat
 
     def describe_event(self, event: Event, players: int) -> str | None:
         """A line of play-by-play for an event, or None for events not worth a line."""

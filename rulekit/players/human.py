@@ -22,15 +22,30 @@ class HumanPlayer:
             of input.
     """
 
+    #: the match runner gives this player its public history (View.history)
+    uses_history = True
+    #: at most this many of the events since the last decision are printed
+    recent = 12
+
     def __init__(self, engine: Engine, console: Console, ask: Callable[[str], str]):
         self.engine = engine
         self.console = console
         self.ask = ask
+        self._seen = 0                 # events of the history already shown
 
     # -- display
     def show(self, view: View, decision: Decision) -> None:
         c = self.console
         c.print()
+        news = [line for line in (self.engine.describe_event(e, view.players)
+                                  for e in view.history[self._seen:]) if line]
+        self._seen = len(view.history)
+        if news:
+            c.rule("since your last decision")
+            if len(news) > self.recent:
+                c.print(f"… ({len(news) - self.recent} earlier)", markup=False)
+            for line in news[-self.recent:]:
+                c.print(line, markup=False, highlight=False)
         c.rule(f"{seat_name(view.seat)}, your decision ({decision.phase})")
         table = Table(show_header=True, header_style="bold")
         table.add_column("zone")
