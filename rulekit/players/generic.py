@@ -15,7 +15,7 @@ what it can see, dealt into the hidden zones.
   prefers an action that makes no claim (such as passing), else it tells a small lie.
 * In a vote it picks the choice that, over sampled states, leaves it holding fewest cards.
 * Other optional window actions (for example looking at cards) it takes now and then, when
-  it knows no hidden card yet.
+  it knows no card of another seat's hand yet.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class _Analysis:
         procs = {p.name: p.body for p in game.procedures}
         phases = {p.name: p for p in game.phases}
         self.claims: set[tuple[str, str]] = set()
+        self.private_zones = {z.name for z in game.zones if z.per_player and z.seen == "owner"}
         self.tests: set[tuple[str, str]] = set()
 
         def tests(stmts, seen) -> bool:
@@ -155,7 +156,7 @@ class GenericBot:
         plain = [o for o in rest if o not in claiming]
         if decision.kind in ("first", "each"):
             # optional actions (such as looking at cards) now and then, not when it already knows some
-            if plain and not view.known and self.rng.random() < self.curiosity:
+            if plain and not self._knows_a_hand(view) and self.rng.random() < self.curiosity:
                 return random_legal(decision, self.rng, plain)
             return DECLINE_ACTION
         if claiming:
@@ -171,6 +172,12 @@ class GenericBot:
         if testing and not plain:
             return random_legal(decision, self.rng, testing)
         return random_legal(decision, self.rng, plain or options)
+
+    def _knows_a_hand(self, view: View) -> bool:
+        """Whether it knows a card of another seat's private zone (a hand): then looking
+        at more cards is worth less."""
+        private = self.analysis.private_zones
+        return any(owner is not None and owner != view.seat and name in private for name, owner, _ in view.known)
 
     def _pad(self, decision: Decision, options, honest: Action) -> Action | None:
         """A bluff: the honest choice with one more card that does not fit it."""
