@@ -707,11 +707,8 @@ class Compiler:
         return (lambda ctx: 0), None
 
     def counter_type(self, decl: m.CounterDecl) -> str:
-        if decl.names is None:
-            return NUM
-        if decl.names not in self.cg.value_names:
-            self.err(f"unknown names '{decl.names}'", decl.span, self.hint_for(decl.names, self.cg.value_names)
-                     or f"declare them: names {decl.names}: 1 \"A\", …")
+        """NUM, or "num:NAMES" for a counter declared with display names (checked in ``game``)."""
+        if decl.names is None or decl.names not in self.cg.value_names:
             return NUM
         return "num:" + decl.names
 
@@ -1142,8 +1139,13 @@ class Compiler:
             args = self.args(c, node.args, node.span, scope)
             ci = c.index
 
+            line = node.span.line
+
             def claim(ctx):
                 values = tuple(a(ctx) for a in args)
+                if not c.claimable(values):
+                    raise RulesRuntimeError(f"claim '{c.name}' of {values} is not in its order table (line {line}): "
+                                            f"test 'NAME(…) beats claim' before making it")
                 ctx.claim = (ci, values, ctx.seats[ACTOR])
                 ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
                 ctx.claim_args = values
@@ -1606,6 +1608,10 @@ class Compiler:
         g = cg.game
         self.phase_names = [p.name for p in g.phases]
         self.asked: set = set()
+        for c in g.counters:
+            if c.names is not None and c.names not in cg.value_names:
+                self.err(f"unknown names '{c.names}'", c.span, self.hint_for(c.names, cg.value_names)
+                         or f"declare them: names {c.names}: 1 \"A\", …")
         self.procedure_names = [p.name for p in g.procedures]
         for i, c in enumerate(g.claims):
             types = [self.param_type(p) or NUM for p in c.params]

@@ -1,0 +1,893 @@
+"""The language constructs added with claim orders of any shape, display names for values, blind
+choices, 'ask … then' and a turn's 'then', 'forced when', private and per-seat counters, extremes
+and totals over seats, votes statement by statement, 'top/random N of' any cards and cards named
+like symbols: each through a small complete ``.rules`` text, loaded with ``rulekit.loads`` and run
+by ``rulekit.Engine``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulekit import Action, Chance, ChanceEvent, Engine, IllegalAction, RulesError, loads
+from rulekit.engine.compile import RulesRuntimeError
+from rulekit.players import GenericBot
+
+
+# ---------------------------------------------------------------------------- helpers
+def engine_of(text: str) -> Engine:
+    return Engine(loads(text))
+
+
+def setup_game(body: str, decls: str = "", players: str = "2..4") -> str:
+    """A game whose whole match is its setup: ``body`` runs, then the deal (and match) ends."""
+    return f"""\
+game "T"
+players {players}
+deck {{ card coin: count 2 }}
+zone stock: shared, holds the deck
+counter a = 0
+counter b = 0
+counter c = 0
+counter d = 0
+counter s per player = 0
+group team
+seat who
+{decls}
+setup {{
+{body}
+  end deal
+}}
+"""
+
+
+def after_setup(body: str, decls: str = "", n: int = 2, players: str = "2..4") -> dict:
+    """The counters, seats and groups (by name) once the setup ``body`` has run for ``n`` seats."""
+    engine = engine_of(setup_game(body, decls, players))
+    state, _ = engine.new_match(n, random.Random(0))
+    assert -1 == state.phase                 # the match is over
+    view = engine.view(state, 0)
+    return dict(view.counters) | dict(view.seats) | dict(view.groups)
+
+
+def error_of(text: str) -> str:
+    """The first line of the RulesError that loading ``text`` raises: ``<rules>:line:col: error: message``."""
+    with pytest.raises(RulesError) as exc:
+        loads(text)
+    return str(exc.value).splitlines()[0]
+
+
+def play(engine: Engine, state, *actions, rng=None):
+    for a in actions:
+        state, _ = engine.apply(state, a, rng or random.Random(0))
+    return state
+
+
+def counters(engine: Engine, state, seat: int = 0) -> dict:
+    return dict(engine.view(state, seat).counters)
+
+
+def seats(engine: Engine, state) -> dict:
+    return dict(engine.view(state, 0).seats)
+
+
+def legal_params(engine: Engine, state, name: str) -> list:
+    return [a.params for a in engine.legal_actions(state) if a.name == name]
+
+
+def labels_in(engine: Engine, state, zone: str, owner=None) -> list:
+    """The labels of the cards of a zone instance, bottom first."""
+    return [engine.kind_label(k) for k in state.zones[engine.zone_slot(state, zone, owner)]]
+
+
+def bid(*values) -> Action:
+    return Action("bid", (), values)
+
+
+# ---------------------------------------------------------------------------- claim orders
+BIDS = """\
+game "Bids"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+CLAIM
+setup { go to play }
+turn play {
+  action bid "bids" {
+    choose q in 1..QMAX
+    choose f in 1..FMAX
+    require bid(q, f) beats claim "the bid must be higher"
+    claim bid(q, f)
+    set current = left of current
+    go to play
+  }
+}
+"""
+
+
+def bids(claim: str, qmax: int = 6, fmax: int = 6) -> tuple[Engine, object]:
+    engine = engine_of(BIDS.replace("CLAIM", claim).replace("QMAX", str(qmax)).replace("FMAX", str(fmax)))
+    state, _ = engine.new_match(2, random.Random(0))
+    return engine, state
+
+
+KEYED = 'claim bid(q, f) "{q} × {f}" ordered by (if f = 1 then q * 2 else q), f: true when true'
+TABLE = 'claim bid(q, f) "{q}{f}" ordered as (3, 1) < (3, 2) < (2, 1): true when true'
+PERUDO = """\
+claim bid(q, f) "{q} × {f}"
+  higher when (f = 1 and claimed f != 1 and q >= claimed q / 2 rounded up)
+           or (f != 1 and claimed f = 1 and q >= claimed q * 2 + 1)
+           or (f = claimed f and q > claimed q)
+           or (f != 1 and claimed f != 1 and (q > claimed q or q = claimed q and f > claimed f)):
+  true when true"""
+
+
+def test_ordered_by_computed_keys_compares_key_by_key():
+    """'ordered by (if f = 1 then q * 2 else q), f': 3 × 1 ranks as (6, 1); 4 × 1 and 6 × 2 beat it, 5 × 6 not."""
+    engine, state = bids(KEYED)
+    state = play(engine, state, bid(3, 1))
+    assert [(4, 1), (5, 1), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5), (6, 6)] == legal_params(engine, state, "bid")
+    assert "the bid must be higher" == engine.why_illegal(state, bid(5, 6))
+
+
+def test_claim_rank_is_the_place_in_the_declared_order():
+    """Engine.claim_rank: the keys of 'ordered by', the place in an 'ordered as' table, None without a claim."""
+    engine, state = bids(KEYED)
+    assert engine.claim_rank(state) is None
+    assert (6, 1) == engine.claim_rank(play(engine, state, bid(3, 1)))
+    assert (5, 6) == engine.claim_rank(play(engine, state, bid(5, 6)))
+    table, start = bids(TABLE, 3, 3)
+    assert [0, 1, 2] == [table.claim_rank(play(table, start, bid(*v))) for v in ((3, 1), (3, 2), (2, 1))]
+
+
+def test_ordered_as_table_of_tuples():
+    """'ordered as (3, 1) < (3, 2) < (2, 1)': only the listed values may be claimed, and (2, 1) beats (3, 2)."""
+    engine, state = bids(TABLE, 3, 3)
+    assert [(2, 1), (3, 1), (3, 2)] == legal_params(engine, state, "bid")
+    assert "the bid must be higher" == engine.why_illegal(state, bid(1, 1))
+    state = play(engine, state, bid(3, 2))
+    assert [(2, 1)] == legal_params(engine, state, "bid")
+
+
+SINGLE = """\
+game "Hands"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+symbols shape: high_card < pair < two_pairs < full_house
+claim made(h: shape) "{h}" ordered as two_pairs < high_card < full_house: true when true
+claim call(v) "{v}" ordered as 9 < 2 < 5: true when true
+setup { go to play }
+turn play {
+  action made "says {h}" {
+    choose h in shape
+    require made(h) beats claim "not higher"
+    claim made(h)
+    set current = left of current
+    go to play
+  }
+  action call "calls {v}" {
+    choose v in 1..9
+    require call(v) beats claim "not higher"
+    claim call(v)
+    set current = left of current
+    go to play
+  }
+}
+"""
+
+
+def test_ordered_as_table_of_single_values_and_symbols_by_name():
+    """Symbols by name and single numbers: values outside the table are never offered, the table decides what beats."""
+    engine = engine_of(SINGLE)
+    state, _ = engine.new_match(2, random.Random(0))
+    assert [(0,), (2,), (3,)] == legal_params(engine, state, "made")          # never 'pair'
+    assert [(2,), (5,), (9,)] == legal_params(engine, state, "call")
+    after_high = play(engine, state, Action("made", (), (0,)))
+    assert [(3,)] == legal_params(engine, after_high, "made")
+    after_two = play(engine, state, Action("call", (), (2,)))
+    assert ([(5,)], 1) == (legal_params(engine, after_two, "call"), engine.claim_rank(after_two))
+
+
+def test_higher_when_reads_the_standing_claim():
+    """Perudo's aces: after 5 × 5, 3 × 1 beats it, 2 × 1 does not; after 3 × 1, 7 × 2 does, 6 × 2 does not."""
+    engine, state = bids(PERUDO, 8, 6)
+    assert 48 == len(engine.legal_actions(state))                # no claim: every bid
+    fives = play(engine, state, bid(5, 5))
+    assert [(3, 1), (4, 1), (5, 1), (6, 1), (6, 5), (7, 1), (7, 5), (8, 1), (8, 5)] == \
+        [p for p in legal_params(engine, fives, "bid") if p[1] in (1, 5)]
+    aces = play(engine, fives, bid(3, 1))
+    assert [(4, 1), (5, 1), (6, 1), (7, 1), (7, 2), (8, 1), (8, 2)] == \
+        [p for p in legal_params(engine, aces, "bid") if p[1] in (1, 2)]
+    assert "the bid must be higher" == engine.why_illegal(aces, bid(6, 2))
+
+
+@pytest.mark.parametrize("order, where, message", [
+    ("(3, 1) < (3, 2, 1) < (2, 1)", "5:47", "(3, 2, 1) does not fit claim 'bid', which takes 2 value(s)"),
+    ("3 < (3, 2)", "5:37", "3 does not fit claim 'bid', which takes 2 value(s)"),
+    ("(3, 1) < (3, 2) < (3, 1)", "5:1", "(3, 1) is listed twice in the order of 'bid'"),
+], ids=["tuple-too-long", "single-for-a-pair", "duplicate"])
+def test_malformed_order_table_is_a_located_error(order, where, message):
+    """A table entry of the wrong arity, or an entry listed twice: RulesError with 'line:col: error: message'."""
+    text = BIDS.replace("CLAIM", f'claim bid(q, f) "{{q}}{{f}}" ordered as {order}: true when true')
+    assert f"<rules>:{where}: error: {message}" == error_of(text.replace("QMAX", "3").replace("FMAX", "3"))
+
+
+CALLS = """\
+game "Calls"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+claim call(v) "{v}" ordered as 9 < 2 < 5: true when true
+setup { go to play }
+turn play {
+  action call "calls {v}" {
+    choose v in 1..9
+    require call(v) beats claim "not higher"
+    claim call(v)
+    set current = left of current
+    go to play
+  }
+  action stop { end deal }
+}
+"""
+
+
+def test_generic_bot_claims_the_lowest_claim_in_the_declared_order():
+    """'ordered as 9 < 2 < 5': the bot opens with 9 (numerically the largest) and answers 9 with 2."""
+    engine = engine_of(CALLS)
+    state, _ = engine.new_match(2, random.Random(0))
+    assert [(2,), (5,), (9,)] == legal_params(engine, state, "call")       # listed by value: 2 first
+    opening = [GenericBot(engine, random.Random(seed)).choose(engine.view(state, 0), engine.decision(state))
+               for seed in range(3)]
+    assert [Action("call", (), (9,))] * 3 == opening
+    state = play(engine, state, Action("call", (), (9,)))
+    answer = GenericBot(engine, random.Random(0)).choose(engine.view(state, 1), engine.decision(state))
+    assert Action("call", (), (2,)) == answer
+
+
+# ---------------------------------------------------------------------------- names for values
+NAMES = """\
+game "Ranks"
+players 2
+names rank: 1 "A", 11 "J", 12 "Q", 13 "K"
+deck { card number: rank 1..13, count 1 }
+zone stock: shared, holds the deck
+zone table: shared, count only
+counter required: rank = 1
+counter a = 0
+counter b = 0
+claim play(r: rank) "{count of claimed cards} × {r}" ordered by r: true when every card in claimed cards is (rank = r)
+procedure say(r: rank) { log "said {r}" }
+setup { log "required {required}"  go to play }
+turn play {
+  action pick "picks {r} after {required}" {
+    choose r: rank in 1..13
+    require play(r) beats claim "too low"
+    set a = required + r
+    if r > 10 { set b = 1 }
+    lay top 1 of stock on table
+    claim play(r)
+    do say(r)
+    set required = required + 10
+    log "now {required}"
+    set current = left of current
+    go to play
+  }
+}
+"""
+
+
+def names_start():
+    engine = engine_of(NAMES)
+    state, events = engine.new_match(2, random.Random(0))
+    return engine, state, events
+
+
+def test_names_label_the_cards_of_the_attribute():
+    """'names rank: 1 "A", 11 "J", …': the cards over rank are labelled A, 2, …, 10, J, Q, K."""
+    engine, _, _ = names_start()
+    assert ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] == \
+        [engine.kind_label(k) for k in range(len(engine.kinds))]
+    assert 10 == engine.kind_named("J")
+
+
+def test_names_show_in_options_and_texts():
+    """A chosen 'r: rank' is offered by name; texts show the counter, the choice and the claim by name."""
+    engine, state, events = names_start()
+    pick = engine.decision(state).options[0]
+    assert ("picks … after A", tuple(range(1, 14))) == (pick.label, pick.params[0][1])
+    assert (("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),) == pick.shown
+    assert ["required A"] == [e.data["text"] for e in events if e.kind == "log"]
+    state, events = engine.apply(state, Action("pick", (), (12,)), random.Random(0))
+    assert "picks Q after A" == next(e.data["text"] for e in events if e.kind == "action")
+    assert ["said Q", "now J"] == [e.data["text"] for e in events if e.kind == "log"]
+    assert ("1 × Q", "1 × Q") == (next(e.data["text"] for e in events if e.kind == "claim"),
+                                  engine.claim_text(state))
+
+
+def test_named_values_stay_numbers():
+    """'required + r', 'r > 10' and 'ordered by r' work on the numbers; the view holds numbers."""
+    engine, state, _ = names_start()
+    state = play(engine, state, Action("pick", (), (12,)))
+    assert {"required": 11, "a": 13, "b": 1} == counters(engine, state)
+    assert ("play", (12,)) == engine.view(state, 0).claim[:2]
+    assert [(13,)] == legal_params(engine, state, "pick")
+    assert "too low" == engine.why_illegal(state, Action("pick", (), (11,)))
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ("counter required: rank = 1", "counter required: rnk = 1", "7:1", "unknown names 'rnk'"),
+    ("choose r: rank in", "choose r: rnk in", "15:5", "unknown symbol set 'rnk'"),
+    ("claim play(r: rank)", "claim play(r: rnk)", "10:12", "unknown symbol set 'rnk'"),
+], ids=["counter", "choice", "claim-value"])
+def test_unknown_names_is_a_located_error(old, new, where, message):
+    """Naming values with names never declared: RulesError with 'line:col: error: message'."""
+    assert f"<rules>:{where}: error: {message}" == error_of(NAMES.replace(old, new))
+
+
+UNUSED_NAMES = """\
+game "T"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter required: rnk = 1
+counter a = 0
+setup { USE  end deal }
+"""
+
+
+@pytest.mark.parametrize("use", ["set a = 1", "set required = 2"], ids=["never-used", "only-set"])
+def test_unknown_names_of_a_counter_never_read_is_a_located_error(use):
+    """'counter required: rnk = 1' is an error even when no expression reads 'required'."""
+    assert "<rules>:5:1: error: unknown names 'rnk'" == error_of(UNUSED_NAMES.replace("USE", use))
+
+
+def test_unknown_names_of_a_counter_is_reported_once():
+    """A counter with unknown names read twice: one problem, not one per reading."""
+    with pytest.raises(RulesError) as exc:
+        loads(UNUSED_NAMES.replace("USE", "set a = required  set a = required"))
+    assert ["unknown names 'rnk'"] == [p.message for p in exc.value.problems]
+
+
+# ---------------------------------------------------------------------------- blind choices
+BLIND = """\
+game "Blind"
+players 2
+deck { card number: rank 1..5, count 1 }
+zone stock: shared, holds the deck
+zone table: shared, count only
+zone box: shared, seen by all
+counter a = 0
+claim low "low": true when every card in claimed cards is (rank <= 3)
+setup { lay top 3 of stock on table  claim low  go to pick }
+turn pick {
+  action turn_over "turns over a card" {
+    choose COUNT blind from claimed cards
+    reveal chosen
+    if claim holds on chosen { set a = 1 } else { set a = 2 }
+    move chosen to box
+    end deal
+  }
+}
+"""
+
+
+def blind(count: int = 1):
+    engine = engine_of(BLIND.replace("COUNT", str(count)))
+    state, _ = engine.new_match(2, random.Random(0))
+    return engine, state
+
+
+def test_blind_choice_offers_places_never_cards():
+    """'choose 1 blind from claimed cards': the option lists places #1..#3 (param "card"), no cards."""
+    engine, state = blind()
+    option = engine.decision(state).options[0]
+    assert (None, (("card", (1, 2, 3)),), (("#1", "#2", "#3"),)) == (option.cards, option.params, option.shown)
+    assert [(1,), (2,), (3,)] == legal_params(engine, state, "turn_over")
+    assert "there is no card 4 from the top to choose" == engine.why_illegal(state, Action("turn_over", (), (4,)))
+    assert "this action takes no cards" == engine.why_illegal(state, Action("turn_over", (2,), (1,)))
+
+
+@pytest.mark.parametrize("place, card, holds", [(1, "5", 2), (2, "4", 2), (3, "3", 1)])
+def test_blind_choice_takes_the_card_at_that_place_from_the_top(place, card, holds):
+    """The table holds 3, 4, 5 (5 on top): #1 is the 5; 'reveal chosen' shows it; 'claim holds on chosen' tests it."""
+    engine, state = blind()
+    state, events = engine.apply(state, Action("turn_over", (), (place,)), random.Random(0))
+    reveal = next(e for e in events if e.kind == "reveal")
+    assert [card] == [engine.kind_label(k) for k in reveal.data["cards"]]
+    assert [card] == [engine.kind_label(k) for k in engine.view(state, 1).zone("box")[1]]
+    assert holds == counters(engine, state)["a"]
+
+
+def test_blind_choice_of_two_places():
+    """'choose 2 blind from': pairs of places, shown "#1 #3"; the cards at both places are chosen."""
+    engine, state = blind(2)
+    option = engine.decision(state).options[0]
+    assert (((1, 2), (1, 3), (2, 3)), ("#1 #2", "#1 #3", "#2 #3")) == (option.params[0][1], option.shown[0])
+    state = play(engine, state, Action("turn_over", (), ((1, 3),)))
+    assert (["3", "5"], 2) == (sorted(engine.kind_label(k) for k in engine.view(state, 0).zone("box")[1]),
+                               counters(engine, state)["a"])
+
+
+def test_claim_holds_on_other_cards():
+    """'claim holds on CARDS' judges the standing claim with those cards in place of the claimed ones: a 4 is laid
+    as low (false), a 1 of the stock would make it true, the 5 under the 4 would not."""
+    decls = 'claim low "low": true when every card in claimed cards is (rank <= 3)\n' \
+            "deck { card number: rank 1..5, count 1 }\nzone box: shared, count only\n"
+    text = setup_game("  move top 1 of stock to box  lay top 1 of stock on box  claim low\n"
+                      "  if claim holds { add 1 to a }\n"
+                      "  if claim holds on (stock where rank = 1) { add 10 to a }\n"
+                      "  if claim holds on (box where rank = 5) { add 100 to a }", decls)
+    engine = engine_of(text.replace("deck { card coin: count 2 }\n", ""))
+    state, _ = engine.new_match(2, random.Random(0))
+    assert 10 == counters(engine, state)["a"]
+
+
+# ---------------------------------------------------------------------------- ask … then, a turn's then
+ASKS = """\
+game "Asks"
+players 3
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter a = 0
+counter b = 0
+seat who
+seat cur
+claim bold "bold": true when true
+setup { go to play }
+turn play {
+  action start "starts with {v}" {
+    choose v in 1..3
+    let w = v * 10
+    claim bold
+    ask P2 to reply then {
+      set a = a * 100 + w + v
+      set who = actor
+      set cur = current
+      if claim stands { add 1 to b }
+    }
+  }
+  action deep {
+    ask P2 to reply2 then { set a = a * 10 + 1  set who = actor }
+  }
+  action plain { set a = 4 }
+  action leave { set a = 6  go to play }
+  then {
+    set a = a * 10 + 9
+    set current = left of current
+    go to play
+  }
+}
+turn reply {
+  action ok { set a = 7 }
+}
+turn reply2 {
+  action more { ask P3 to reply3 then { set a = a * 10 + 2  set cur = actor } }
+  action quit { set a = 5  go to play }
+}
+turn reply3 {
+  action ok { set a = 3 }
+}
+"""
+
+
+def asks():
+    engine = engine_of(ASKS)
+    state, _ = engine.new_match(3, random.Random(0))
+    return engine, state
+
+
+def test_ask_then_runs_with_the_values_and_seats_of_the_asking_action():
+    """'ask P2 to reply then { … }': P2 decides reply; then the block sees v and w, actor and current P1."""
+    engine, state = asks()
+    state = play(engine, state, Action("start", (), (2,)))
+    assert (1, "reply") == (engine.decision(state).seat, engine.decision(state).phase)
+    assert ((0, (("v", 2), ("w", 20)), 0, 0, 0),) == engine.view(state, 2).pending
+    state = play(engine, state, Action("ok"))
+    assert {"a": 7229, "b": 1} == counters(engine, state)             # 7, then 722, then the turn's then
+    assert (0, 0) == (seats(engine, state)["who"], seats(engine, state)["cur"])
+    assert (1, "play", ()) == (engine.decision(state).seat, engine.decision(state).phase,
+                               engine.view(state, 0).pending)
+
+
+def test_nested_asks_return_innermost_first_then_the_turns_then():
+    """P1 asks P2, whose answer asks P3: P3's answer, P2's then (actor P2), P1's then (actor P1), the turn's then."""
+    engine, state = asks()
+    state = play(engine, state, Action("deep"), Action("more"))
+    assert (2, "reply3", 2) == (engine.decision(state).seat, engine.decision(state).phase,
+                                len(engine.view(state, 0).pending))
+    state = play(engine, state, Action("ok"))
+    assert 3219 == counters(engine, state)["a"]
+    assert (0, 1) == (seats(engine, state)["who"], seats(engine, state)["cur"])
+    assert (1, "play") == (engine.decision(state).seat, engine.decision(state).phase)
+
+
+def test_go_to_drops_the_pending_asks():
+    """A 'go to' in an asked phase drops every pending then: neither the ask's then nor the turn's then runs."""
+    engine, state = asks()
+    state = play(engine, state, Action("deep"))
+    assert 1 == len(engine.view(state, 0).pending)
+    state = play(engine, state, Action("quit"))
+    assert (5, (), "play") == (counters(engine, state)["a"], engine.view(state, 0).pending,
+                               engine.decision(state).phase)
+
+
+def test_turn_then_runs_after_an_action_without_go_to_only():
+    """The turn's then follows 'plain' (4 → 49, next seat), not 'leave', which says where play goes."""
+    engine, state = asks()
+    plain = play(engine, state, Action("plain"))
+    leave = play(engine, state, Action("leave"))
+    assert (49, 1) == (counters(engine, plain)["a"], engine.decision(plain).seat)
+    assert (6, 0) == (counters(engine, leave)["a"], engine.decision(leave).seat)
+
+
+ASK_WINDOW = """\
+game "Ask a window"
+players 3
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter a = 0
+counter s per player = 0
+procedure hit(p: seat, k) {
+  let j = k * 2
+  ask p to reply then { add j + k to s of p  set current = left of current  go to play }
+}
+setup { go to play }
+turn play {
+  action start {
+    ask doubt then { set a = a * 10 + 1  set current = left of current  go to play }
+  }
+  action hit "hits {t}" {
+    choose t in seats in others
+    do hit(t, 5)
+  }
+}
+window doubt: first of others {
+  action doubt { set a = 5 }
+}
+turn reply {
+  action ok { add 100 to s }
+}
+"""
+
+
+def test_ask_a_window_without_a_seat():
+    """'ask doubt then { … }': the window asks its seats; the then runs after its action or after all decline."""
+    engine = engine_of(ASK_WINDOW)
+    state, _ = engine.new_match(3, random.Random(0))
+    state = play(engine, state, Action("start"))
+    assert (1, "doubt") == (engine.decision(state).seat, engine.decision(state).phase)
+    doubted = play(engine, state, Action("doubt"))
+    declined = play(engine, state, Action("decline"), Action("decline"))
+    assert (51, "play") == (counters(engine, doubted)["a"], engine.decision(doubted).phase)
+    assert (1, "play") == (counters(engine, declined)["a"], engine.decision(declined).phase)
+
+
+def test_ask_in_a_procedure_keeps_the_procedure_values():
+    """An ask inside 'procedure hit(p: seat, k)': p decides; the then sees p, k and the let j; current is back."""
+    engine = engine_of(ASK_WINDOW)
+    state, _ = engine.new_match(3, random.Random(0))
+    state = play(engine, state, Action("hit", (), (2,)))
+    assert (2, "reply") == (engine.decision(state).seat, engine.decision(state).phase)
+    state = play(engine, state, Action("ok"))
+    assert ((0, 0, 115), 1) == (counters(engine, state)["s"], engine.decision(state).seat)
+
+
+def test_claim_stands():
+    """'claim stands' holds while a claim stands: not before the first claim, not after 'clear claim'."""
+    got = after_setup("if claim stands { add 1 to a }  claim bold  if claim stands { add 10 to a }\n"
+                      "  clear claim  if claim stands { add 100 to a }  if no claim { add 1000 to a }",
+                      'claim bold "bold": true when true')
+    assert 1010 == got["a"]
+
+
+# ---------------------------------------------------------------------------- forced when
+FORCED = """\
+game "Forced"
+players 3
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter coins per player = 0
+setup { set coins of P2 = 10  set current = P2  go to act }
+turn act {
+  action income "takes income" { add 1 to coins }
+  action coup "launches a coup" forced when coins >= 10 { subtract 7 from coins }
+  then { go to react }
+}
+window react: each of everyone {
+  action grumble forced when coins >= 3 { add 1 to coins }
+  action smile { add 2 to coins }
+  then { set current = left of current  go to act }
+}
+"""
+
+
+def forced():
+    engine = engine_of(FORCED)
+    state, _ = engine.new_match(3, random.Random(0))
+    return engine, state
+
+
+def test_forced_action_is_the_only_one_allowed():
+    """With 10 coins P2 must coup: income is refused with "you must coup", and only coup is offered."""
+    engine, state = forced()
+    assert (["coup"], ["coup"]) == ([o.name for o in engine.decision(state).options],
+                                   [a.name for a in engine.legal_actions(state)])
+    assert "you must coup" == engine.why_illegal(state, Action("income"))
+    with pytest.raises(IllegalAction) as exc:
+        engine.apply(state, Action("income"), random.Random(0))
+    assert "you must coup" == str(exc.value)
+
+
+def test_forced_action_only_while_its_condition_holds():
+    """In the window P1, with 0 coins, may decline or smile; back in the turn, P3 with 0 coins may take income."""
+    engine, state = forced()
+    state = play(engine, state, Action("coup"))
+    assert (0, "react") == (engine.decision(state).seat, engine.decision(state).phase)
+    assert ["grumble", "smile", "decline"] == [a.name for a in engine.legal_actions(state)]
+    assert engine.why_illegal(state, Action("decline")) is None
+    state = play(engine, state, Action("decline"), Action("grumble"), Action("decline"))
+    assert (2, "act") == (engine.decision(state).seat, engine.decision(state).phase)
+    assert ["income", "coup"] == [o.name for o in engine.decision(state).options]
+    assert engine.why_illegal(state, Action("income")) is None
+
+
+def test_forced_action_in_a_window_forbids_declining():
+    """P2, with 3 coins after the coup, must grumble: neither decline nor smile is allowed or offered."""
+    engine, state = forced()
+    state = play(engine, state, Action("coup"), Action("decline"))
+    assert (1, ["grumble"]) == (engine.decision(state).seat, [o.name for o in engine.decision(state).options])
+    assert ["grumble"] == [a.name for a in engine.legal_actions(state)]
+    assert ("you must grumble", "you must grumble") == (engine.why_illegal(state, Action("decline")),
+                                                        engine.why_illegal(state, Action("smile")))
+    with pytest.raises(IllegalAction):
+        engine.apply(state, Action("decline"), random.Random(0))
+    state = play(engine, state, Action("grumble"))
+    assert ((0, 4, 0), 2) == (counters(engine, state)["coins"], engine.decision(state).seat)
+
+
+# ---------------------------------------------------------------------------- private and per-seat counters
+PRIVATE = """\
+game "Private"
+players 3
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+seat starter = random
+counter coins per player = if actor = starter then 1 else 2
+counter gold per player = 3, seen by owner
+counter mark per player = 0, seen by nobody
+counter pot = 7, seen by nobody
+counter open = 1
+counter seen = 0
+setup {
+  add 1 to gold of P3
+  set mark of P2 = 4
+  if gold of P3 = 4 and mark of P2 = 4 and pot = 7 { set seen = 1 }
+  end deal
+}
+"""
+
+
+def private(starter: int = 1):
+    engine = engine_of(PRIVATE)
+    chance = Chance(lambda event: starter)
+    state, events = engine.new_match(3, chance)
+    return engine, state, events, chance
+
+
+def test_private_counters_in_each_view():
+    """'seen by owner': each view holds its own value only; 'seen by nobody': no view holds it; rules read all."""
+    engine, state, _, _ = private()
+    assert [{"gold": (3, None, None), "mark": (None, None, None), "pot": None, "open": 1, "seen": 1},
+            {"gold": (None, 3, None), "mark": (None, None, None), "pot": None, "open": 1, "seen": 1},
+            {"gold": (None, None, 4), "mark": (None, None, None), "pot": None, "open": 1, "seen": 1}] == \
+        [{k: v for k, v in counters(engine, state, seat).items() if k != "coins"} for seat in range(3)]
+
+
+def test_observe_hides_private_counters_at_the_end_of_a_deal():
+    """Engine.observe of deal_end keeps the public counters and puts None for the private ones."""
+    engine, state, events, _ = private()
+    deal_end = next(e for e in events if e.kind == "deal_end")
+    assert (2, 1, 2, 3, 3, 4, 0, 4, 0, 7, 1, 1) == deal_end.data["counters"]
+    assert (2, 1, 2) + (None,) * 7 + (1, 1) == engine.observe(deal_end, 0, 3).data["counters"]
+    assert (2, 1, 2) + (None,) * 7 + (1, 1) == engine.observe(deal_end, 2, 3).data["counters"]
+
+
+@pytest.mark.parametrize("starter, coins", [(0, (1, 2, 2)), (1, (2, 1, 2)), (2, (2, 2, 1))])
+def test_per_player_counter_starts_per_seat(starter, coins):
+    """'counter coins per player = if actor = starter then 1 else 2' with 'seat starter = random'."""
+    engine, state, _, chance = private(starter)
+    assert [ChanceEvent("seat", (0, 1, 2), (1 / 3, 1 / 3, 1 / 3))] == [e for e, _ in chance.history]
+    assert (starter, coins) == (seats(engine, state)["starter"], counters(engine, state)["coins"])
+
+
+def test_per_player_counter_declared_before_the_seat_it_reads():
+    """The per-seat initial values are computed after every seat, whatever the order of the declarations."""
+    text = PRIVATE.replace("seat starter = random\n", "").replace("counter open = 1\n",
+                                                                   "counter open = 1\nseat starter = random\n")
+    engine = engine_of(text)
+    state, _ = engine.new_match(3, Chance(lambda event: 2))
+    assert (2, 2, 1) == counters(engine, state)["coins"]
+
+
+# ---------------------------------------------------------------------------- values over seats
+def test_highest_lowest_and_total_of_an_expression_over_seats():
+    """'highest of (… for p in SEATS)', 'lowest of', 'total of' evaluate the expression with p each seat."""
+    got = after_setup("set s of P2 = 5  set s of P3 = -2  set s of P4 = 5\n"
+                      "  set a = highest of (s of p * 2 for p in everyone)\n"
+                      "  set b = lowest of (s of p + 1 for p in everyone)\n"
+                      "  set c = total of (s of p for p in others)\n"
+                      "  set d = total of (1 for p in (p in everyone where s of p > 0))", n=4)
+    assert (10, -1, 8, 2) == (got["a"], got["b"], got["c"], got["d"])
+
+
+def test_seats_with_highest_and_lowest():
+    """'(p in SEATS with highest EXPR)' keeps every seat with the best value, in the set's order."""
+    got = after_setup("set s of P2 = 5  set s of P3 = -2  set s of P4 = 5\n"
+                      "  let team be (p in everyone with highest s of p)\n"
+                      "  set who = first of (p in everyone after P2 with highest s of p)\n"
+                      "  set current = first of (p in everyone with lowest s of p)\n"
+                      "  set a = count of seats in (p in everyone with lowest s of p * s of p)", n=4)
+    assert ((1, 3), 3, 2, 1) == (got["team"], got["who"], got["current"], got["a"])
+
+
+def test_values_over_seats_pass_over_seats_that_are_out():
+    """A knocked-out seat counts neither in 'highest of (…)' nor in '(… with highest …)'."""
+    got = after_setup("set s of P2 = 9  set s of P3 = 4  knock out P2\n"
+                      "  set a = highest of (s of p for p in everyone)\n"
+                      "  set who = first of (p in everyone with highest s of p)",
+                      n=3)
+    assert (4, 2) == (got["a"], got["who"])
+
+
+def test_highest_over_no_seat_fails_when_run_and_total_is_zero():
+    """'total of' over no seat is 0; 'highest of' over no seat stops the match with the line."""
+    assert 0 == after_setup("set a = 5  set a = total of (s of p for p in (p in everyone where false))")["a"]
+    engine = engine_of(setup_game("  set a = highest of (s of p for p in (p in everyone where false))"))
+    with pytest.raises(RulesRuntimeError) as exc:
+        engine.new_match(2, random.Random(0))
+    assert "the highest value over no seat (line 14)" == str(exc.value)
+
+
+@pytest.mark.parametrize("body, where, message", [
+    ("  set a = highest of (p for p in everyone)", "14:23", "expected a number, found a seat"),
+    ("  set who = first of (p in everyone with highest p = P1)", "14:50", "expected a number, found a condition"),
+], ids=["highest-of-seats", "with-highest-condition"])
+def test_values_over_seats_must_be_numbers(body, where, message):
+    """A seat or a condition where a number over seats is expected: a located error."""
+    assert f"<rules>:{where}: error: {message}" == error_of(setup_game(body))
+
+
+# ---------------------------------------------------------------------------- votes statement by statement
+SWAP = """\
+game "Swap"
+players 2
+deck { card number: rank 1..3, count 1 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+setup { draw 1 from stock to hand of P1  draw 1 from stock to hand of P2  go to swap }
+vote swap: each of everyone {
+  action trade {
+    choose 1 from your hand
+    draw 1 from stock to your hand
+    shuffle chosen into stock
+  }
+  then { end deal }
+}
+"""
+
+
+def test_votes_take_effect_statement_by_statement():
+    """Both voters draw before either card goes back: P1 draws the last card of the stock, P2 draws nothing."""
+    engine = engine_of(SWAP)
+    state, _ = engine.new_match(2, random.Random(0))
+    assert (["3"], ["2"], ["1"]) == (labels_in(engine, state, "hand", 0), labels_in(engine, state, "hand", 1),
+                                     labels_in(engine, state, "stock"))
+    state = play(engine, state, Action("trade", (2,)))
+    state, events = engine.apply(state, Action("trade", (1,)), random.Random(0))
+    assert ["votes", "draw", "draw", "shuffle", "shuffle"] == \
+        [e.kind for e in events if e.kind in ("votes", "draw", "shuffle")]
+    assert (["1"], []) == (labels_in(engine, state, "hand", 0), labels_in(engine, state, "hand", 1))
+    assert ["2", "3"] == sorted(labels_in(engine, state, "stock"))
+
+
+def test_vote_effects_keep_each_voters_values():
+    """Each voter's choice and 'let' hold for all its statements while the others' statements run between them."""
+    text = """\
+game "Values"
+players 3
+deck { card coin: count 6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter s per player = 0
+counter t = 0
+setup { draw 1 from stock to hand of P1  draw 2 from stock to hand of P2  go to give }
+vote give: each of everyone {
+  action give {
+    choose k in 1..2
+    let h = count of your hand
+    set t = t * 10 + h
+    add h * 10 + k to s
+  }
+  then { end deal }
+}
+"""
+    engine = engine_of(text)
+    state, _ = engine.new_match(3, random.Random(0))
+    state = play(engine, state, Action("give", (), (1,)), Action("give", (), (2,)), Action("give", (), (1,)))
+    assert {"s": (11, 22, 1), "t": 120} == counters(engine, state)
+
+
+# ---------------------------------------------------------------------------- top / random N of any cards, symbol cards
+TOPS = """\
+game "Tops"
+players 2
+symbols character: duke < captain < contessa
+deck {
+  card number: rank 1..5, count 1
+  card duke: count 1
+  card captain: count 1
+}
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+zone box: shared, seen by all
+counter a = 0
+counter b = 0
+claim role(c: character) "the {c}": true when some card in hand of claimant is c
+setup {
+  move (stock where duke or captain) to hand of P2
+  move top 1 of (stock where rank < 4) to box
+  move top 2 of (stock where rank > 1) to hand of P1
+  move random 1 of (hand of P2 where duke or captain) to box
+  set current = P2
+  go to play
+}
+turn play {
+  action name "names the {c}" {
+    choose c in character
+    if some card in hand of actor is c { set a = 1 } else { set a = 2 }
+    set b = total c of hand of actor
+    claim role(c)
+    set current = left of current
+    go to play
+  }
+}
+"""
+
+
+def tops(pick: int = 0):
+    engine = engine_of(TOPS)
+    chance = Chance(lambda event: event.outcomes[pick])
+    state, _ = engine.new_match(2, chance)
+    return engine, state, chance
+
+
+def test_top_n_of_a_card_set_where():
+    """'top 1 of (stock where rank < 4)' is the 3 (the 4 and 5 lie above it); 'top 2 of (… rank > 1)' the 4 and 5."""
+    engine, state, _ = tops()
+    assert ["1", "2"] == labels_in(engine, state, "stock")
+    assert ["4", "5"] == labels_in(engine, state, "hand", 0)
+    assert "3" == labels_in(engine, state, "box")[0]
+
+
+@pytest.mark.parametrize("pick, kept, boxed", [(0, "captain", "duke"), (1, "duke", "captain")])
+def test_random_n_of_a_card_set_where(pick, kept, boxed):
+    """'random 1 of (hand of P2 where duke or captain)' draws one of those two cards, as likely each."""
+    engine, state, chance = tops(pick)
+    duke, captain = engine.kind_named("duke"), engine.kind_named("captain")
+    assert [ChanceEvent("card", (duke, captain), (0.5, 0.5))] == [e for e, _ in chance.history]
+    assert ([kept], ["3", boxed]) == (labels_in(engine, state, "hand", 1), labels_in(engine, state, "box"))
+
+
+@pytest.mark.parametrize("character, a, b, holds", [(0, 2, 0, False), (1, 1, 1, True), (2, 2, 0, False)],
+                         ids=["duke", "captain", "contessa"])
+def test_a_card_named_like_a_symbol_shows_that_symbol(character, a, b, holds):
+    """P2 holds the captain: 'some card in hand of actor is c' and the claim 'the {c}' hold for c = captain only."""
+    engine, state, _ = tops()
+    state = play(engine, state, Action("name", (), (character,)))
+    assert {"a": a, "b": b} == counters(engine, state)
+    assert holds == engine.claim_holds_in(state)
+    assert f"the {['duke', 'captain', 'contessa'][character]}" == engine.claim_text(state)
