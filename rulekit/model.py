@@ -506,6 +506,14 @@ class Repeat:
 
 
 @attrs.frozen
+class ForKinds:
+    """``for each NAME in deck { … }``: once for each kind of card of the deck (not dice)."""
+    var: str
+    body: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
 class ForRange:
     """``for each NAME in LOW..HIGH { … }``."""
     var: str
@@ -528,7 +536,7 @@ class Log:
 
 Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
              MakeClaim, ClearClaim, If, ForEach, GoTo, Ask, Do, EndDeal, Log, LetValue, RemoveSeat, KnockOut,
-             RollDice, Repeat, ForRange]
+             RollDice, Repeat, ForRange, ForKinds]
 
 
 # ---------------------------------------------------------------- declarations
@@ -832,7 +840,7 @@ def walk(stmts):
         if isinstance(s, If):
             yield from walk(s.then)
             yield from walk(s.orelse)
-        elif isinstance(s, (ForEach, Repeat, ForRange)):
+        elif isinstance(s, (ForEach, Repeat, ForRange, ForKinds)):
             yield from walk(s.body)
 
 

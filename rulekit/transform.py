@@ -466,6 +466,9 @@ class ToModel(Transformer):
     def repeat(self, meta, count, body):
         return m.Repeat(count, body, span=_span(meta))
 
+    def for_kinds(self, meta, var, body):
+        return m.ForKinds(str(var), body, span=_span(meta))
+
     def for_range(self, meta, var, low, high, body):
         return m.ForRange(str(var), low, high, body, span=_span(meta))
 

@@ -891,3 +891,42 @@ def test_a_card_named_like_a_symbol_shows_that_symbol(character, a, b, holds):
     assert {"a": a, "b": b} == counters(engine, state)
     assert holds == engine.claim_holds_in(state)
     assert f"the {['duke', 'captain', 'contessa'][character]}" == engine.claim_text(state)
+
+
+# ---------------------------------------------------------------------------- loops over kinds and symbols
+LOOPS = """\
+game "Loops"
+players 2
+symbols color: red < green < blue
+deck {
+  card number: rank 1..3, count 2
+  card joker: count 1, wild
+}
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by all
+counter kinds = 0
+counter held = 0
+counter colors = 0
+setup {
+  move stock to hand of P1
+  for each k in deck {
+    add 1 to kinds
+    add count of (hand of P1 where k) to held
+    log "{k}"
+  }
+  for each c in color {
+    add 1 to colors
+  }
+  end deal
+}
+"""
+
+
+def test_for_each_kind_of_the_deck_and_each_symbol():
+    """'for each k in deck' visits every kind once (k is a card condition and shows as its label);
+    'for each c in SYMBOLS' visits every symbol."""
+    engine = Engine(loads(LOOPS))
+    state, events = engine.new_match(2, random.Random(0))
+    values = dict(engine.view(state, 0).counters)
+    assert (4, 7, 3) == (values["kinds"], values["held"], values["colors"])
+    assert ["1", "2", "3", "joker"] == [e.data["text"] for e in events if e.kind == "log"]

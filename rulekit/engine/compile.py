@@ -19,7 +19,7 @@ from .. import model as m
 from ..errors import Problem, Span
 from .narrate import seat_name
 
-NUM, BOOL, SEAT, GROUP = "num", "bool", "seat", "group"
+NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
 BUILTIN_SEATS = ("current", "actor", "claimant")
 DECLINE = "decline"
@@ -768,6 +768,8 @@ class Compiler:
         cg = self.cg
         if isinstance(node, m.CpName):
             name = node.name
+            if scope.get(name) == KIND:
+                return lambda ctx, k: ctx.locals[name] == k      # a kind named by 'for each … in deck'
             if (scope.get(name) or "").startswith("sym:"):
                 # a chosen or claimed symbol: the card shows it
                 columns = tuple(cg.attr_table[s] for s in cg.symbols[scope[name][4:]])
@@ -926,6 +928,8 @@ class Compiler:
             elif typ is not None and typ.startswith("sym:"):
                 names = cg.symbols[typ[4:]]
                 pieces.append(lambda ctx, f=f, names=names: names[f(ctx)])
+            elif typ == KIND:
+                pieces.append(lambda ctx, f=f: cg.kinds[f(ctx)].label)
             elif typ is not None and typ.startswith("num:"):
                 names = cg.value_names.get(typ[4:], {})
                 pieces.append(lambda ctx, f=f, names=names: names.get(f(ctx), str(f(ctx))))
@@ -1184,7 +1188,18 @@ class Compiler:
                 elif orelse is not None:
                     orelse(ctx)
             return if_
+        if isinstance(node, m.ForKinds):
+            inner = dict(scope)
+            inner[node.var] = KIND
+            kinds = tuple(i for i, k in enumerate(cg.kinds) if k.die is None)
+            return loop(node.var, lambda ctx: kinds, self.block(node.body, inner))
         if isinstance(node, m.ForEach):
+            if node.seats.kind == "var" and node.seats.name in cg.symbols and node.seats.name not in scope:
+                # for each value of a symbol set
+                inner = dict(scope)
+                inner[node.var] = _sym(node.seats.name)
+                values = range(len(cg.symbols[node.seats.name]))
+                return loop(node.var, lambda ctx: values, self.block(node.body, inner))
             seats = self.seat_set(node.seats, scope)
             inner = dict(scope)
             inner[node.var] = SEAT
