@@ -76,7 +76,8 @@ def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tup
     return list(items.values()), tuple(applied)
 
 
-def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict | None = None) -> tuple:
+def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict | None = None,
+                  symbols: dict | None = None) -> tuple:
     kinds = []
     seen: set[str] = set()
     for card in deck.cards:
@@ -85,6 +86,13 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
         seen.add(card.name)
         count = None
         ranges = [p for p in card.props if p.kind == "range"]
+        over = [p for p in card.props if p.kind == "symbols"]
+        for p in over:
+            if p.name not in (symbols or {}):
+                problems.append(Problem(f"unknown symbol set '{p.name}'", p.span,
+                                        suggest(p.name, symbols or {}) or f"declare it: symbols {p.name}: A < B < C"))
+        if len(ranges) + len(over) > 1:
+            problems.append(Problem("a card may generate over one range or symbol set only", card.span))
         fixed: dict[str, int] = {}
         aliases = []
         flags = set()
@@ -105,9 +113,15 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
             count = 1
         elif count < 1:
             problems.append(Problem(f"card '{card.name}' has count {count}; it must be at least 1", card.span))
-        if len(ranges) > 1:
-            problems.append(Problem("a card may generate over one range only", ranges[1].span))
         values = [None]
+        if over and over[0].name in (symbols or {}):
+            # one kind per symbol, showing that symbol once: "3 cards of each character"
+            for sym in symbols[over[0].name]:
+                attrs_ = dict(fixed)
+                attrs_[sym] = 1
+                label = f"{card.label} {sym}" if card.label else sym
+                kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count, start=start))
+            continue
         if ranges:
             r = ranges[0]
             if r.high < r.value:
@@ -218,7 +232,8 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         return tuple(i for i in items if isinstance(i, cls))
 
     value_names = {d.name: dict(d.pairs) for d in items if isinstance(d, m.NamesDecl)}
-    kinds = (_expand_cards(deck, problems, value_names) if deck else ()) + _dice_kinds(dice, problems)
+    symbol_sets = {d.name: d.symbols for d in items if isinstance(d, m.SymbolsDecl)}
+    kinds = (_expand_cards(deck, problems, value_names, symbol_sets) if deck else ()) + _dice_kinds(dice, problems)
     zones = named(m.ZoneDecl)
     holders = [z for z in zones if z.holds_deck]
     if not zones:

@@ -555,8 +555,9 @@ class PlayersDecl:
 
 @attrs.frozen
 class CardProp:
-    """One property of a card declaration: ``count``, ``range`` (attr lo..hi), ``value``
-    (attr n), ``alias`` (attr = another attr) or ``flag``."""
+    """One property of a card declaration: ``count``, ``each`` (N in each ZONE), ``range``
+    (attr lo..hi), ``value`` (attr n), ``alias`` (attr = another attr), ``symbols`` (each
+    SYMBOLSET: one kind per symbol, showing it) or ``flag``."""
     kind: str
     name: str = ""
     value: int = 0

@@ -122,6 +122,9 @@ class ToModel(Transformer):
     def prop_count(self, meta, n):
         return m.CardProp("count", value=n, span=_span(meta))
 
+    def prop_symbols(self, meta, name):
+        return m.CardProp("symbols", name=str(name), span=_span(meta))
+
     def prop_each(self, meta, n, zone):
         return m.CardProp("each", name=str(zone), value=n, span=_span(meta))
 

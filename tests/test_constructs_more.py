@@ -930,3 +930,23 @@ def test_for_each_kind_of_the_deck_and_each_symbol():
     values = dict(engine.view(state, 0).counters)
     assert (4, 7, 3) == (values["kinds"], values["held"], values["colors"])
     assert ["1", "2", "3", "joker"] == [e.data["text"] for e in events if e.kind == "log"]
+
+
+def test_a_card_generated_over_a_symbol_set():
+    """'card character: each character, count 3' makes one kind per symbol, labelled and showing it."""
+    text = """\
+game "Court"
+players 2
+symbols character: duke < captain
+deck {
+  card character: each character, count 3
+}
+zone court: shared, count only, holds the deck
+claim role(c: character): true when some card in court is c
+setup { end deal }
+"""
+    engine = Engine(loads(text))
+    assert [("duke", 3), ("captain", 3)] == [(k.label, k.count) for k in engine.kinds]
+    assert [(("duke", 1),), (("captain", 1),)] == [k.attrs for k in engine.kinds]
+    assert "<rules>:5:19: error: unknown symbol set 'characters'" == error_of(
+        text.replace("each character,", "each characters,"))
