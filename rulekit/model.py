@@ -843,6 +843,8 @@ def walk(stmts):
             yield from walk(s.orelse)
         elif isinstance(s, (ForEach, Repeat, ForRange, ForKinds)):
             yield from walk(s.body)
+        elif isinstance(s, Ask):
+            yield from walk(s.then)
 
 
 def nodes(node):

@@ -15,6 +15,8 @@ import itertools
 import re
 from typing import Callable
 
+import attrs
+
 from .. import model as m
 from ..errors import Problem, Span
 from .narrate import seat_name
@@ -948,7 +950,14 @@ class Compiler:
 
     def statements(self, stmts, scope) -> list:
         scope = dict(scope)          # a 'let' is known to the rest of its block only
-        return [self.stmt(s, scope) for s in stmts]
+        out = []
+        for i, s in enumerate(stmts):
+            if isinstance(s, m.Ask) and not s.then and i + 1 < len(stmts):
+                # 'ask PHASE' followed by more statements: they are what happens after it
+                out.append(self.stmt(attrs.evolve(s, then=tuple(stmts[i + 1:])), scope))
+                break
+            out.append(self.stmt(s, scope))
+        return out
 
     @staticmethod
     def run_all(fns) -> Callable:
@@ -1607,7 +1616,7 @@ class Compiler:
             if p.kind == "vote":
                 for a in p.actions:
                     for s in m.walk(a.body):
-                        if isinstance(s, (m.GoTo, m.EndDeal)):
+                        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask)):
                             self.err("the choices of a vote take effect together, so a vote's action cannot "
                                      "leave the vote", s.span, "move 'go to' / 'end deal' into the vote's 'then' block")
             if p.after is not None and not _ends(p.after, procs):
