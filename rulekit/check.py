@@ -308,8 +308,14 @@ def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> m.Game:
         OptionError: an unknown variant.
         OSError: the file cannot be read.
     """
-    with open(path, encoding="utf-8") as fh:
-        source = fh.read()
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        source = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError(path, "", [Problem(
+            f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset {exc.start})", Span.unknown(),
+            "save the file as UTF-8 text")]) from None
     return loads(source, path, variants)
 
 

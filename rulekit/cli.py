@@ -9,6 +9,7 @@ from collections import Counter
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -88,7 +89,7 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet):
     console = Console(highlight=False)
     game = engine.game
     title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
-    console.print(f"[bold]{title}[/bold] — {n} players, seed {seed}")
+    console.print(f"[bold]{escape(title)}[/bold] — {n} players, seed {seed}")
     human_seats = {h - 1 for h in humans}
 
     def on_events(state, events):
@@ -98,7 +99,7 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet):
             if ev.seat is not None and human_seats and ev.seat not in human_seats:
                 continue
             if ev.kind == "deal_end":
-                console.print(_deal_summary(engine, state.n, ev.data))
+                console.print(_deal_summary(engine, state.n, ev.data), markup=False)
                 continue
             line = engine.describe_event(ev, state.n)
             if line:
@@ -114,7 +115,7 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet):
         with open(log_path, "w", encoding="utf-8") as fh:
             for row in record.log:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-        console.print(f"log written to {log_path} ({len(record.log)} lines)")
+        console.print(f"log written to {log_path} ({len(record.log)} lines)", markup=False)
 
 
 def _deal_summary(engine: Engine, n: int, data) -> str:
@@ -135,7 +136,7 @@ def _standings(console: Console, engine: Engine, state) -> None:
     table.add_column("seat")
     keys = engine.game.match.winners
     for key in keys:
-        table.add_column(("highest " if key.highest else "lowest ") + _expr_text(engine, key))
+        table.add_column(escape(("highest " if key.highest else "lowest ") + _expr_text(engine, key)))
     out = state.out or (0,) * state.n
     if any(out):
         table.add_column("out")
@@ -228,7 +229,7 @@ def simulate(file, games, players, seed, variants, bots):
                 results[s] += value
             steps.append(record.steps)
             progress.advance(task)
-    table = Table(title=f"{engine.game.title}: {games} matches, {n} players, {bots} bots")
+    table = Table(title=f"{escape(engine.game.title)}: {games} matches, {n} players, {bots} bots")
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("share", justify="right")

@@ -41,6 +41,8 @@ class Problem:
     def render(self, path: str, source: str) -> str:
         """The full text of this problem: location, message, source line, caret, hint."""
         line, col = self.span.line, self.span.column
+        if not line:                   # a problem of the whole file (it cannot be read as text)
+            return f"{path}: error: {self.message}" + (f"\nhint: {self.hint}" if self.hint else "")
         out = [f"{path}:{line}:{col}: error: {self.message}"]
         lines = source.splitlines()
         if 1 <= line <= len(lines):

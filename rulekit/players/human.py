@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..engine import Action, Decision, Engine, View
@@ -57,21 +58,21 @@ class HumanPlayer:
                 text = self.cards_text(cards) or "(empty)"
             else:
                 text = "?" if count is None else f"{count} card(s)"
-            table.add_row(name, whose, text)
+            table.add_row(escape(name), escape(whose), escape(text))   # texts of the file are never markup
         c.print(table)
         for name, value in view.counters:
             if value is None or isinstance(value, tuple) and all(v is None for v in value):
                 continue              # a counter this seat may not see
             if isinstance(value, tuple):
                 value = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(value) if v is not None)
-            c.print(f"{name}: {value}")
+            c.print(f"{name}: {value}", markup=False)
         if view.claim is not None:
             claimant, count = view.claim[2], view.claim[3]
             cards = f" ({count} card(s))" if count else ""
-            c.print(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}")
+            c.print(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}", markup=False)
         for name, owner, cards in view.known:
             who = "" if owner is None else f" of {seat_name(owner)}"
-            c.print(f"you know the {name}{who}: {self.cards_text(cards)}")
+            c.print(f"you know the {name}{who}: {self.cards_text(cards)}", markup=False)
 
     def cards_text(self, cards) -> str:
         return ", ".join(self.engine.kind_label(k) for k in cards)
@@ -81,17 +82,17 @@ class HumanPlayer:
         self.show(view, decision)
         options = decision.options
         for i, o in enumerate(options, 1):
-            self.console.print(f"  [bold]{i}[/bold]. {o.name}: {o.label}")
+            self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
         while True:
             try:
                 action = self._read(options)
             except ValueError as exc:
-                self.console.print(f"[red]{exc}[/red] — try again.")
+                self.console.print(f"[red]{escape(str(exc))}[/red] — try again.")
                 continue
             reason = decision.check(action)
             if reason is None:
                 return action
-            self.console.print(f"[red]Not allowed: {reason}.[/red] Try again.")
+            self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
 
     def _read(self, options) -> Action:
         text = self.ask("choose an option by number or name").strip()
@@ -106,7 +107,7 @@ class HumanPlayer:
         if option.cards is not None:
             pool = list(option.cards)
             listing = "  ".join(f"{i}:{self.engine.kind_label(k)}" for i, k in enumerate(pool, 1))
-            self.console.print(f"  cards: {listing}")
+            self.console.print(f"  cards: {listing}", markup=False)
             high = "any number" if option.high is None else str(option.high)
             raw = self.ask(f"which cards? numbers separated by spaces ({option.low} to {high})").split()
             picked = []
