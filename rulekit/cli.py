@@ -84,6 +84,11 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet):
         if h > n:
             raise click.BadParameter(f"seat {h} does not exist in a {n}-player match (seats are 1..{n})",
                                      param_hint="'--human'")
+    if log_path:
+        try:                            # say so now, not after the whole match
+            open(log_path, "w", encoding="utf-8").close()
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {log_path}: {exc.strerror}", param_hint="'--log'") from None
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     console = Console(highlight=False)
@@ -222,7 +227,12 @@ def simulate(file, games, players, seed, variants, bots):
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("playing", total=games)
         for g in range(games):
-            record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g)
+            try:
+                record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g)
+            except RulesRuntimeError as exc:
+                progress.stop()
+                click.echo(f"{file}: error: {exc} (match {g + 1}, seed {seed + g})", err=True)
+                sys.exit(2)
             for s in record.winners:
                 wins[s] += 1 / len(record.winners)
             for s, value in enumerate(engine.returns(record.state)):

@@ -1,5 +1,7 @@
-"""Hostile input refused cleanly (the robustness issue): a file that is not UTF-8, and terminal
-markup in a game's texts or typed at the prompt, which is printed as text, never interpreted."""
+"""Hostile input refused cleanly (the robustness issue): a file that is not UTF-8, terminal
+markup in a game's texts or typed at the prompt (printed as text, never interpreted), and
+some of the reproducers of shared/bugs/ (an action named decline, a ranking by chance, a deal
+counted twice, chosen cards moved twice, a log that cannot be written, a stall in simulate)."""
 
 from __future__ import annotations
 
@@ -62,3 +64,98 @@ def test_markup_typed_at_the_prompt_is_explained_and_asked_again():
                                 input="[/]\n")
     assert "'[/]' is not one of the options" in result.output
     assert "MarkupError" not in result.output and "Traceback" not in result.output
+
+
+TINY = """\
+game "Tiny"
+players 2
+deck {
+  card gold: count 4
+  card lead: count 4
+}
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+zone pot: shared, count only
+die d: 6 sides
+setup {
+  shuffle stock
+  deal DEAL from stock to each hand
+  set current = P1
+  go to play
+}
+turn play {
+  action NAME "puts down a coin" {
+    choose 1 from your hand
+    lay chosen on pot
+    MORE
+    if count of your hand = 0 { end deal }
+    set current = left of current
+    go to play
+  }
+}
+match {
+  winners: KEY
+}
+"""
+
+
+def tiny(tmp_path, deal="2", name="play", more="", key="lowest count of your hand"):
+    path = tmp_path / "tiny.rules"
+    path.write_text(TINY.replace("DEAL", deal).replace("NAME", name).replace("MORE", more).replace("KEY", key),
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_an_action_named_decline_is_refused_in_a_turn_too(tmp_path):
+    """`decline` is the built-in way out of a window: a turn's action may not take the name."""
+    result = CliRunner().invoke(main, ["check", tiny(tmp_path, name="decline")])
+    assert 2 == result.exit_code
+    assert "error: 'decline' is the built-in way to let a window pass; choose another name" in result.stderr
+
+
+def test_a_ranking_by_chance_is_refused(tmp_path):
+    """`winners: highest roll d` would rank differently each time it is read: a located error."""
+    result = CliRunner().invoke(main, ["check", tiny(tmp_path, key="highest roll d")])
+    assert 2 == result.exit_code
+    assert "tiny.rules:28:20: error: a ranking or a result may not depend on chance" in result.stderr
+
+
+def test_a_deal_count_is_evaluated_once(tmp_path):
+    """`deal roll d from …` rolls once, and the log says how many were dealt."""
+    import json
+    log = tmp_path / "x.jsonl"
+    result = CliRunner().invoke(main, ["run", tiny(tmp_path, deal="roll d"), "--seed", "1", "-q", "--log", str(log)])
+    assert 0 == result.exit_code, result.output
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    rolls = [r for r in rows if r.get("kind") == "roll"]
+    deals = [r for r in rows if r.get("kind") == "deal"]
+    assert 1 == len(rolls)
+    assert rolls[0]["data"]["value"] == deals[0]["data"]["count"]
+
+
+def test_moving_chosen_cards_twice_moves_what_is_left(tmp_path):
+    """A second `lay chosen` after the cards left is harmless, not a ValueError traceback."""
+    result = CliRunner().invoke(main, ["run", tiny(tmp_path, more="lay chosen on pot"), "--seed", "1", "-q"])
+    assert 0 == result.exit_code, result.output
+
+
+def test_a_log_that_cannot_be_written_is_refused_before_the_match(tmp_path):
+    """`--log` into a missing folder: a bad option, said before anything is played."""
+    result = CliRunner().invoke(main, ["run", str(DTC), "--seed", "1", "--log", str(tmp_path / "no" / "x.jsonl")])
+    assert 2 == result.exit_code
+    assert "Invalid value for '--log': cannot write" in result.stderr
+    assert "deal 1" not in result.output
+
+
+def test_simulate_reports_a_rules_runtime_error_without_a_traceback(tmp_path):
+    """A file that passes check but stalls when run: `simulate` names the match and exits 2."""
+    path = tmp_path / "stall.rules"
+    path.write_text(TINY.replace("DEAL", "2").replace("NAME", "play").replace("MORE", "")
+                    .replace("KEY", "lowest count of your hand")
+                    .replace("set current = P1\n  go to play", "set current = P1\n  go to loop")
+                    + "window loop: first of everyone except everyone { action x { go to loop } otherwise { go to loop } }\n",
+                    encoding="utf-8")
+    result = CliRunner().invoke(main, ["simulate", str(path), "--games", "2"])
+    assert 2 == result.exit_code, result.output
+    assert "error: the rules go from phase to phase without anyone deciding (match 1, seed 0)" in result.stderr
+    assert "Traceback" not in result.output

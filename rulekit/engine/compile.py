@@ -103,6 +103,17 @@ def step_seat(ctx, seat: int, step: int) -> int:
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
+def _present(zone: tuple, cards) -> tuple:
+    """Those of ``cards`` (kinds, with repeats) that ``zone`` still holds."""
+    left = list(zone)
+    kept = []
+    for k in cards:
+        if k in left:
+            left.remove(k)
+            kept.append(k)
+    return tuple(kept)
+
+
 def loop(var: str, values: Callable, body: Callable) -> Callable:
     """Run ``body`` once for each of ``values(ctx)``, with ``var`` naming it."""
     def run(ctx):
@@ -997,6 +1008,10 @@ class Compiler:
                         continue
                     if slot == d:
                         continue
+                    if not multiset_contains(ctx.zones[slot], ks):
+                        ks = _present(ctx.zones[slot], ks)        # chosen cards already moved away
+                        if not ks:
+                            continue
                     if (whole or group) and ctx.known:
                         carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
                                          if s == slot and (whole or g))
@@ -1074,7 +1089,10 @@ class Compiler:
             def deal(ctx):
                 s = src(ctx)
                 base = cg.zone_base(ctx.n)[zi]
-                for _ in range(count(ctx)):
+                wanted = count(ctx)          # once: the count may be a roll
+                for _ in range(wanted):
+                    if not ctx.zones[s]:
+                        break                # the source is empty: nothing more to deal
                     for seat in in_play(ctx):
                         if not ctx.zones[s]:
                             break
@@ -1083,7 +1101,7 @@ class Compiler:
                         ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
                         touch(ctx, base + seat, added=True)
                 touch(ctx, s)
-                ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": count(ctx)}))
+                ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted}))
             return deal
         if isinstance(node, m.Shuffle):
             dest = self.zone(node.zone, scope)
@@ -1691,7 +1709,7 @@ class Compiler:
                 cp.seats = self.seat_set(p.seats, {})
             actions = []
             for i, a in enumerate(p.actions):
-                if a.name == DECLINE and p.kind in ("first", "each"):
+                if a.name == DECLINE:
                     self.err(f"'{DECLINE}' is the built-in way to let a window pass; choose another name", a.span)
                 actions.append(self.action(a, i, {}, p.kind))
             names = [a.name for a in p.actions]
@@ -1721,6 +1739,10 @@ class Compiler:
             cg.until, typ = self.expr(g.match.until, {})
             self.want(typ, BOOL, g.match.until)
         keys = []
+        for node in tuple(k.expr for k in g.match.winners) + ((g.match.returns,) if g.match.returns else ()):
+            if m.mentions(node, m.Roll):
+                self.err("a ranking or a result may not depend on chance", node.span,
+                         "roll the die in the rules and keep the result in a counter")
         for key in g.match.winners:
             f, typ = self.expr(key.expr, {})
             self.want(typ, NUM, key.expr)
