@@ -198,6 +198,20 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
                 if base not in declared:
                     problems.append(Problem(f"variant '{v.name}' extends unknown variant '{base}'", v.span,
                                             suggest(base, declared) or "declare that variant, or remove it from 'extends'"))
+    by_name = {v.name: v for v in file.items if isinstance(v, m.VariantDecl)}
+    for v in by_name.values():
+        path, todo = [v.name], list(v.extends)
+        seen: set = set()
+        while todo:
+            base = todo.pop()
+            if base == v.name:
+                problems.append(Problem(f"variant '{v.name}' extends itself (through {', '.join(sorted(seen)) or 'itself'})",
+                                        v.span, "a variant may build on others, never on itself"))
+                break
+            if base in seen or base not in by_name:
+                continue
+            seen.add(base)
+            todo.extend(by_name[base].extends)
     _duplicates([i for i in file.items if not isinstance(i, m.VariantDecl)], problems)
     for v in file.items:
         if isinstance(v, m.VariantDecl):

@@ -114,6 +114,12 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         if steps >= max_steps:
             raise RuntimeError(f"the match did not end within {max_steps} decisions")
         decision = engine.decision(state)
+        if not decision.options:
+            from .engine.compile import RulesRuntimeError
+            from .engine.narrate import seat_name
+            line = engine.cg.phases[decision.phase].span.line
+            raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
+                                    f"legal action (line {line})")
         view = attrs.evolve(engine.view(state, decision.seat),
                             history=History(seen[decision.seat], len(seen[decision.seat])))
         action = players[decision.seat].choose(view, decision)

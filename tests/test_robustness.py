@@ -159,3 +159,26 @@ def test_simulate_reports_a_rules_runtime_error_without_a_traceback(tmp_path):
     assert 2 == result.exit_code, result.output
     assert "error: the rules go from phase to phase without anyone deciding (match 1, seed 0)" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_variant_cycle_is_a_located_error(tmp_path):
+    """Variants that extend each other in a circle: each is located, with a hint."""
+    path = tmp_path / "cycle.rules"
+    path.write_text(TINY.replace("DEAL", "2").replace("NAME", "play").replace("MORE", "")
+                    .replace("KEY", "lowest count of your hand")
+                    + "variant a extends b { }\nvariant b extends a { }\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert 2 == result.exit_code
+    assert result.stderr.splitlines()[0].endswith("cycle.rules:30:1: error: variant 'a' extends itself (through b)")
+
+
+def test_a_seat_with_no_legal_action_stops_the_match_with_a_located_error(tmp_path):
+    """A turn whose only action cannot be taken: `P1 must decide in 'play' but has no legal
+    action (line N)`, exit 2, for bots and for a human (never asked with no options)."""
+    path = tmp_path / "stuck.rules"
+    path.write_text(TINY.replace("DEAL", "0").replace("NAME", "play").replace("MORE", "")
+                    .replace("KEY", "lowest count of your hand"), encoding="utf-8")
+    for extra in ([], ["--human", "1"]):
+        result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-q", *extra], input="")
+        assert 2 == result.exit_code, result.output
+        assert "stuck.rules: error: P1 must decide in 'play' but has no legal action (line 17)" in result.stderr
