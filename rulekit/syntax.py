@@ -134,6 +134,9 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
 
 def reserved_hint(word: str) -> str:
     """The hint for a reserved word used where a name was expected."""
+    if word in ("everyone", "others", "voters"):
+        return (f"'{word}' is a set of seats, not a name; to choose one of its seats write "
+                f"'choose p in seats in {word}'")
     return f"'{word}' is a reserved word of the language; choose another name"
 
 

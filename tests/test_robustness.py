@@ -182,3 +182,23 @@ def test_a_seat_with_no_legal_action_stops_the_match_with_a_located_error(tmp_pa
         result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-q", *extra], input="")
         assert 2 == result.exit_code, result.output
         assert "stuck.rules: error: P1 must decide in 'play' but has no legal action (line 17)" in result.stderr
+
+
+def test_misleading_messages_now_say_what_to_write(tmp_path):
+    """`choose p in others` and `is rank = r` get a message and hint that say the fix."""
+    path = tmp_path / "m.rules"
+    base = TINY.replace("DEAL", "2").replace("NAME", "play").replace("KEY", "lowest count of your hand")
+    base = base.replace("card gold: count 4", "card gold: rank 1, count 4").replace("MORE", "")
+    path.write_text(base.replace("choose 1 from your hand",
+                                 "choose 1 from your hand\n    require every card in chosen is rank = 1"),
+                    encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert 2 == result.exit_code
+    lines = result.stderr.splitlines()
+    assert lines[0].endswith("m.rules:20:37: error: 'rank' is a card attribute, not a condition: after 'is', "
+                             "a comparison goes in parentheses"), lines[0]
+    assert "hint: write: is (rank = …)" == lines[3]
+    path.write_text(base.replace("choose 1 from your hand", "choose p in others"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert "hint: 'others' is a set of seats, not a name; to choose one of its seats write " \
+           "'choose p in seats in others'" in result.stderr

@@ -761,6 +761,11 @@ class Compiler:
                 return (lambda ctx: lf(ctx) % divisor(ctx)), NUM
             return _ARITH[op](lf, rf), NUM
         if lt is not None and rt is not None and base_type(lt) != base_type(rt):
+            left = node.left
+            if isinstance(left, m.CardQuantifier) and isinstance(left.pred, m.CpName) \
+                    and left.pred.name in self.cg.attr_table:
+                return _COMPARE[op](lf, rf), BOOL      # "is rank = r": said once, at 'rank'
+
             self.err("these two sides cannot be compared (one is a seat, a symbol or a condition, "
                      "the other is not)", node.span)
         return _COMPARE[op](lf, rf), BOOL
@@ -796,6 +801,10 @@ class Compiler:
             if name in cg.symbol_of:
                 col = cg.attr_table[name]
                 return lambda ctx, k: col[k] > 0
+            if name in cg.attr_table:
+                self.err(f"'{name}' is a card attribute, not a condition: after 'is', a comparison goes "
+                         f"in parentheses", node.span, f"write: is ({name} = …)")
+                return lambda ctx, k: False
             self.err(f"'{name}' is neither a flag nor a card of the deck", node.span,
                      self.hint_for(name, cg.flag_names | cg.card_names))
             return lambda ctx, k: False
