@@ -200,7 +200,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
                                             suggest(base, declared) or "declare that variant, or remove it from 'extends'"))
     by_name = {v.name: v for v in file.items if isinstance(v, m.VariantDecl)}
     for v in by_name.values():
-        path, todo = [v.name], list(v.extends)
+        todo = list(v.extends)
         seen: set = set()
         while todo:
             base = todo.pop()

@@ -18,7 +18,9 @@ from typing import Iterator, NamedTuple
 import attrs
 from hypothesis import strategies as st
 
-from rulekit import Action, Engine, load
+import pytest
+
+from rulekit import Action, Engine, RulesError, load, loads
 from rulekit.match import seat_rng
 from rulekit.players import RandomBot
 
@@ -318,3 +320,54 @@ def some_legal_action(engine: Engine, state, decision, rng: random.Random, tries
         if engine.is_legal(state, action):
             return action
     return rng.choice(engine.legal_actions(state, 50))
+
+
+# ---------------------------------------------------------------------------- small inline games
+def engine_of(text: str) -> Engine:
+    """The engine of a rules text."""
+    return Engine(loads(text))
+
+
+def setup_game(body: str, decls: str = "", players: str = "2..4") -> str:
+    """A game whose whole match is its setup: ``body`` runs, then the deal (and match) ends."""
+    return f"""\
+game "T"
+players {players}
+deck {{ card coin: count 2 }}
+zone stock: shared, holds the deck
+counter a = 0
+counter b = 0
+counter c = 0
+counter d = 0
+counter s per player = 0
+group team
+seat who
+{decls}
+setup {{
+{body}
+  end deal
+}}
+"""
+
+
+def after_setup(body: str, decls: str = "", n: int = 2, players: str = "2..4") -> dict:
+    """The counters, seats and groups (by name) once the setup ``body`` has run for ``n`` seats."""
+    engine = engine_of(setup_game(body, decls, players))
+    state, _ = engine.new_match(n, random.Random(0))
+    assert -1 == state.phase                 # the match is over
+    view = engine.view(state, 0)
+    return dict(view.counters) | dict(view.seats) | dict(view.groups)
+
+
+def error_of(text: str) -> str:
+    """The first line of the RulesError that loading ``text`` raises: ``<rules>:line:col: error: message``."""
+    with pytest.raises(RulesError) as exc:
+        loads(text)
+    return str(exc.value).splitlines()[0]
+
+
+def play(engine: Engine, state, *actions, rng=None):
+    """The state after applying ``actions`` in turn (chance from ``rng``, default seed 0)."""
+    for a in actions:
+        state, _ = engine.apply(state, a, rng or random.Random(0))
+    return state

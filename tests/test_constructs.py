@@ -10,57 +10,9 @@ import random
 
 import pytest
 
-from rulekit import Action, Chance, ChanceEvent, Engine, IllegalAction, RulesError, loads
+from rulekit import Action, Chance, ChanceEvent, Engine, IllegalAction, loads
 from rulekit.engine.compile import RulesRuntimeError
-
-
-# ---------------------------------------------------------------------------- helpers
-def engine_of(text: str) -> Engine:
-    return Engine(loads(text))
-
-
-def setup_game(body: str, decls: str = "", players: str = "2..4") -> str:
-    """A game whose whole match is its setup: ``body`` runs, then the deal (and match) ends."""
-    return f"""\
-game "T"
-players {players}
-deck {{ card coin: count 2 }}
-zone stock: shared, holds the deck
-counter a = 0
-counter b = 0
-counter c = 0
-counter d = 0
-counter s per player = 0
-group team
-seat who
-{decls}
-setup {{
-{body}
-  end deal
-}}
-"""
-
-
-def after_setup(body: str, decls: str = "", n: int = 2, players: str = "2..4") -> dict:
-    """The counters, seats and groups (by name) once the setup ``body`` has run for ``n`` seats."""
-    engine = engine_of(setup_game(body, decls, players))
-    state, _ = engine.new_match(n, random.Random(0))
-    assert -1 == state.phase                 # the match is over
-    view = engine.view(state, 0)
-    return dict(view.counters) | dict(view.seats) | dict(view.groups)
-
-
-def error_of(text: str) -> str:
-    """The first line of the RulesError that loading ``text`` raises: ``<rules>:line:col: error: message``."""
-    with pytest.raises(RulesError) as exc:
-        loads(text)
-    return str(exc.value).splitlines()[0]
-
-
-def play(engine: Engine, state, *actions, rng=None):
-    for a in actions:
-        state, _ = engine.apply(state, a, rng or random.Random(0))
-    return state
+from strategies import after_setup, engine_of, error_of, play, setup_game
 
 
 # ---------------------------------------------------------------------------- values

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rulekit import Action, Chance, Engine, load
+from rulekit import Chance, Engine, load
 from strategies import ROOT
 
 ENGINE = Engine(load(str(ROOT / "docs" / "examples" / "kuhn_poker.rules")))
