@@ -18,7 +18,7 @@ from .engine import Engine
 from .engine.narrate import seat_name
 from .engine.compile import RulesRuntimeError
 from .errors import OptionError, RulesError
-from .match import play_match, seat_rng
+from .match import MAX_DECISIONS, MatchTooLong, play_match, seat_rng
 from .players import GenericBot, HumanPlayer, RandomBot
 
 BOTS = ("generic", "random")
@@ -76,7 +76,9 @@ def main() -> None:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE.jsonl", help="Write every decision and event as JSON lines.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final standings.")
-def run(file, players, seed, variants, humans, bots, log_path, quiet):
+@click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
+              help="Stop a match that has not ended after this many decisions.")
+def run(file, players, seed, variants, humans, bots, log_path, quiet, max_decisions):
     """Play one match of the game in FILE and print the play-by-play."""
     engine = _load(file, variants)
     n = _players_default(engine, players)
@@ -111,16 +113,25 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet):
                 console.print(line, markup=False)
 
     try:
-        record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events)
+        record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events,
+                            max_steps=max_decisions)
     except RulesRuntimeError as exc:
         click.echo(f"{file}: error: {exc}", err=True)
         sys.exit(2)
+    except MatchTooLong as exc:
+        _write_log(console, log_path, exc.record.log)
+        click.echo(f"{file}: error: {exc} (--max-decisions {max_decisions})", err=True)
+        sys.exit(2)
     _standings(console, engine, record.state)
+    _write_log(console, log_path, record.log)
+
+
+def _write_log(console: Console, log_path: str | None, log: list) -> None:
     if log_path:
         with open(log_path, "w", encoding="utf-8") as fh:
-            for row in record.log:
+            for row in log:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-        console.print(f"log written to {log_path} ({len(record.log)} lines)", markup=False)
+        console.print(f"log written to {log_path} ({len(log)} lines)", markup=False)
 
 
 def _deal_summary(engine: Engine, n: int, data) -> str:
@@ -216,19 +227,27 @@ def check(file, variants):
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first match.")
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME", help="Apply a variant.")
 @click.option("--bots", type=click.Choice(BOTS), default="random", show_default=True)
-def simulate(file, games, players, seed, variants, bots):
+@click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
+              help="Count a match that has not ended after this many decisions as unfinished.")
+def simulate(file, games, players, seed, variants, bots, max_decisions):
     """Play many bot matches of FILE and report wins per seat and match lengths."""
     engine = _load(file, variants)
     n = _players_default(engine, players)
     wins: Counter = Counter()
     results: Counter = Counter()
     steps = []
+    unfinished = 0
     console = Console(highlight=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("playing", total=games)
         for g in range(games):
             try:
-                record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g)
+                record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g,
+                                    max_steps=max_decisions)
+            except MatchTooLong:
+                unfinished += 1
+                progress.advance(task)
+                continue
             except RulesRuntimeError as exc:
                 progress.stop()
                 click.echo(f"{file}: error: {exc} (match {g + 1}, seed {seed + g})", err=True)
@@ -244,11 +263,17 @@ def simulate(file, games, players, seed, variants, bots):
     table.add_column("wins", justify="right")
     table.add_column("share", justify="right")
     table.add_column("mean result", justify="right")
+    finished = games - unfinished
     for s in range(n):
-        table.add_row(seat_name(s), f"{wins[s]:.1f}", f"{wins[s] / games:.1%}", f"{results[s] / games:+.3f}")
+        table.add_row(seat_name(s), f"{wins[s]:.1f}", f"{wins[s] / max(1, finished):.1%}",
+                      f"{results[s] / max(1, finished):+.3f}")
     console.print(table)
     steps.sort()
-    console.print(f"decisions per match: min {steps[0]}, median {steps[len(steps) // 2]}, max {steps[-1]}")
+    if steps:
+        console.print(f"decisions per match: min {steps[0]}, median {steps[len(steps) // 2]}, max {steps[-1]}")
+    if unfinished:
+        console.print(f"unfinished: {unfinished} of {games} matches did not end within {max_decisions} decisions "
+                      f"(--max-decisions); the figures above are of the {finished} that did", markup=False)
 
 
 if __name__ == "__main__":

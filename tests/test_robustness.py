@@ -202,3 +202,36 @@ def test_misleading_messages_now_say_what_to_write(tmp_path):
     result = CliRunner().invoke(main, ["check", str(path)])
     assert "hint: 'others' is a set of seats, not a name; to choose one of its seats write " \
            "'choose p in seats in others'" in result.stderr
+
+
+FOREVER = """\
+game "Forever"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, count only, holds the deck
+setup { set current = P1  go to play }
+turn play {
+  action pass "passes" {
+    set current = left of current
+    go to play
+  }
+}
+"""
+
+
+def test_a_match_that_never_ends_is_stopped_at_the_bound_and_logged(tmp_path):
+    """`run --max-decisions N`: the match stops after N decisions, says so, exits 2, and the
+    --log holds what was played; `simulate` counts such matches as unfinished and goes on."""
+    import json
+    path, log = tmp_path / "forever.rules", tmp_path / "x.jsonl"
+    path.write_text(FOREVER, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-q", "--max-decisions", "50",
+                                       "--log", str(log)])
+    assert 2 == result.exit_code
+    assert "forever.rules: error: the match was stopped after 50 decisions without ending (--max-decisions 50)" \
+        in result.stderr
+    decisions = [r for r in map(json.loads, log.read_text(encoding="utf-8").splitlines()) if r["type"] == "decision"]
+    assert 50 == len(decisions)
+    result = CliRunner().invoke(main, ["simulate", str(path), "--games", "3", "--max-decisions", "20"])
+    assert 0 == result.exit_code, result.output
+    assert "unfinished: 3 of 3 matches did not end within 20 decisions" in " ".join(result.stdout.split())
