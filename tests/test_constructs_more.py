@@ -17,6 +17,13 @@ from rulekit.players import GenericBot
 from strategies import after_setup, engine_of, error_of, play, setup_game
 
 
+def started(text: str, n: int = 3):
+    """The engine of ``text`` and a new match of ``n`` seats (seed 0)."""
+    engine = engine_of(text)
+    state, _ = engine.new_match(n, random.Random(0))
+    return engine, state
+
+
 def counters(engine: Engine, state, seat: int = 0) -> dict:
     return dict(engine.view(state, seat).counters)
 
@@ -427,9 +434,7 @@ turn reply3 {
 
 
 def asks():
-    engine = engine_of(ASKS)
-    state, _ = engine.new_match(3, random.Random(0))
-    return engine, state
+    return started(ASKS)
 
 
 def test_ask_then_runs_with_the_values_and_seats_of_the_asking_action():
@@ -558,9 +563,7 @@ window react: each of everyone {
 
 
 def forced():
-    engine = engine_of(FORCED)
-    state, _ = engine.new_match(3, random.Random(0))
-    return engine, state
+    return started(FORCED)
 
 
 def test_forced_action_is_the_only_one_allowed():
