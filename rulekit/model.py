@@ -445,7 +445,10 @@ class ForEach:
 
 @attrs.frozen
 class GoTo:
+    """``go to PHASE [from SEAT]``: play goes to PHASE; with ``start``, that seat becomes
+    ``current`` first (the seat whose turn it is)."""
     phase: str
+    start: "Seat | None" = None
     span: Span = _span()
 
 
@@ -525,6 +528,14 @@ class ForRange:
 
 @attrs.frozen
 class EndDeal:
+    span: Span = _span()
+
+
+@attrs.frozen
+class EndTurn:
+    """``end turn``: the rest of the turn's action (and of every phase it asked) is skipped;
+    the turn ends as its actions do: its ``then`` block runs, then a ``clockwise`` turn
+    passes to the next seat."""
     span: Span = _span()
 
 
@@ -726,6 +737,16 @@ class PhaseDecl:
     seats: SeatSet | None
     actions: tuple
     after: tuple | None = None
+    rotation: "Rotation | None" = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class Rotation:
+    """``clockwise [among SEATS]`` after a turn's name: when an action of the turn (with its
+    ``then`` block and whatever it asked) ends without ``go to``, the next seat still in
+    clockwise from ``current`` (the next one in SEATS, when given) takes the same turn."""
+    among: SeatSet | None = None
     span: Span = _span()
 
 

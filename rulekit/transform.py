@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import attrs
+
 from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
@@ -277,8 +279,14 @@ class ToModel(Transformer):
     def procedure_decl(self, meta, name, params, body):
         return m.ProcedureDecl(str(name), body, params or (), span=_span(meta))
 
-    def turn_phase(self, meta, name, *rest):
-        return self._window("turn", meta, name, None, rest)
+    def turn_phase(self, meta, name, rotation, *rest):
+        return attrs.evolve(self._window("turn", meta, name, None, rest), rotation=rotation)
+
+    def turn_single(self, meta, name, rotation, action):
+        return self.turn_phase(meta, name, rotation, action)
+
+    def rotation(self, meta, among):
+        return m.Rotation(among, span=_span(meta))
 
     def _window(self, kind, meta, name, seats, rest):
         actions = tuple(a for a in rest if isinstance(a, m.Action))
@@ -340,7 +348,10 @@ class ToModel(Transformer):
 
     # -- statements
     def block(self, meta, *stmts):
-        return tuple(stmts)
+        flat = []
+        for s in stmts:
+            flat.extend(s if isinstance(s, tuple) else (s,))    # a statement written as two
+        return tuple(flat)
 
     def require(self, meta, cond, message):
         return m.Require(cond, str(message)[1:-1] if message else None, span=_span(meta))
@@ -387,6 +398,16 @@ class ToModel(Transformer):
 
     def move(self, meta, cards, dest, bottom):
         return m.Move(cards, dest, bottom=bottom is not None, span=_span(meta))
+
+    def move_choice(self, meta, count, source, dest, bottom):
+        # 'move 1 of your choice from X to Z' is 'choose 1 from X' then 'move chosen to Z'
+        span = _span(meta)
+        return (self.choose_cards(meta, count, source), m.Move(m.Chosen(span=span), dest, bottom=bottom is not None,
+                                                              span=span))
+
+    def shuffle_choice(self, meta, count, source, zone):
+        span = _span(meta)
+        return (self.choose_cards(meta, count, source), m.Shuffle(zone, m.Chosen(span=span), span=span))
 
     def at_bottom(self, meta):
         return True
@@ -448,8 +469,8 @@ class ToModel(Transformer):
     def ask(self, meta, seat, phase, then):
         return m.Ask(seat, str(phase), then or (), span=_span(meta))
 
-    def goto(self, meta, name):
-        return m.GoTo(str(name), span=_span(meta))
+    def goto(self, meta, name, start):
+        return m.GoTo(str(name), start, span=_span(meta))
 
     def do(self, meta, name, args):
         return m.Do(str(name), args or (), span=_span(meta))
@@ -477,6 +498,9 @@ class ToModel(Transformer):
 
     def end_deal(self, meta):
         return m.EndDeal(span=_span(meta))
+
+    def end_turn(self, meta):
+        return m.EndTurn(span=_span(meta))
 
     def log(self, meta, text):
         return m.Log(self._template(text), span=_span(meta))

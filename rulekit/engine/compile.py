@@ -43,6 +43,10 @@ class EndOfDeal(Exception):
     """Raised by ``end deal`` (and by a knock-out that leaves too few seats: ``ctx.over``)."""
 
 
+class EndOfTurn(Exception):
+    """Raised by ``end turn``: the engine ends the turn that is being played."""
+
+
 class RulesRuntimeError(RuntimeError):
     """The rules reached a state they do not say how to leave (reported with its location)."""
 
@@ -188,7 +192,7 @@ class CompiledAction:
 
 
 class CompiledPhase:
-    __slots__ = ("name", "index", "kind", "seats", "actions", "by_name", "after", "span", "forcing")
+    __slots__ = ("name", "index", "kind", "seats", "actions", "by_name", "after", "span", "forcing", "rotate")
 
     def __init__(self, name, index, kind, span):
         self.forcing = ()             # (condition, message) of each 'forced when' action
@@ -200,6 +204,7 @@ class CompiledPhase:
         self.actions = ()
         self.by_name = {}
         self.after = None
+        self.rotate = None            # ctx -> the seat whose turn comes next ('clockwise' turns)
 
 
 class CompiledClaim:
@@ -404,6 +409,25 @@ class Compiler:
         if typ != SEAT:
             self.err("expected a seat here", node.span)
         return fn
+
+    def rotation(self, p: m.PhaseDecl) -> Callable:
+        """The seat that takes a ``clockwise`` turn next: left of ``current`` among the seats
+        still in (and in the ``among`` set, when given); ``None`` when there is none."""
+        if p.rotation.among is None:
+            def next_seat(ctx):
+                s = step_seat(ctx, ctx.seats[CURRENT], 1)
+                return None if ctx.out[s] else s
+            return next_seat
+        among = self.seat_set(p.rotation.among, {})
+
+        def next_among(ctx):
+            members = set(among(ctx))
+            current = ctx.seats[CURRENT]
+            for s in clockwise(ctx, current, 1) + [current]:
+                if s in members:
+                    return s
+            return None
+        return next_among
 
     def seat_set(self, node: m.SeatSet, scope) -> Callable:
         kind = node.kind
@@ -1245,12 +1269,25 @@ class Compiler:
                 self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
                 return lambda ctx: None
             target = node.phase
+            if node.start is not None:
+                start = self.seat(node.start, scope)
+
+                def goto_from(ctx):
+                    ctx.seats[CURRENT] = start(ctx)
+                    ctx.goto = cg.phases[target].index
+                    ctx.stack = ()
+                    raise Jump()
+                return goto_from
 
             def goto(ctx):
                 ctx.goto = cg.phases[target].index
                 ctx.stack = ()          # a 'go to' leaves every pending 'ask … then'
                 raise Jump()
             return goto
+        if isinstance(node, m.EndTurn):
+            def end_turn(ctx):
+                raise EndOfTurn()
+            return end_turn
         if isinstance(node, m.Ask):
             return self.ask(node, scope)
         if isinstance(node, m.Do):
@@ -1632,7 +1669,7 @@ class Compiler:
         for p in g.phases:
             if p.name in self.asked:
                 continue          # an asked phase may end by returning to the 'then' of its 'ask'
-            if p.kind in ("turn", "first") and not (p.kind == "turn" and p.after is not None):
+            if p.kind in ("turn", "first") and not (p.kind == "turn" and (p.after is not None or p.rotation)):
                 for a in p.actions:
                     if not _ends(a.body, procs):
                         self.err(f"action '{a.name}' can end without saying where play goes", a.span, hint)
@@ -1643,10 +1680,10 @@ class Compiler:
             if p.kind == "vote":
                 for a in p.actions:
                     for s in m.walk(a.body):
-                        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask)):
+                        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
                             self.err("the choices of a vote take effect together, so a vote's action cannot "
                                      "leave the vote", s.span, "move 'go to' / 'end deal' into the vote's 'then' block")
-            if p.after is not None and not _ends(p.after, procs):
+            if p.after is not None and not p.rotation and not _ends(p.after, procs):
                 word = "otherwise" if p.kind == "first" else "then"
                 self.err(f"the '{word}' block of '{p.name}' can end without saying where play goes", p.span, hint)
         if not _ends(g.setup, procs):
@@ -1731,6 +1768,8 @@ class Compiler:
             self.force(p, actions, cp)
             cp.actions = tuple(actions)
             cp.by_name = {a.name: a for a in actions}
+            if p.rotation is not None:
+                cp.rotate = self.rotation(p)
             if p.after is not None:
                 cp.after = self.block(p.after, {})
             elif p.kind == "vote":
@@ -1770,7 +1809,7 @@ def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
     """Whether every way through ``stmts`` leaves by ``go to`` or ``end deal`` (or by a
     knock-out, when any knock-out leaves few enough seats to end the match)."""
     for s in stmts:
-        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask)) or knockout_ends and isinstance(s, m.KnockOut):
+        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)) or knockout_ends and isinstance(s, m.KnockOut):
             return True
         if isinstance(s, m.If) and s.orelse and _ends_(s.then, procs, seen, knockout_ends) \
                 and _ends_(s.orelse, procs, seen, knockout_ends):

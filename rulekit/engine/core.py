@@ -27,7 +27,7 @@ import attrs
 from .. import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
-from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndOfDeal, Jump,
+from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndOfDeal, EndOfTurn, Jump,
                       RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
@@ -562,8 +562,8 @@ class Engine:
         elif ctx.goto is None:
             if ctx.stack:
                 self._return(ctx)
-            elif phase.kind == "turn" and phase.after is not None:
-                self._run(ctx, phase.after)       # the turn's 'then': what follows every action
+            elif phase.kind == "turn":
+                self._finish_turn(ctx, phase)     # the turn's 'then', and a 'clockwise' turn passes on
             if ctx.goto is None and ctx.phase != -1:
                 raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
                                         f"(line {a.span.line})")
@@ -578,6 +578,47 @@ class Engine:
         except EndOfDeal:
             ctx.goto = None
             self._end_deal(ctx)
+        except EndOfTurn:
+            self._end_turn(ctx)
+
+    def _end_turn(self, ctx: Ctx) -> None:
+        """``end turn``: leave every phase the turn asked, and end the turn that asked first."""
+        if ctx.stack:
+            _, values, current, actor, origin = ctx.stack[0]
+            ctx.stack = ()
+            ctx.locals = dict(values)
+            ctx.seats[CURRENT] = current
+            ctx.seats[ACTOR] = actor
+        else:
+            origin = ctx.phase if ctx.asker is None else ctx.asker
+        phase = self.cg.phase_list[origin] if origin is not None and origin >= 0 else None
+        if phase is None or phase.kind != "turn":
+            raise RulesRuntimeError("'end turn' is reached outside a turn")
+        ctx.goto = None
+        self._finish_turn(ctx, phase)
+        if ctx.goto is None and ctx.phase != -1:
+            raise RulesRuntimeError(f"turn '{phase.name}' ends without saying where play goes (line {phase.span.line})")
+
+    def _finish_turn(self, ctx: Ctx, phase) -> None:
+        """A turn's action is over and nothing said where play goes: the turn's ``then``
+        block runs; then a ``clockwise`` turn passes to the next seat."""
+        if phase.after is not None:
+            try:
+                phase.after(ctx)
+            except Jump:
+                pass
+            except EndOfTurn:
+                ctx.goto = None                   # 'end turn' in the turn's own 'then' stops it
+            except EndOfDeal:
+                ctx.goto = None
+                self._end_deal(ctx)
+                return
+        if ctx.goto is None and ctx.phase != -1 and phase.rotate is not None:
+            seat = phase.rotate(ctx)
+            if seat is None:
+                raise RulesRuntimeError(f"nobody is left to take the turn '{phase.name}' (line {phase.span.line})")
+            ctx.seats[CURRENT] = seat
+            ctx.goto = phase.index
 
     def _return(self, ctx: Ctx) -> None:
         """An asked phase ended without saying where play goes: run the ``then`` blocks of
@@ -595,9 +636,9 @@ class Engine:
         if ctx.goto is None and ctx.phase != -1:
             # every pending 'then' is done: the turn that asked first ends as its actions do
             phase = self.cg.phase_list[origin] if origin is not None and origin >= 0 else None
-            if phase is None or phase.kind != "turn" or phase.after is None:
+            if phase is None or phase.kind != "turn" or phase.after is None and phase.rotate is None:
                 raise RulesRuntimeError("the rules end a 'then' block of 'ask' without saying where play goes")
-            self._run(ctx, phase.after)
+            self._finish_turn(ctx, phase)
 
     def _run_setup(self, ctx: Ctx) -> None:
         ctx.goto = None
