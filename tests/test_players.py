@@ -152,3 +152,35 @@ def test_a_player_that_reads_its_history_gets_what_its_seat_perceived():
                         engine._sees(s, seat, 4) for s in e.data.get("from", ()))
         assert bot.snapshots and len(previous) > 10
     assert () == tuple(engine.view(play_match(engine, [RandomBot(random.Random(0))] * 4, 4, 1).state, 0).history)
+
+
+def test_the_generic_bot_weighs_the_claims_it_heard_earlier_in_the_deal():
+    """An earlier bid of the claimant ("4 × 3") makes states with many threes likelier, so
+    the bot rates the standing bid "5 × 3" as more probably true than without that history;
+    a claim of its own, or one from before the deal began, changes nothing."""
+    import attrs
+
+    from rulekit import Action
+    from rulekit.engine import Event
+
+    engine = Engine(load(str(GAMES / "liars_dice.rules"), ["five_dice"]))
+    state, _ = engine.new_match(2, random.Random(4))
+    for bid in ((1, 1), (5, 3)):
+        state, _ = engine.apply(state, Action("bid", (), bid), random.Random(0))
+    view = engine.view(state, 0)
+    assert ("bid", (5, 3), 1) == view.claim[:3]
+
+    def estimate(*events):
+        bot = GenericBot(engine, random.Random(7), samples=300)
+        return bot.p_claim(attrs.evolve(view, history=(Event("deal_start", None, {"deal": 1}),) + events))
+
+    def heard(seat, args):
+        return Event("claim", None, {"seat": seat, "claim": "bid", "args": args, "text": ""})
+
+    plain = estimate()
+    assert 0 < plain < 1
+    assert estimate(heard(1, (4, 3))) > plain
+    assert estimate(heard(1, (4, 3)), heard(1, (5, 3))) == estimate(heard(1, (4, 3)))  # the standing bid is left out
+    assert estimate(heard(0, (4, 3))) == plain                        # its own bid tells it nothing
+    before = attrs.evolve(view, history=(heard(1, (4, 3)), Event("deal_start", None, {"deal": 2})))
+    assert GenericBot(engine, random.Random(7), samples=300).p_claim(before) == plain

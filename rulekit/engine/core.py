@@ -888,6 +888,19 @@ class Engine:
         ctx.claim_args = state.claim[1]
         return bool(c.truth(ctx))
 
+    def claim_would_hold(self, state: State, name: str, args: tuple, seat: int) -> bool:
+        """Whether the claim ``name(args)``, made by ``seat``, would be true in ``state``
+        (a bot weighing what the claims it heard say about hidden cards).
+
+        Raises:
+            KeyError: no claim is named ``name``.
+        """
+        c = self.cg.claims[name]
+        ctx = self._ctx(state, None)
+        ctx.seats[CLAIMANT] = seat
+        ctx.claim_args = tuple(args)
+        return bool(c.truth(ctx))
+
     def zone_slot(self, state: State, zone: str, owner: int | None = None) -> int:
         """The index in ``state.zones`` of a zone instance, by zone name and owner."""
         zi = self.cg.zone_index[zone]

@@ -13,6 +13,10 @@ what it can see, dealt into the hidden zones.
   claim without cards the lowest one likely to be true. With probability ``bluff`` it bluffs:
   one card too many, or a claim only somewhat likely. When no honest choice exists it
   prefers an action that makes no claim (such as passing), else it tells a small lie.
+* It reads its public history (``View.history``): the claims other seats made earlier in
+  the deal (without cards) say something about their hidden cards, so a sampled state in
+  which such a claim would be true counts ``trust / (1 - trust)`` times as much as one in
+  which it would be a lie.
 * In a vote it picks the choice that, over sampled states, leaves it holding fewest cards.
 * Other optional window actions (for example looking at cards) it takes now and then, when
   it knows no card of another seat's hand yet.
@@ -75,6 +79,8 @@ class _Analysis:
 class GenericBot:
     """See the module docstring. ``samples`` states are drawn per estimate."""
 
+    uses_history = True
+
     def __init__(self, engine: Engine, rng: random.Random, samples: int = 10, bluff: float = 0.15,
                  doubt: float = 0.3, curiosity: float = 0.15, trust: float = 0.8):
         self.engine = engine
@@ -103,7 +109,17 @@ class GenericBot:
         states = self._states(view)
         name, values, claimant, count, slot = view.claim
         if name not in self.analysis.about_cards or slot < 0 or count == 0:
-            return sum(self.engine.claim_holds_in(s) for s in states) / len(states)
+            heard = self._heard(view)
+            if not heard:
+                return sum(self.engine.claim_holds_in(s) for s in states) / len(states)
+            weight = total = 0.0
+            for s in states:
+                w = 1.0
+                for past, args, seat in heard:
+                    w *= self.trust if self.engine.claim_would_hold(s, past, args, seat) else 1 - self.trust
+                total += w
+                weight += w * self.engine.claim_holds_in(s)
+            return weight / total if total else 0.0
         possible = 0
         hand_slots = [i for i, (zname, owner, _, _) in enumerate(view.zones)
                       if owner == claimant and i != slot]
@@ -117,6 +133,19 @@ class GenericBot:
                     good += pool.count(kind)
             possible += good >= count
         return self.trust * possible / len(states)
+
+    def _heard(self, view: View) -> list:
+        """The claims without cards that other seats made earlier in this deal, from the
+        public history, as (claim name, values, seat); the standing claim left out."""
+        heard = []
+        for event in view.history:
+            if event.kind == "deal_start":
+                heard = []
+            elif event.kind == "claim" and event.data["claim"] not in self.analysis.about_cards:
+                heard.append((event.data["claim"], event.data["args"], event.data["seat"]))
+        if heard and view.claim is not None and heard[-1] == view.claim[:3]:
+            heard.pop()
+        return [h for h in heard if h[2] != view.seat]
 
     def _single_holds(self, state, slot: int, count: int, kind: int) -> bool:
         """Whether the standing claim would hold if every claimed card were of ``kind``."""
