@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import difflib
+
+import attrs
 from collections import Counter
 
 from . import model as m
@@ -76,6 +78,16 @@ def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tup
     return list(items.values()), tuple(applied)
 
 
+MAX_PLAYERS = 64
+"""The most seats a game may declare."""
+MAX_KINDS = 1_000
+"""The most kinds of cards (and faces of dice) a game may have."""
+MAX_CARDS = 10_000
+"""The most cards and dice a game may have, at its largest player count."""
+MAX_SIDES = 1_000
+"""The most sides a die may have."""
+
+
 def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict | None = None,
                   symbols: dict | None = None) -> tuple:
     kinds = []
@@ -113,6 +125,10 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
             count = 1
         elif count < 1:
             problems.append(Problem(f"card '{card.name}' has count {count}; it must be at least 1", card.span))
+        elif count > MAX_CARDS:
+            problems.append(Problem(f"card '{card.name}' has count {count}; a game may have at most {MAX_CARDS:,} "
+                                    "cards", card.span))
+            count = 1
         values = [None]
         if over and over[0].name in (symbols or {}):
             # one kind per symbol, showing that symbol once: "3 cards of each character"
@@ -126,6 +142,10 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
             r = ranges[0]
             if r.high < r.value:
                 problems.append(Problem(f"the range {r.value}..{r.high} is empty", r.span))
+            if r.high - r.value >= MAX_KINDS:
+                problems.append(Problem(f"the range {r.value}..{r.high} makes {r.high - r.value + 1} kinds of card; "
+                                        f"a game may have at most {MAX_KINDS:,}", r.span))
+                continue
             values = list(range(r.value, r.high + 1))
         for v in values:
             attrs_ = dict(fixed)
@@ -153,6 +173,10 @@ def _dice_kinds(dice: tuple, problems: list[Problem]) -> tuple:
     for d in dice:
         if d.sides < 1:
             problems.append(Problem(f"die '{d.name}' has {d.sides} sides; it needs at least 1", d.span))
+            continue
+        if d.sides > MAX_SIDES:
+            problems.append(Problem(f"die '{d.name}' has {d.sides} sides; a die may have at most {MAX_SIDES:,}",
+                                    d.span))
             continue
         names = dict(d.names)
         for face in list(d.wild) + list(names):
@@ -241,6 +265,9 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     match = next((i for i in items if isinstance(i, m.MatchDecl)), None) or m.MatchDecl(None, (), ())
     if players and not (1 <= players.low <= players.high):
         problems.append(Problem(f"the player range {players.low}..{players.high} is empty", players.span))
+    elif players and players.high > MAX_PLAYERS:
+        problems.append(Problem(f"{players.high} players: a game may have at most {MAX_PLAYERS}", players.span))
+        players = attrs.evolve(players, low=min(players.low, MAX_PLAYERS), high=MAX_PLAYERS)
 
     def named(cls):
         return tuple(i for i in items if isinstance(i, cls))
@@ -248,6 +275,16 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     value_names = {d.name: dict(d.pairs) for d in items if isinstance(d, m.NamesDecl)}
     symbol_sets = {d.name: d.symbols for d in items if isinstance(d, m.SymbolsDecl)}
     kinds = (_expand_cards(deck, problems, value_names, symbol_sets) if deck else ()) + _dice_kinds(dice, problems)
+    most = players.high if players else 1
+    total = sum(k.count * (most if k.start else 1) for k in kinds) + sum(
+        d.count * (most if d.each else 1) for d in dice if d.count and 1 <= d.sides <= MAX_SIDES)
+    where = deck.span if deck is not None else dice[0].span if dice else Span(1, 1)
+    if len(kinds) > MAX_KINDS:
+        problems.append(Problem(f"the game has {len(kinds)} kinds of cards and faces; at most {MAX_KINDS:,} are allowed",
+                                where))
+    elif total > MAX_CARDS:
+        problems.append(Problem(f"the game has {total:,} cards and dice with {most} players; at most {MAX_CARDS:,} "
+                                "are allowed", where))
     zones = named(m.ZoneDecl)
     holders = [z for z in zones if z.holds_deck]
     if not zones:
@@ -272,6 +309,14 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
             owners[item.name] = item.span
         if isinstance(item, (m.CounterDecl, m.SeatDecl)) and item.name in ("current", "actor", "claimant"):
             problems.append(Problem(f"'{item.name}' is a built-in seat; choose another name", item.span))
+    # 'your' is the seat that acts: the setup and 'between deals' run with no seat acting
+    for label, block in (("the setup", setup.body if setup else ()), ("'between deals'", match.between)):
+        for stmt in block:
+            for node in m.nodes(stmt):
+                if isinstance(node, m.ZoneRef) and node.yours:
+                    problems.append(Problem(f"'your {node.zone}' in {label}: no seat is acting there", node.span,
+                                            f"name the seat: '{node.zone} of P1', or 'for each p in everyone "
+                                            f"{{ … {node.zone} of p … }}'"))
     for cls in (m.ClaimDecl, m.ProcedureDecl, m.PhaseDecl):
         counts = Counter(i.name for i in named(cls))
         for i in named(cls):
@@ -310,6 +355,44 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     return result
 
 
+def check_file(path: str) -> list[tuple[str | None, str | None, m.Game | RulesError]]:
+    """Check a ``.rules`` file and each of its variants, reading and parsing it once.
+
+    Returns:
+        One row per game: (variant name or None for the base game, the variant's label,
+        the checked game or the RulesError of its problems). The variants are checked only
+        when the base game is fine.
+
+    Raises:
+        RulesError: the file cannot be read as UTF-8 text, or does not parse.
+        OSError: the file cannot be read.
+    """
+    file = to_model(_read(path), path)
+    rows: list = []
+    try:
+        base = build_game(file, ())
+    except RulesError as exc:
+        return [(None, None, exc)]
+    rows.append((None, None, base))
+    for name, label in base.variants:
+        try:
+            rows.append((name, label, build_game(file, (name,))))
+        except RulesError as exc:
+            rows.append((name, label, exc))
+    return rows
+
+
+def _read(path: str) -> str:
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError(path, "", [Problem(
+            f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset {exc.start})", Span.unknown(),
+            "save the file as UTF-8 text")]) from None
+
+
 def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> m.Game:
     """Read, parse, check and compile a ``.rules`` file.
 
@@ -322,15 +405,7 @@ def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> m.Game:
         OptionError: an unknown variant.
         OSError: the file cannot be read.
     """
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    try:
-        source = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RulesError(path, "", [Problem(
-            f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset {exc.start})", Span.unknown(),
-            "save the file as UTF-8 text")]) from None
-    return loads(source, path, variants)
+    return loads(_read(path), path, variants)
 
 
 def loads(source: str, path: str = "<rules>", variants: tuple[str, ...] | list[str] = ()) -> m.Game:

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from .check import load
+from .check import check_file, load
 from .engine import Engine
 from .engine.narrate import seat_name
 from .engine.compile import RulesRuntimeError
@@ -44,6 +44,12 @@ def _players_default(engine: Engine, players: int | None) -> int:
     return players
 
 
+def fresh_seed() -> int:
+    """A seed of 128 bits from the operating system: too many for a bot to find by trying
+    seeds until one deals the cards it holds."""
+    return random.SystemRandom().getrandbits(128)
+
+
 def _make_players(engine, n, seed, humans, bots, console):
     players = []
     for seat in range(n):
@@ -66,7 +72,8 @@ def main() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None,
               help="Number of seats (default: 4, or the nearest the game allows).")
-@click.option("--seed", "-s", type=int, default=None, help="Seed of chance; the same seed plays the same match.")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed of chance; the same seed plays the same match (default: a fresh 128-bit seed, printed).")
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
               help="Apply a variant of the game (repeatable, applied in order).")
 @click.option("--human", "humans", multiple=True, type=click.IntRange(min=1), metavar="SEAT",
@@ -92,11 +99,11 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet, max_decisi
         except OSError as exc:
             raise click.BadParameter(f"cannot write {log_path}: {exc.strerror}", param_hint="'--log'") from None
     if seed is None:
-        seed = random.SystemRandom().randrange(10**9)
+        seed = fresh_seed()
     console = Console(highlight=False)
     game = engine.game
     title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
-    console.print(f"[bold]{escape(title)}[/bold] — {n} players, seed {seed}")
+    console.print(f"[bold]{escape(title)}[/bold] — {n} players, seed {seed}", soft_wrap=True)
     human_seats = {h - 1 for h in humans}
 
     def on_events(state, events):
@@ -204,19 +211,28 @@ def _expr_text(engine: Engine, key) -> str:
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME", help="Also check with this variant.")
 def check(file, variants):
     """Parse and check FILE (and each of its variants); report every problem."""
-    engine = _load(file, variants)
-    game = engine.game
-    click.echo(f"{file}: ok — {game.title}, {_summary(game)}")
-    for name, label in game.variants:
-        try:
-            load(file, (name,))
-        except RulesError as exc:
-            click.echo(exc.render(), err=True)
-            sys.exit(2)
-        except OptionError as exc:
-            click.echo(f"{file}: error: {exc}", err=True)
-            sys.exit(2)
-        click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
+    if variants:
+        game = _load(file, variants).game
+        click.echo(f"{file}: ok — {game.title}, {_summary(game)}")
+        return
+    try:
+        rows = check_file(file)
+    except RulesError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(2)
+    failed = False
+    for name, label, result in rows:
+        if isinstance(result, RulesError):
+            failed = True
+            if name is not None:
+                click.echo(f"  variant {name}: error", err=True)
+            click.echo(result.render(), err=True)
+        elif name is None:
+            click.echo(f"{file}: ok — {result.title}, {_summary(result)}")
+        else:
+            click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
+    if failed:
+        sys.exit(2)
 
 
 @main.command()
@@ -224,7 +240,8 @@ def check(file, variants):
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
               help="How many matches to play.")
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None, help="Number of seats.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the first match.")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed of the first match (default: a fresh 128-bit seed, printed); match k plays seed + k - 1.")
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME", help="Apply a variant.")
 @click.option("--bots", type=click.Choice(BOTS), default="random", show_default=True)
 @click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
@@ -233,11 +250,14 @@ def simulate(file, games, players, seed, variants, bots, max_decisions):
     """Play many bot matches of FILE and report wins per seat and match lengths."""
     engine = _load(file, variants)
     n = _players_default(engine, players)
+    console = Console(highlight=False)
+    if seed is None:
+        seed = fresh_seed()
+        console.print(f"seed {seed} (--seed {seed} plays these matches again)", markup=False, soft_wrap=True)
     wins: Counter = Counter()
     results: Counter = Counter()
     steps = []
     unfinished = 0
-    console = Console(highlight=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("playing", total=games)
         for g in range(games):

@@ -47,14 +47,25 @@ class Problem:
         lines = source.splitlines()
         if 1 <= line <= len(lines):
             text = lines[line - 1]
-            out.append(f"    {text}")
             width = 1
             if self.span.end_line == line and self.span.end_column > col:
                 width = self.span.end_column - col
-            out.append("    " + " " * (col - 1) + "^" * max(1, width))
+            start = 0
+            if len(text) > _SHOWN:
+                # a very long line: show the part around the caret
+                start = max(0, min(col - 1 - _SHOWN // 2, len(text) - _SHOWN))
+                shown = text[start:start + _SHOWN]
+                text = ("…" if start else "") + shown + ("…" if start + _SHOWN < len(text) else "")
+                start -= 1 if start else 0
+                width = min(width, _SHOWN)
+            out.append(f"    {text}")
+            out.append("    " + " " * (col - 1 - start) + "^" * max(1, width))
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
+
+
+_SHOWN = 100                      # characters of a source line shown around the caret
 
 
 class RulesError(Exception):

@@ -6,14 +6,20 @@ event. The same game, seed, players and variants always give the same log.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import weakref
+from collections import Counter
 from collections.abc import Sequence
+from itertools import chain, repeat
 from typing import Callable, Iterable
 
 import attrs
 
-from .engine import Action, Engine, Event, State
-from .errors import OptionError
+from .engine import Action, Decision, Engine, Event, State, View
+from .engine.compile import RulesRuntimeError
+from .engine.narrate import seat_name
+from .errors import IllegalAction, OptionError
 
 
 class History(Sequence):
@@ -67,9 +73,171 @@ class MatchRecord:
 MAX_DECISIONS = 200_000
 
 
+#: how many illegal answers in a row a player may give to one decision before the match stops
+MAX_REJECTIONS = 100
+
+
+class IllegalAnswers(RulesRuntimeError):
+    """A player kept answering one decision with illegal actions (``MAX_REJECTIONS`` in a
+    row); the message names the seat, the phase and the last reason."""
+
+
 def seat_rng(seed: int | None, seat: int) -> random.Random:
-    """The random generator of one seat's bot, derived from the match seed."""
-    return random.Random(f"{seed}/seat/{seat}")
+    """The random generator of one seat's bot, derived from the match seed.
+
+    It is seeded with the SHA-256 digest of ``"{seed}/seat/{seat}"`` (a 256-bit integer).
+    A bot holds its generator, so it can read its state (``getstate()``) and undo the
+    Mersenne Twister's seeding step by step back to the seeding key: that key is the
+    digest, and going from a digest back to the seed would take a SHA-256 preimage (or,
+    for a 128-bit seed drawn by the CLI, a search over 2**128 seeds). Seeding with the
+    string itself would not do: ``random.Random(str)`` puts the string's own bytes into
+    the key, next to their SHA-512, so the key would spell out the match seed.
+    """
+    digest = hashlib.sha256(f"{seed}/seat/{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+#: per engine (held weakly), per player count: (the deck as (kinds, copies) in the order of
+#: ``Engine.cards_for``, the first face of each die of ``Engine.die_names``, each kind's die)
+_DECKS: "weakref.WeakKeyDictionary[Engine, dict]" = weakref.WeakKeyDictionary()
+
+
+def _deck(engine: Engine, n: int) -> tuple:
+    per = _DECKS.get(engine)
+    if per is None:
+        per = _DECKS[engine] = {}
+    got = per.get(n)
+    if got is None:
+        first: dict = {}
+        for i, k in enumerate(engine.kinds):
+            if k.die is not None:
+                first.setdefault(k.die, i)
+        deck = Counter(engine.cards_for(n))
+        got = per[n] = ((tuple(deck), tuple(deck.values())),
+                        tuple(first[d] for d in engine.die_names), tuple(k.die for k in engine.kinds))
+    return got
+
+
+def view_state(engine: Engine, view: View) -> State:
+    """A state that agrees with everything ``view`` shows and holds nothing else.
+
+    It is the state ``players.determinize.sample_state`` deals with fixed chance (no
+    shuffle, the first face of each die, a hidden-size zone but the last left empty),
+    made without shuffling: the cards the seat cannot place (the deck less what it sees
+    and what ``view.known`` pins) go into the hidden zones in the deck's order; hidden
+    dice show their first face, counters the seat may not see read 0, no vote is cast
+    and no fact is known. It depends on ``view`` and the rules alone.
+
+    Raises:
+        ValueError: the view shows more cards than the deck holds.
+    """
+    n = view.players
+    counts, first_faces, die_of = _deck(engine, n)
+    zones: list = [None] * len(view.zones)
+    shown: list = []
+    for slot, z in enumerate(view.zones):
+        if z[3] is not None:
+            zones[slot] = z[3]
+            shown.extend(z[3])
+    pinned: dict = {}
+    if view.known:
+        slots = {(z[0], z[1]): i for i, z in enumerate(view.zones)}
+        for name, owner, cards in view.known:
+            slot = slots[(name, owner)]
+            if zones[slot] is None:     # several looks at one zone: each showed some of its cards
+                prev = pinned.get(slot)
+                pinned[slot] = cards if prev is None else tuple((Counter(prev) | Counter(cards)).elements())
+        for cards in pinned.values():
+            shown.extend(cards)
+    seen = Counter(shown).get
+    order, copies = counts
+    left = [c - seen(k, 0) for k, c in zip(order, copies)]      # dice are not in the deck
+    if left and min(left) < 0:
+        raise ValueError("the view shows more cards than the deck holds")
+    pool = tuple(chain.from_iterable(map(repeat, order, left)))
+    at = 0
+    sized = []
+    for slot, z in enumerate(view.zones):
+        if zones[slot] is not None:
+            continue
+        if z[2] is None:
+            sized.append(slot)
+            continue
+        have = pinned.get(slot) or []
+        if view.dice and view.dice[slot]:
+            have = list(have)
+            for face, count in zip(first_faces, view.dice[slot]):
+                die = die_of[face]
+                have.extend(repeat(face, count - sum(1 for k in have if die_of[k] == die)))
+        need = max(0, z[2] - len(have))
+        zones[slot] = tuple(have) + pool[at:at + need]
+        at += need
+    for slot in sized:
+        zones[slot] = ()
+    if sized:
+        zones[sized[-1]] = pool[at:]
+    counters: list = []
+    for _, value in view.counters:
+        if isinstance(value, tuple):
+            counters.extend(0 if v is None else v for v in value)
+        else:
+            counters.append(0 if value is None else value)
+    claim = claimed = None
+    if view.claim is not None:
+        name, values, claimant, count, slot = view.claim
+        claim = (engine.cg.claims[name].index, values, claimant)
+        claimed = (slot, count) if slot >= 0 else None
+    return State(n, tuple(zones), tuple(counters), tuple(s for _, s in view.seats), engine.phase_index(view.phase),
+                 tuple(view.poll), (None,) * n, claim, claimed, (), view.deal, tuple(s for _, s in view.groups),
+                 out=view.out or (0,) * n, stack=view.pending)
+
+
+class _SampledJudge:
+    """Answers a seat's questions about its own decision from :func:`view_state` of its
+    view (made on first use); it holds the engine (the rules), the view and that state,
+    and nothing else."""
+
+    __slots__ = ("_engine", "_view", "_state")
+
+    def __init__(self, engine: Engine, view: View):
+        self._engine = engine
+        self._view = view
+        self._state = None
+
+    def _sampled(self) -> State:
+        if self._state is None:
+            self._state = view_state(self._engine, self._view)
+        return self._state
+
+    def check(self, action: Action) -> str | None:
+        """None if ``action`` is legal in the sampled state, else why not."""
+        return self._engine.why_illegal(self._sampled(), action)
+
+    def actions(self, limit: int | None = None, largest_first: bool = False,
+                budget: int | None = None) -> list[Action]:
+        """Concrete legal actions in the sampled state (see ``Engine.legal_actions``)."""
+        return self._engine.legal_actions(self._sampled(), limit, largest_first, budget)
+
+
+def player_decision(engine: Engine, view: View, decision: Decision,
+                    rejected: tuple | None = None) -> Decision:
+    """The decision as a player of ``view.seat`` receives it.
+
+    It carries ``decision``'s seat, phase, kind and options (plain values) and ``rejected``
+    ((Action, reason) or None); its ``check`` and ``actions`` answer from a state sampled
+    from ``view`` (:func:`view_state`: the cards the seat cannot place dealt into the
+    hidden zones in the deck's order), made the first time either is called, so a player
+    that calls neither pays nothing. Nothing reachable from it leads to the state
+    ``decision`` was made from or to the match's generator. Where a rule reads cards the
+    seat cannot see, the sampled answer may differ from the true one: ``play_match``
+    judges the returned action on the true state and asks again.
+
+    Raises:
+        ValueError: (on the first ``check``/``actions``) the view does not fit the deck.
+    """
+    judge = _SampledJudge(engine, view)
+    return Decision(decision.seat, decision.phase, decision.kind, decision.options,
+                    judge.check, judge.actions, rejected)
 
 
 def event_record(engine: Engine, event: Event) -> dict:
@@ -93,6 +261,11 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                max_steps: int = MAX_DECISIONS) -> MatchRecord:
     """Play one match to its end.
 
+    Each player is given its seat's view and :func:`player_decision` (never the state or
+    the match's generator). Its answer is judged on the true state; an illegal one (or
+    one that is not an :class:`Action`) is asked again, with ``decision.rejected`` set to
+    (answer, reason); rejected answers cost no chance and leave no trace in the log.
+
     Args:
         engine: the game.
         players: one player per seat (``choose(view, decision) -> Action``).
@@ -105,6 +278,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         OptionError: the player count does not fit the game.
         MatchTooLong: the match did not end within ``max_steps`` decisions (it carries
             the record of what was played).
+        IllegalAnswers: a player answered one decision illegally ``MAX_REJECTIONS`` (100)
+            times in a row (a ``RulesRuntimeError``).
         RulesRuntimeError: the rules reached a state they do not say how to leave.
     """
     if len(players) != n:
@@ -131,16 +306,28 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps)
         decision = engine.decision(state)
         if not decision.options:
-            from .engine.compile import RulesRuntimeError
-            from .engine.narrate import seat_name
             line = engine.cg.phases[decision.phase].span.line
             raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
                                     f"legal action (line {line})")
-        view = attrs.evolve(engine.view(state, decision.seat),
-                            history=History(seen[decision.seat], len(seen[decision.seat])))
-        action = players[decision.seat].choose(view, decision)
-        log.append(action_record(engine, steps, decision.seat, action))
-        state, events = engine.apply(state, action, rng)
+        seat = decision.seat
+        view = attrs.evolve(engine.view(state, seat), history=History(seen[seat], len(seen[seat])))
+        player = players[seat]
+        rejected = None
+        for _ in range(MAX_REJECTIONS):
+            action = player.choose(view, player_decision(engine, view, decision, rejected))
+            if not isinstance(action, Action):
+                rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
+                continue
+            try:       # apply judges the action on the true state before anything happens
+                new_state, events = engine.apply(state, action, rng)
+                break
+            except IllegalAction as exc:
+                rejected = (action, str(exc))
+        else:
+            raise IllegalAnswers(f"{seat_name(seat)} answered '{decision.phase}' with {MAX_REJECTIONS} illegal "
+                                 f"actions in a row (the last: {rejected[1]})")
+        log.append(action_record(engine, steps, seat, action))
+        state = new_state
         log.extend(event_record(engine, e) for e in events)
         perceive(events)
         if on_events:

@@ -10,6 +10,7 @@ import importlib.resources
 from pathlib import Path
 
 from lark import Lark, Token, Tree
+from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import Problem, RulesError, Span
@@ -44,10 +45,21 @@ def grammar_text() -> str:
         return source.read_text("utf-8")
 
 
+class _WholeWords(PostLex):
+    """Lets the contextual lexer read a whole word everywhere: where only keywords can come,
+    ``gototurn`` is one (unexpected) word, never the keyword ``go`` glued to ``toturn``."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
 @functools.cache
 def parser() -> Lark:
     """The LALR parser of the rulekit language, built once from the packaged grammar."""
-    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True, start=["start", "expr"])
+    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True, start=["start", "expr"],
+                   postlex=_WholeWords())
     try:
         # Lark keeps the built tables in the temporary folder, keyed by the grammar's hash
         return Lark(grammar_text(), cache=True, **options)
@@ -101,9 +113,32 @@ def parse(source: str, path: str = "<rules>", start: str = "start") -> Tree:
             what would have been accepted there.
     """
     try:
-        return parser().parse(source, start=start)
+        tree = parser().parse(source, start=start)
     except UnexpectedInput as exc:
         raise RulesError(path, source, [_problem(exc, source)]) from None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:
+        raise RulesError(path, source, [too_deep])
+    return tree
+
+
+MAX_NESTING = 200
+"""How deeply constructs may nest (the depth of the parse tree): far beyond what a person
+writes (the shipped games reach 16), and shallow enough for every later pass."""
+
+
+def _too_deep(tree: Tree) -> Problem | None:
+    """The place where ``tree`` nests deeper than :data:`MAX_NESTING`, found without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
+            return Problem(f"this is nested more than {MAX_NESTING} levels deep", Span(line, col),
+                           "split a long 'or' / 'and' chain or an 'else if' chain with 'let' or a procedure")
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
 
 
 def _problem(exc: UnexpectedInput, source: str) -> Problem:
@@ -128,6 +163,8 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
     hint = None
     if str(token) in keywords() and "NAME" in accepted:
         hint = reserved_hint(str(token))
+    elif str(token) == "=" and exc.pos_in_stream and source[exc.pos_in_stream - 1] == "=":
+        hint = "equality is a single '=': write 'x = 1', not 'x == 1'"
     return Problem(f"unexpected {_token_text(token)}; expected {_expected(accepted)}",
                    Span(line, col, line, end), hint)
 

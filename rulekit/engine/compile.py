@@ -51,6 +51,30 @@ class RulesRuntimeError(RuntimeError):
     """The rules reached a state they do not say how to leave (reported with its location)."""
 
 
+MAX_CALLS = 200
+"""How deeply procedures may run inside one another (``do`` within ``do``)."""
+MAX_LOOP = 100_000
+"""How many times one ``repeat`` or ``for each v in LO..HI`` may run its block."""
+
+
+MAX_CHOICES = 10_000
+"""How many values one ``choose NAME in LO..HI`` may offer."""
+
+
+def _choice_range(low: int, high: int, name: str, line: int) -> range:
+    if high - low >= MAX_CHOICES:
+        raise RulesRuntimeError(f"{name} would be chosen among {high - low + 1} values (line {line}); at most "
+                                f"{MAX_CHOICES:,} are allowed")
+    return range(low, high + 1)
+
+
+def _loop_size(count: int, what: str, line: int) -> int:
+    if count > MAX_LOOP:
+        raise RulesRuntimeError(f"'{what}' would run its block {count} times (line {line}); "
+                                f"at most {MAX_LOOP:,} are allowed")
+    return count
+
+
 def _sym(name: str) -> str:
     return "sym:" + name
 
@@ -65,10 +89,13 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker")
+                 "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
+                 "deals_run")
 
     def __init__(self):
         self.over = False
+        self.calls = 0                # procedures running inside one another
+        self.deals_run = 0            # deals started since the last decision
         self.asker = None
         self.focus = None
         self.locals = {}
@@ -183,7 +210,7 @@ class CompiledAction:
         self.index = index
         self.label = label
         self.preview = preview        # the label before the choices are made
-        # ("req", fn, message) | ("cards", src, low, high)
+        # ("req", fn, message, reads a choice) | ("cards", src, low, high)
         # | ("param", name, domain, type, dependent, guards): ``dependent``: the domain reads an
         # earlier choice; ``guards``: the requires that follow and read this choice only
         self.steps = steps
@@ -377,7 +404,9 @@ class Compiler:
         self.problems = cg.problems
 
     def err(self, message: str, span: Span, hint: str | None = None):
-        self.problems.append(Problem(message, span, hint))
+        problem = Problem(message, span, hint)
+        if problem not in self.problems:        # a part compiled twice (a label and its preview)
+            self.problems.append(problem)
 
     def hint_for(self, name, candidates):
         from ..check import suggest
@@ -951,6 +980,29 @@ class Compiler:
         return lambda ctx: []
 
     # ------------------------------------------------------------ templates
+    def secret_in(self, expr) -> str | None:
+        """What an expression of a text (a label, a log) reads that some seat may not see:
+        cards of a zone not seen by all (beyond how many there are), the chosen or claimed
+        cards, the truth of the claim, a counter not seen by all; None if it reads nothing
+        hidden."""
+        cg = self.cg
+        for node in m.nodes(expr):
+            if isinstance(node, m.ClaimHolds):
+                return "whether the claim holds"
+            if isinstance(node, (m.Name, m.ValueOf)) and node.name in cg.counter_index:
+                seen = cg.game.counters[cg.counter_index[node.name]].seen
+                if seen != "all":
+                    return f"the counter '{node.name}'"
+            if isinstance(node, (m.Where, m.TotalOf, m.CardQuantifier)):
+                for inner in m.nodes(node.cards):
+                    if isinstance(inner, (m.Chosen, m.Claimed)):
+                        return "the faces of the chosen cards" if isinstance(inner, m.Chosen) else \
+                            "the faces of the claimed cards"
+                    if isinstance(inner, (m.ZoneRef, m.EveryZone)) and inner.zone in cg.zone_index:
+                        if cg.zones[cg.zone_index[inner.zone]].seen != "all":
+                            return f"the cards of '{inner.zone}'"
+        return None
+
     def template(self, tmpl: m.Template | None, scope, pending=()) -> Callable | None:
         """A closure rendering a quoted text; holes that read ``pending`` names (choices not
         made yet) or the chosen cards render as "…"."""
@@ -965,6 +1017,13 @@ class Compiler:
             if pending and any(isinstance(n, m.Chosen) or isinstance(n, m.Name) and n.name in pending
                                for n in m.nodes(part)):
                 pieces.append(lambda ctx: "…")
+                continue
+            secret = self.secret_in(part)
+            if secret is not None:
+                self.err(f"this text is shown to every seat, but it reads {secret}, which not every seat may see",
+                         getattr(part, "span", tmpl.span) if getattr(part, "span", None) else tmpl.span,
+                         "a text may show what the whole table sees: a number of cards (count of ZONE), "
+                         "public counters, seats, the claim's values")
                 continue
             f, typ = self.expr(part, scope)
             if typ == SEAT:
@@ -1350,8 +1409,10 @@ class Compiler:
             self.want(typ, NUM, node.count)
             body = self.block(node.body, scope)
 
+            line = node.span.line
+
             def repeat(ctx):
-                for _ in range(count(ctx)):
+                for _ in range(_loop_size(count(ctx), "repeat", line)):
                     body(ctx)
             return repeat
         if isinstance(node, m.ForRange):
@@ -1361,7 +1422,13 @@ class Compiler:
             self.want(ht, NUM, node.high)
             inner = dict(scope)
             inner[node.var] = NUM
-            return loop(node.var, lambda ctx: range(low(ctx), high(ctx) + 1), self.block(node.body, inner))
+            line = node.span.line
+
+            def values(ctx):
+                lo, hi = low(ctx), high(ctx)
+                _loop_size(hi - lo + 1, "for each", line)
+                return range(lo, hi + 1)
+            return loop(node.var, values, self.block(node.body, inner))
         if isinstance(node, m.EndDeal):
             def end(ctx):
                 raise EndOfDeal()
@@ -1423,8 +1490,21 @@ class Compiler:
                      node.span)
             return lambda ctx: None
         name = node.procedure
+        line = node.span.line
+
+        def enter(ctx):
+            ctx.calls += 1
+            if ctx.calls > MAX_CALLS:
+                raise RulesRuntimeError(f"procedure '{name}' is called more than {MAX_CALLS} deep (line {line}): "
+                                        "does it call itself without end?")
         if not decl.params:
-            return lambda ctx: cg.procedures[name](ctx)
+            def call_plain(ctx):
+                enter(ctx)
+                try:
+                    cg.procedures[name](ctx)
+                finally:
+                    ctx.calls -= 1
+            return call_plain
         fns = []
         for a, p in zip(node.args, decl.params):
             f, t = self.expr(a, scope)
@@ -1440,9 +1520,11 @@ class Compiler:
             saved = [ctx.locals.get(v) for v in names]
             for v, x in zip(names, values):
                 ctx.locals[v] = x
+            enter(ctx)
             try:
                 body(ctx)
             finally:
+                ctx.calls -= 1
                 for v, x in zip(names, saved):
                     ctx.locals[v] = x
         return call
@@ -1529,7 +1611,10 @@ class Compiler:
             if isinstance(s, m.Require):
                 f, typ = self.expr(s.cond, scope)
                 self.want(typ, BOOL, s.cond)
-                steps.append(("req", f, s.message))
+                chosen_names = {st[1] for st in steps if st[0] == "param"}
+                reads = bool(names_read(s.cond) & chosen_names) or m.mentions(s.cond, (m.Chosen,)) \
+                    or any(st[0] == "blind" for st in steps)
+                steps.append(("req", f, s.message, reads))
             elif isinstance(s, m.ChooseCards):
                 if any(st[0] in ("cards", "blind") for st in steps):
                     self.err("an action chooses cards once", s.span)
@@ -1554,18 +1639,27 @@ class Compiler:
                     hi, ht = self.expr(d.high, scope)
                     self.want(lt, NUM, d.low)
                     self.want(ht, NUM, d.high)
-                    dom = (lambda ctx, lo=lo, hi=hi: range(lo(ctx), hi(ctx) + 1))
+                    if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) \
+                            and d.high.value - d.low.value >= MAX_CHOICES:
+                        self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1} values; at most "
+                                 f"{MAX_CHOICES:,} are allowed", d.span, "choose among fewer values")
+                    dom = (lambda ctx, lo=lo, hi=hi, line=d.span.line, name=s.name:
+                           _choice_range(lo(ctx), hi(ctx), name, line))
                     typ = NUM
                     if s.names is not None:
                         typ = self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
                 elif d.kind == "symbols":
+                    typ = _sym(d.name)
                     if d.name not in self.cg.symbols:
-                        self.err(f"unknown symbol set '{d.name}'", d.span, self.hint_for(d.name, self.cg.symbols))
+                        hint = self.hint_for(d.name, self.cg.symbols)
+                        if d.name in self.cg.zone_index:
+                            hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
+                        self.err(f"unknown symbol set '{d.name}'", d.span, hint)
                         dom = (lambda ctx: range(0))
+                        typ = None
                     else:
                         size = len(self.cg.symbols[d.name])
                         dom = (lambda ctx, size=size: range(size))
-                    typ = _sym(d.name)
                 elif d.kind == "group":
                     seats = self.seat_set(d.seats, scope)
                     size = d.size
@@ -1616,7 +1710,7 @@ class Compiler:
 
             def allowed(ctx, others=others, own=own):
                 return (own is not None and own(ctx)) or not any(f(ctx) for f, _ in others)
-            ca.steps = (("req", allowed, " or ".join(m_ for _, m_ in others)),) + ca.steps
+            ca.steps = (("req", allowed, " or ".join(m_ for _, m_ in others), False),) + ca.steps
 
     def table_entry(self, cc: CompiledClaim, entry: tuple, span) -> tuple:
         """One entry of an ``ordered as`` table as the claim's values (symbols as indices)."""
@@ -1892,10 +1986,13 @@ _COMPARE = {
 
 
 _CACHE: dict = {}
+_CACHE_SIZE = 8                 # the games compiled last: checking a game then playing it compiles it once
 
 
 def compile_game(game: m.Game) -> CompiledGame:
-    """Compile a game once (cached per game object).
+    """Compile a game once (the last few games compiled are kept, so that loading a game
+    and then building its engine compile it once; a process that loads many games keeps
+    only those few).
 
     Raises:
         CompileError: every unresolved name or mismatched value, located.
@@ -1908,7 +2005,10 @@ def compile_game(game: m.Game) -> CompiledGame:
     Compiler(cg).game()
     if cg.problems:
         raise CompileError(cg.problems)
+    _CACHE.pop(key, None)
     _CACHE[key] = (game, cg)
+    while len(_CACHE) > _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]          # the oldest entry
     return cg
 
 

@@ -31,7 +31,9 @@ from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndO
                       RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
+_MAX_QUICK_DEALS = 100          # deals begun and ended within one step
 _EXISTENCE_BUDGET = 20_000      # candidate choices examined to decide whether an option is open
+_OUT_OF_BUDGET = object()       # what a search yields when it stops for lack of budget
 
 
 @attrs.frozen(slots=True)
@@ -111,9 +113,16 @@ class Option:
 class Decision:
     """The seat that must decide, the shape of the decision and its options.
 
-    ``check(action)`` says why an action would be illegal (None if legal) and
-    ``actions(limit)`` lists concrete legal actions; both answer about this decision only,
-    so a player can test its own choice without ever seeing the state.
+    ``check(action) -> str | None`` says why an action would be illegal (None if legal) and
+    ``actions(limit=None, largest_first=False, budget=None) -> list[Action]`` lists
+    concrete legal actions; both answer about this decision only. From
+    :meth:`Engine.decision` they answer from the state given (the caller owns it); the
+    decision a match gives a player answers from a state sampled from that seat's view
+    (:func:`rulekit.match.player_decision`), so a player never reaches the true state, and
+    the match itself judges the action it returns.
+
+    ``rejected``: None, or (action, reason) when the same seat's previous answer to this
+    decision was illegal and it is asked again.
     """
 
     seat: int
@@ -122,6 +131,7 @@ class Decision:
     options: tuple                  # Option; a window also offers 'decline'
     check: object = attrs.field(default=None, eq=False, repr=False)
     actions: object = attrs.field(default=None, eq=False, repr=False)
+    rejected: tuple | None = None   # (Action, reason) of the previous, illegal answer
 
 
 @attrs.frozen
@@ -301,7 +311,8 @@ class Engine:
             for step in a.steps:
                 kind = step[0]
                 if kind == "req":
-                    if cards is None and not params and not step[1](ctx):
+                    # a condition that reads no choice is decided here, once
+                    if not step[3] and not step[1](ctx):
                         return None
                 elif kind == "cards":
                     slot = step[1](ctx)
@@ -327,12 +338,25 @@ class Engine:
         label = self._label(ctx, a, preview=True)
         option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown))
         # an option none of whose concrete choices is legal is not an option
-        if any(step[0] == "req" for step in a.steps) and (cards is not None or params):
-            # larger choices first: conditions such as "beats the claim" favour them
-            # (within a budget: an option none of whose first choices is legal is not offered)
-            if next(self._enumerate(ctx, a, option, 1, True, _EXISTENCE_BUDGET), None) is None:
+        if any(step[0] == "req" and step[3] for step in a.steps) and (cards is not None or params):
+            if self._none_legal(ctx, a, option):
                 return None
         return option
+
+    def _none_legal(self, ctx: Ctx, a, option: Option) -> bool:
+        """Whether no concrete choice of ``option`` is legal: the choices are tried largest
+        first (conditions such as "beats the claim" favour them), then smallest first. When
+        both searches run out of their budget without an answer the option stays offered:
+        a legal choice is never hidden, at worst a choice is refused when taken."""
+        half = _EXISTENCE_BUDGET // 2
+        for largest_first in (True, False):
+            found = self._enumerate(ctx, a, option, 1, largest_first, half, report=True)
+            verdict = next(found, None)
+            if verdict is None:
+                return True                  # every candidate was examined: none is legal
+            if verdict != _OUT_OF_BUDGET:
+                return False
+        return False
 
     def _values(self, ctx: Ctx, step, earlier: list) -> tuple:
         """The values a player may be offered for one choice: its domain (the union over the
@@ -414,8 +438,9 @@ class Engine:
         return out
 
     def _enumerate(self, ctx, a, opt: Option, limit=None, largest_first=False,
-                   budget: int | None = None) -> Iterator[Action]:
-        """Concrete legal actions of an option; ``budget`` caps the candidates examined."""
+                   budget: int | None = None, report: bool = False) -> Iterator[Action]:
+        """Concrete legal actions of an option; ``budget`` caps the candidates examined
+        (``report``: yield ``_OUT_OF_BUDGET`` when it runs out)."""
         card_choices = [()]
         if opt.cards is not None:
             card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high,
@@ -427,6 +452,8 @@ class Engine:
             for values in itertools.product(*domains):
                 examined += 1
                 if budget is not None and examined > budget:
+                    if report:
+                        yield _OUT_OF_BUDGET
                     return
                 act = Action(a.name, cards, tuple(values))
                 if self._check(ctx, a, act, trusted=True) is None:
@@ -641,6 +668,10 @@ class Engine:
             self._finish_turn(ctx, phase)
 
     def _run_setup(self, ctx: Ctx) -> None:
+        ctx.deals_run += 1
+        if ctx.deals_run > _MAX_QUICK_DEALS:
+            raise RulesRuntimeError(f"{_MAX_QUICK_DEALS} deals ended one after another without anyone deciding: "
+                                    "does the setup end the deal?")
         ctx.goto = None
         ctx.stack = ()
         ctx.claim = None
@@ -1002,13 +1033,16 @@ def multisets(pool: tuple, low: int, high: int, largest_first: bool = False) -> 
         counts[k] = counts.get(k, 0) + 1
     kinds = sorted(counts)
     high = min(high, len(pool))
+    room = [0] * (len(kinds) + 1)            # room[i]: the cards of kinds[i:]
+    for i in range(len(kinds) - 1, -1, -1):
+        room[i] = room[i + 1] + counts[kinds[i]]
 
     def rec(i, left, acc):
         if left == 0:
             yield tuple(acc)
             return
-        if i == len(kinds):
-            return
+        if room[i] < left:
+            return                           # too few cards left to fill the choice
         k = kinds[i]
         for c in range(min(counts[k], left), -1, -1):
             yield from rec(i + 1, left - c, acc + [k] * c)

@@ -6,6 +6,7 @@ import random
 from typing import Protocol
 
 from ..engine import Action, Decision, Option, View
+from ..engine.compile import RulesRuntimeError
 
 
 class Player(Protocol):
@@ -36,15 +37,29 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
         if decision.check(action) is None:
             return action
     names = {o.name for o in options}
-    listed = decision.actions(200, True, 20_000)
+    # larger choices first, then smaller ones: one of the two finds a legal choice fast
+    listed = decision.actions(200, True, 20_000) or decision.actions(200, False, 20_000)
+    if not listed:
+        raise RulesRuntimeError(f"no legal choice was found in '{decision.phase}' within the search budget")
     return rng.choice([a for a in listed if a.name in names] or listed)
 
 
+def unchecked_choice(decision: Decision, rng: random.Random) -> Action:
+    """A random concrete choice of a uniformly chosen option, not checked: the answer of a
+    bot whose last answer the match rejected (``decision.rejected``). ``check`` answers
+    from a state sampled from the view, which misjudged that answer; the match judges
+    this one on the true state and asks again if it is illegal."""
+    return random_concrete(rng.choice(decision.options), rng)
+
+
 class RandomBot:
-    """Picks uniformly among the options, then a random legal choice within the option."""
+    """Picks uniformly among the options, then a random legal choice within the option
+    (after a rejected answer, an unchecked random choice: see ``unchecked_choice``)."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
 
     def choose(self, view: View, decision: Decision) -> Action:
+        if decision.rejected is not None:
+            return unchecked_choice(decision, self.rng)
         return random_legal(decision, self.rng)

@@ -79,7 +79,18 @@ class HumanPlayer:
 
     # -- input
     def choose(self, view: View, decision: Decision) -> Action:
-        self.show(view, decision)
+        """The action typed for ``decision``.
+
+        A typed action is first tried on ``decision.check``, which answers from a state
+        sampled from the seat's view; the match judges the answer on the true state. When it
+        rejected this seat's previous answer (``decision.rejected``), its reason is printed
+        and the next typed action goes to the match unchecked (the sample misjudged).
+        """
+        rejected = getattr(decision, "rejected", None)
+        if rejected is None:
+            self.show(view, decision)
+        else:       # the same decision again: the view was just shown
+            self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
         options = decision.options
         for i, o in enumerate(options, 1):
             self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
@@ -89,7 +100,7 @@ class HumanPlayer:
             except ValueError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/red] — try again.")
                 continue
-            reason = decision.check(action)
+            reason = None if rejected is not None else decision.check(action)
             if reason is None:
                 return action
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
