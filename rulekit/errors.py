@@ -44,7 +44,7 @@ class Problem:
         if not line:                   # a problem of the whole file (it cannot be read as text)
             return f"{path}: error: {self.message}" + (f"\nhint: {self.hint}" if self.hint else "")
         out = [f"{path}:{line}:{col}: error: {self.message}"]
-        lines = source.splitlines()
+        lines = source.split("\n")          # lines as the parser counts them: only \n ends one
         if 1 <= line <= len(lines):
             text = lines[line - 1]
             width = 1

@@ -154,7 +154,7 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
         return Problem(f"unexpected character {shown}", Span(line, col, line, col + 1), hint)
     accepted = _acceptable(exc)
     if isinstance(exc, UnexpectedEOF) or exc.token.type == "$END":
-        lines = source.splitlines() or [""]
+        lines = source.rstrip("\n").split("\n")     # only \n ends a line, as the parser counts
         line, col = len(lines), len(lines[-1]) + 1
         return Problem(f"the file ends too early; expected {_expected(accepted)}",
                        Span(line, col), _open_brace_hint(source))
@@ -213,7 +213,7 @@ def keywords() -> frozenset[str]:
 def _open_brace_hint(source: str) -> str | None:
     depth = 0
     opened: list[int] = []
-    for n, line in enumerate(source.splitlines(), 1):
+    for n, line in enumerate(source.split("\n"), 1):
         code = line.split("#", 1)[0]
         in_str = False
         for ch in code:

@@ -1810,6 +1810,9 @@ class Compiler:
             fns = {}
             for pos, name in enumerate(cc.params):
                 fns[name] = pos
+            if m.mentions(c.truth, (m.ClaimHolds,)):
+                self.err(f"claim '{c.name}' is true when… 'claim holds': a claim cannot be defined by itself",
+                         c.truth.span, "say what must be true of the cards or the table")
             truth, typ = self.expr(c.truth, scope)
             self.want(typ, BOOL, c.truth)
             cc.truth = _with_claim_args(truth, fns)

@@ -1,0 +1,622 @@
+"""Fuzzing helpers for tests/test_fuzz.py: strategies that write ``.rules`` programs.
+
+* :func:`grammar_programs` derives programs from ``grammar/rulekit.lark`` itself. The grammar
+  is read with Lark's own API (``Lark(...).rules`` and ``.terminals``: the compiled BNF rules,
+  ``[x]``, ``x*`` and templates already expanded into alternatives), and every choice among
+  the alternatives of a rule is a Hypothesis draw, so nothing of the language is written out
+  here: a new statement in the grammar is generated as soon as it is added. Three modes:
+
+  - ``free``: ``start`` expanded from scratch;
+  - ``skeleton``: the top-level items in the order one of the shipped games has them (the
+    game, the players, a deck, zones, a setup, phases…), each item expanded from scratch;
+  - ``splice``: a shipped game's derivation (its parse with the same grammar, rule by rule)
+    with one to three subtrees regenerated from the grammar or swapped for a subtree of the
+    same rule from another file (grammar-aware mutation: most such programs pass the checks,
+    so they reach the engine).
+
+  Choices are bounded: an alternative is only taken if it can be completed within the depth
+  left (the minimal height of each rule is computed over the grammar), and past a budget of
+  tokens only the alternatives of least size are taken. Alternatives are weighted by how
+  often the shipped games use them (plus one, so every alternative is reachable), and listed
+  simplest first, so that Hypothesis shrinks towards small programs.
+
+  Terminals: the keywords are their literal text; NAME comes from a small pool plus the names
+  the program has declared so far (the first name of a ``*_decl`` rule, of an ``action`` and
+  of a ``param`` declares one); INT is small, now and then larger and rarely huge; STRING is a
+  short quoted text with ``{…}`` holes (an expression generated from the grammar's ``expr``,
+  or a broken hole) and terminal markup (``[/bold]``, ``[/]``). Any other terminal a future
+  grammar adds is drawn with ``st.from_regex``.
+
+* :func:`mutated_games` mutates every shipped ``games/*.rules`` file: lines deleted,
+  duplicated or swapped, tokens replaced with other tokens of the file or keywords, numbers
+  changed (0, -1, 10**20, 10**7…), stray characters and bytes inserted, tokens glued, the text
+  truncated; a variant of the file (or none) is drawn to load it with.
+
+* :func:`human_lines`: what a careless or hostile person types at a HumanPlayer's prompt.
+
+* :func:`time_limit`: a SIGALRM guard that raises :class:`FuzzTimeout` (a BaseException, so
+  that no ``except Exception`` in the code under test swallows it).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import functools
+import math
+import re
+import signal
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import NamedTuple
+
+from hypothesis import given, settings, strategies as st
+from lark import Lark, Token
+
+ROOT = Path(__file__).resolve().parent.parent
+GRAMMAR_PATH = ROOT / "grammar" / "rulekit.lark"
+GAMES_DIR = ROOT / "games"
+#: the texts the grammar-driven strategy learns weights, item orders and subtrees from
+CORPUS_PATHS = sorted(GAMES_DIR.glob("*.rules")) + sorted((ROOT / "docs" / "examples").glob("*.rules"))
+
+#: names a program may use without declaring them (built-in seats, attributes) and a few
+#: ordinary ones; "lügen" and "_q" check Unicode and underscores
+NAME_POOL = ("a", "b", "x", "n", "p", "hand", "stock", "pile", "turn", "current", "actor", "claimant",
+             "P1", "P2", "value", "face", "wild", "points", "lügen", "_q")
+#: names for declarations (a name already declared is rarely drawn again: "declared twice")
+DECL_POOL = ("hand", "stock", "pile", "table", "main", "bid", "play", "doubt", "score", "coins", "dealer",
+             "gold", "lead", "d6", "suit", "rank", "team", "cup", "lügen", "x2")
+#: at most this many frames of one rule at once (the items of a list, nested blocks)
+LIST_LIMIT = 12
+SMALL_INTS = (0, 1, 2, 3, 4, 5, 6)
+MID_INTS = (10, 13, 52, 99, 100)
+HUGE_INTS = (10**7, 10**20)
+STRING_WORDS = ("gold", "bids", "x", "Lügen", "", " ", "P1", "a b", "ü", "💥", "%s", "{{", "}}", "\\")
+MARKUP = ("[/bold]", "[/]", "[bold]", "[red]", "[/red]", "[link=x]", "[", "]", "\\[", "[bold")
+
+
+# --------------------------------------------------------------------------- the grammar
+class Alt(NamedTuple):
+    """One compiled alternative of a rule: its symbols as (is_terminal, name)."""
+
+    origin: str
+    symbols: tuple
+    height: int          # the least depth of a complete derivation
+    size: int            # the fewest terminals of a complete derivation
+    weight: int          # how strongly it is drawn
+
+
+class Doc(NamedTuple):
+    """A corpus file's derivation, flattened: its tokens and its nonterminal nodes in
+    preorder as (origin, first token, end token, alternative)."""
+
+    path: str
+    tokens: tuple
+    nodes: tuple
+    names: tuple
+    items: tuple          # the alternatives of its top-level items, in order
+
+
+class Grammar:
+    """The compiled rules and terminals of the grammar file, and what the corpus tells."""
+
+    def __init__(self, text: str, corpus: list[Path]):
+        lark = Lark(text, parser="lalr", start="start")
+        self.start = "start"
+        self.terminals = {t.name: t.pattern for t in lark.terminals}
+        self.ignored = set(lark.ignore_tokens)
+        raw: dict[str, list[tuple]] = defaultdict(list)
+        for rule in lark.rules:
+            raw[rule.origin.name].append(tuple((s.is_term, s.name) for s in rule.expansion))
+        self.keywords = sorted({p.value for p in self.terminals.values() if p.type == "str" and p.value.isalpha()})
+        height, size = self._least(raw)
+        self.docs = self._parse_corpus(lark, corpus)
+        usage = Counter((o, a) for d in self.docs for o, _, _, a in d.nodes)
+        self.alts: dict[str, list[Alt]] = {}
+        for origin, expansions in raw.items():
+            alts = []
+            for exp in expansions:
+                h, s = self._measure(origin, exp, height, size)
+                alts.append(Alt(origin, exp, h, s, 1 + usage[(origin, exp)]))
+            # simplest first: Hypothesis shrinks choices towards index 0
+            self.alts[origin] = sorted(alts, key=lambda a: (a.height, a.size))
+        self.choice_cache: dict = {}
+        self.samples = {name: self._samples(p) for name, p in self.terminals.items()
+                        if p.type == "re" and name not in ("NAME", "INT", "STRING") and name not in self.ignored}
+        self.by_origin: dict[str, list[tuple]] = defaultdict(list)
+        for d in self.docs:
+            for origin, lo, hi, _ in d.nodes:
+                if hi - lo <= 60:
+                    self.by_origin[origin].append(d.tokens[lo:hi])
+
+    @staticmethod
+    def _samples(pattern) -> tuple:
+        """A few texts of a terminal this module has no generator for (from its regexp;
+        computed once, outside any test)."""
+        found = set()
+        strategy = st.from_regex(pattern.to_regexp(), fullmatch=True)
+
+        @settings(max_examples=20, database=None, derandomize=True)
+        @given(strategy)
+        def collect(text):
+            if "\n" not in text:
+                found.add(text)
+        collect()
+        return tuple(sorted(found)) or ("?",)
+
+    @staticmethod
+    def _step(origin: str) -> int:
+        # helper rules (``_sep``, ``__x_star_0``, inlined ``_rule``) cost no depth: a list is
+        # bounded by the token budget, not by the depth
+        return 0 if origin.startswith("_") else 1
+
+    def _measure(self, origin, exp, height, size):
+        h = max((height[n] for t, n in exp if not t), default=0) + self._step(origin)
+        s = sum(1 if t else size[n] for t, n in exp)
+        return h, s
+
+    def _least(self, raw):
+        inf = math.inf
+        height = {o: inf for o in raw}
+        size = {o: inf for o in raw}
+        changed = True
+        while changed:
+            changed = False
+            for origin, exps in raw.items():
+                for exp in exps:
+                    h, s = self._measure(origin, exp, height, size)
+                    if h < height[origin]:
+                        height[origin], changed = h, True
+                    if s < size[origin]:
+                        size[origin], changed = s, True
+        return height, size
+
+    def _parse_corpus(self, lark: Lark, paths: list[Path]) -> list[Doc]:
+        """Each corpus file parsed into its derivation: Lark's LALR parser calls one callback
+        per reduced rule; they are replaced by callbacks that keep the rule and every child
+        (keywords included). If Lark's internals change, the corpus is simply left empty."""
+        try:
+            callbacks = lark.parser.parser.parser.callbacks
+        except AttributeError:
+            return []
+        for rule in list(callbacks):
+            if not isinstance(rule, str):
+                alt = tuple((s.is_term, s.name) for s in rule.expansion)
+                callbacks[rule] = functools.partial(_node, rule.origin.name, alt)
+        docs = []
+        for path in paths:
+            try:
+                tree = lark.parse(path.read_text("utf-8"))
+            except Exception:  # noqa: BLE001 - a corpus file the grammar no longer reads is skipped
+                continue
+            tokens: list[str] = []
+            nodes: list = []
+            items: list = []
+            _flatten(tree, tokens, nodes)
+            # the top-level items: nodes right under ``start`` through helper rules
+            _items(tree, items)
+            names = tuple(sorted({t for t in tokens if _is_name(t) and t not in self.keywords}))
+            docs.append(Doc(str(path), tuple(tokens), tuple(nodes), names, tuple(items)))
+        return docs
+
+
+def _node(origin, alt, children):
+    return (origin, alt, children)
+
+
+def _flatten(tree, tokens, nodes):
+    """Tokens in order and the nodes in preorder with their token ranges (iteratively: a
+    long file is a deep left-recursive list)."""
+    pending: list = [(tree, None)]
+    while pending:
+        node, end_of = pending.pop()
+        if end_of is not None:
+            origin, lo, _, alt = nodes[end_of]
+            nodes[end_of] = (origin, lo, len(tokens), alt)
+        elif isinstance(node, Token):
+            tokens.append(str(node))
+        else:
+            origin, alt, children = node
+            nodes.append((origin, len(tokens), None, alt))
+            pending.append((None, len(nodes) - 1))
+            pending.extend((child, None) for child in reversed(children))
+
+
+def _items(tree, out):
+    origin, alt, children = tree
+    for child in children:
+        if isinstance(child, Token):
+            continue
+        c_origin, c_alt, _ = child
+        if c_origin.startswith("_"):
+            _items(child, out)
+        else:
+            out.append((c_origin, c_alt))
+
+
+_NAME_RE = re.compile(r"[^\W\d]\w*\Z")
+
+
+def _is_name(text: str) -> bool:
+    return bool(_NAME_RE.match(text))
+
+
+@functools.cache
+def grammar() -> Grammar:
+    return Grammar(GRAMMAR_PATH.read_text("utf-8"), CORPUS_PATHS)
+
+
+# --------------------------------------------------------------------------- generation
+class ByteChoices:
+    """Choices read from a byte string: a choice among ``n`` takes one byte (two when ``n`` >
+    256), and once the bytes run out every choice is 0, the simplest. The bytes come from one
+    Hypothesis draw per program (a big integer: ~2 ms, where a draw per choice costs ~60 µs
+    each and a program takes hundreds of choices, and ``st.binary`` is slow for long
+    strings); Hypothesis still shrinks that integer, which zeroes the last choices first and
+    shrinks the program towards the simplest alternatives."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def below(self, n: int) -> int:
+        if n <= 1:
+            return 0
+        width = 1 if n <= 256 else 2
+        chunk = self.data[self.pos:self.pos + width]
+        self.pos += width
+        if len(chunk) < width:
+            return 0
+        return int.from_bytes(chunk, "big") % n
+
+
+class DrawChoices:
+    """Every choice is its own Hypothesis draw (``st.integers``): the finest shrinking, and
+    slow (for small budgets or for shrinking a failure found with :class:`ByteChoices`)."""
+
+    def __init__(self, draw):
+        self.draw = draw
+
+    def below(self, n: int) -> int:
+        return 0 if n <= 1 else self.draw(st.integers(0, n - 1))
+
+
+class _Builder:
+    """Expands rules into tokens; every choice comes from ``choices``."""
+
+    def __init__(self, g: Grammar, choices, max_depth: int, max_tokens: int, names=()):
+        self.g = g
+        self.c = choices
+        self.max_depth = max_depth
+        self.max_tokens = max_tokens
+        self.out: list[str] = []
+        self.declared: list[str] = list(names)
+        self.active: dict[str, int] = {}      # frames of each rule under way
+
+    def pick(self, seq):
+        return seq[self.c.below(len(seq))]
+
+    def choose(self, origin: str, room: int | None) -> Alt:
+        """An alternative of ``origin`` that fits ``room`` levels of depth (None: past the
+        token budget, the least in size), drawn by weight."""
+        key = (origin, room)
+        found = self.g.choice_cache.get(key)
+        if found is None:
+            alts = self.g.alts[origin]
+            if room is None:
+                least = min(a.size for a in alts)
+                candidates = [a for a in alts if a.size == least]
+            else:
+                candidates = [a for a in alts if a.height <= room] or alts[:1]
+            cumulative, total = [], 0
+            for a in candidates:
+                total += a.weight
+                cumulative.append(total)
+            found = self.g.choice_cache[key] = (candidates, cumulative, total)
+        candidates, cumulative, total = found
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[bisect.bisect_right(cumulative, self.c.below(total))]
+
+    def expand(self, origin: str, depth: int, alt: Alt | None = None) -> None:
+        active = self.active.get(origin, 0)
+        if alt is None:
+            # past the token budget, or in a list already LIST_LIMIT deep (a helper rule costs
+            # no depth, and a left-recursive list emits nothing before it recurses): the least
+            # in size, which ends the list
+            budget_spent = len(self.out) >= self.max_tokens or active >= LIST_LIMIT
+            alt = self.choose(origin, None if budget_spent else self.max_depth - depth)
+        depth += self.g._step(origin)
+        declares = origin.endswith("_decl") or origin in ("action", "param")
+        self.active[origin] = active + 1
+        for is_term, name in alt.symbols:
+            if is_term:
+                self.terminal(name, declares)
+                if name == "NAME":
+                    declares = False
+            else:
+                self.expand(name, depth)
+        self.active[origin] = active
+
+    # -- terminals
+    def terminal(self, name: str, declares: bool = False) -> None:
+        if name == "NAME":
+            self.out.append(self.declare() if declares else self.name())
+        elif name == "INT":
+            self.out.append(str(self.integer()))
+        elif name == "STRING":
+            self.out.append(self.string())
+        else:
+            pattern = self.g.terminals[name]
+            if pattern.type == "str":
+                self.out.append(pattern.value)
+            else:   # a terminal this module does not know yet: one of a few sample texts
+                self.out.append(self.pick(self.g.samples[name]))
+
+    def declare(self) -> str:
+        fresh = [n for n in DECL_POOL if n not in self.declared]
+        if fresh and self.c.below(200):
+            name = self.pick(fresh)
+        else:
+            name = self.pick(DECL_POOL)
+        self.declared.append(name)
+        return name
+
+    def name(self) -> str:
+        k = self.c.below(400)
+        if k == 399:   # now and then a keyword where a name is expected
+            return self.pick(self.g.keywords)
+        if self.declared and k >= 100:
+            return self.pick(self.declared)
+        return self.pick(NAME_POOL)
+
+    def integer(self) -> int:
+        k = self.c.below(1000)
+        if k < 940:
+            return SMALL_INTS[k % len(SMALL_INTS)]
+        if k < 997:
+            return self.pick(MID_INTS)
+        return self.pick(HUGE_INTS)
+
+    def string(self) -> str:
+        parts = []
+        for _ in range(self.c.below(4)):
+            k = self.c.below(200)
+            if k < 100:
+                parts.append(self.pick(STRING_WORDS))
+            elif k < 174:
+                parts.append("{" + self.hole() + "}")
+            elif k < 175:
+                parts.append(self.pick(("{", "}", "{}", "{ }", "{{x}}", "{count of}", "{1 +}", "{\u00e9}",
+                                        "{999}", "{-}")))
+            else:
+                parts.append(self.pick(MARKUP))
+        text = " ".join(parts).replace('"', "'").replace("\n", " ")
+        return f'"{text}"'
+
+    def hole(self) -> str:
+        """An expression of the grammar (its ``expr`` rule), for a ``{…}`` hole."""
+        if "expr" not in self.g.alts or self.c.below(4) == 0:
+            return self.pick(NAME_POOL + tuple(self.declared))
+        inner = _Builder(self.g, self.c, max_depth=self.g.alts["expr"][0].height + 3, max_tokens=12,
+                         names=self.declared)
+        inner.expand("expr", 0)
+        return " ".join(t for t in inner.out if '"' not in t)
+
+
+def join_tokens(tokens) -> str:
+    """Tokens separated by spaces, with a new line after each brace (for readable lines)."""
+    out = []
+    for t in tokens:
+        out.append(t)
+        out.append("\n" if t in ("{", "}") else " ")
+    return "".join(out).strip() + "\n"
+
+
+class Program(NamedTuple):
+    mode: str
+    text: str
+
+
+def _choices(draw, per_choice: bool, size: int):
+    if per_choice:
+        return DrawChoices(draw)
+    # in chunks of 1,000 bytes: Hypothesis prints an integer in decimal, at most 4,300 digits
+    chunks = []
+    while size > 0:
+        width = min(size, 1000)
+        chunks.append(draw(st.integers(0, 2 ** (8 * width) - 1)).to_bytes(width, "little"))
+        size -= width
+    return ByteChoices(b"".join(chunks))
+
+
+@st.composite
+def _free(draw, g: Grammar, per_choice: bool = False):
+    c = _choices(draw, per_choice, 1500)
+    low = g.alts[g.start][-1].height
+    b = _Builder(g, c, max_depth=low + c.below(40 - low), max_tokens=300)
+    b.expand(g.start, 0)
+    return Program("free", join_tokens(b.out))
+
+
+@st.composite
+def _skeleton(draw, g: Grammar, per_choice: bool = False):
+    c = _choices(draw, per_choice, 3000)
+    doc = g.docs[c.below(len(g.docs))]
+    b = _Builder(g, c, max_depth=18 + c.below(12), max_tokens=400)
+    for origin, alt_symbols in doc.items:
+        alt = next(a for a in g.alts[origin] if a.symbols == alt_symbols)
+        b.expand(origin, 0, alt)
+    return Program("skeleton", join_tokens(b.out))
+
+
+@st.composite
+def _splice(draw, g: Grammar, per_choice: bool = False):
+    c = _choices(draw, per_choice, 300)
+    doc = g.docs[c.below(len(g.docs))]
+    picks = sorted({1 + c.below(len(doc.nodes) - 1) for _ in range(1 + c.below(3))})
+    out: list[str] = []
+    pos = 0
+    for i in picks:
+        origin, lo, hi, _ = doc.nodes[i]
+        if lo < pos:
+            continue          # inside a subtree already replaced
+        out.extend(doc.tokens[pos:lo])
+        if c.below(5) == 0 and g.by_origin.get(origin):
+            out.extend(g.by_origin[origin][c.below(len(g.by_origin[origin]))])
+        else:
+            b = _Builder(g, c, max_depth=g.alts[origin][0].height + c.below(13), max_tokens=40, names=doc.names)
+            b.expand(origin, 0)
+            out.extend(b.out)
+        pos = hi
+    out.extend(doc.tokens[pos:])
+    return Program("splice", join_tokens(out))
+
+
+def grammar_programs(modes=("free", "skeleton", "splice"), per_choice: bool = False):
+    """Programs derived from the grammar file (see the module docstring); ``per_choice``:
+    one Hypothesis draw per choice instead of one byte string per program."""
+    g = grammar()
+    strategies = {"free": _free(g, per_choice), "skeleton": _skeleton(g, per_choice),
+                  "splice": _splice(g, per_choice)}
+    if not g.docs:            # no corpus: only free generation is possible
+        modes = ("free",)
+    return st.one_of(*(strategies[m] for m in modes))
+
+
+# --------------------------------------------------------------------------- mutations
+_TOKEN_RE = re.compile(r'"[^"\n]*"|\d+|[^\W\d]\w*|\.\.|<=|>=|!=|#[^\n]*|\S')
+NUMBERS = (0, -1, 10**20, 10**7, 1, 2, 3, 99)
+STRAY = ("\x00", "\ufeff", "\u200b", "\u0663", "\u00b2", "\u00bd", "\U0001d7d9", "\u00e9", "\u00df", "\u2028",
+         "\x85", "\r", "\t", "\x0c", "\x1b[31m", '"', "{", "}", "(", ")", "#", "[/]", "[/bold]", "\\", "..", ":",
+         ",", "-", "<", "=", "'")
+RAW_BYTES = (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80abc", b"\xfe\xff")
+
+
+class Mutated(NamedTuple):
+    """A mutated game file: its text (or raw bytes that may not be UTF-8), the variant to
+    load it with (None: the base game) and the mutations applied, for the report."""
+
+    name: str
+    text: str
+    raw: bytes | None
+    variant: str | None
+    steps: tuple
+
+
+@functools.cache
+def shipped_games() -> tuple:
+    """(name, text, variant names) of every games/*.rules file."""
+    out = []
+    for path in sorted(GAMES_DIR.glob("*.rules")):
+        text = path.read_text("utf-8")
+        variants = tuple(re.findall(r"^\s*variant\s+(\w+)", text, re.M))
+        out.append((path.name, text, variants))
+    return tuple(out)
+
+
+@st.composite
+def _mutate_once(draw, text: str):
+    lines = text.split("\n")
+    kind = draw(st.sampled_from(("delete_line", "duplicate_line", "swap_lines", "replace_token", "keyword",
+                                 "number", "stray", "glue", "duplicate_block", "truncate", "delete_range")))
+    if kind in ("delete_line", "duplicate_line", "swap_lines", "duplicate_block"):
+        i = draw(st.integers(0, len(lines) - 1))
+        if kind == "delete_line":
+            del lines[i]
+        elif kind == "duplicate_line":
+            lines.insert(i, lines[i])
+        elif kind == "swap_lines":
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            j = draw(st.integers(i, min(len(lines), i + 12)))
+            lines[j:j] = lines[i:j]
+        return kind, "\n".join(lines)
+    if kind == "truncate":
+        p = draw(st.integers(0, len(text)))
+        return f"truncate@{p}", text[:p]
+    if kind == "stray":
+        p = draw(st.integers(0, len(text)))
+        ch = draw(st.sampled_from(STRAY))
+        return f"stray {ch!r}@{p}", text[:p] + ch + text[p:]
+    if kind == "delete_range":
+        p = draw(st.integers(0, len(text)))
+        q = draw(st.integers(p, min(len(text), p + 40)))
+        return f"delete {p}..{q}", text[:p] + text[q:]
+    tokens = [m for m in _TOKEN_RE.finditer(text) if not m.group().startswith("#")]
+    if not tokens:
+        return "noop", text
+    if kind == "number":
+        numbers = [m for m in tokens if m.group().isdigit()] or tokens
+        m = draw(st.sampled_from(numbers))
+        new = str(draw(st.sampled_from(NUMBERS)))
+    elif kind == "glue":
+        i = draw(st.integers(0, len(tokens) - 2)) if len(tokens) > 1 else 0
+        m = tokens[i]
+        gap_end = tokens[i + 1].start() if i + 1 < len(tokens) else m.end()
+        return f"glue@{m.start()}", text[:m.end()] + text[gap_end:]
+    else:
+        m = draw(st.sampled_from(tokens))
+        if kind == "keyword":
+            new = draw(st.sampled_from(grammar().keywords))
+        else:
+            new = draw(st.sampled_from(sorted({t.group() for t in tokens})))
+    return f"{kind} {m.group()!r}->{new!r}@{m.start()}", text[:m.start()] + new + text[m.end():]
+
+
+@st.composite
+def mutated_games(draw, max_mutations: int = 4):
+    """A shipped game file with 1..max_mutations mutations and a variant to load it with."""
+    name, text, variants = draw(st.sampled_from(shipped_games()))
+    variant = draw(st.sampled_from((None,) + variants))
+    steps = []
+    for _ in range(draw(st.integers(1, max_mutations))):
+        step, text = draw(_mutate_once(text))
+        steps.append(step)
+    raw = None
+    if draw(st.integers(0, 29)) == 0:     # now and then bytes that are not UTF-8
+        data = text.encode("utf-8")
+        p = draw(st.integers(0, len(data)))
+        raw = data[:p] + draw(st.sampled_from(RAW_BYTES)) + data[p:]
+        steps.append(f"raw bytes@{p}")
+    return Mutated(name, text, raw, variant, tuple(steps))
+
+
+# --------------------------------------------------------------------------- human input
+GARBAGE_LINES = ("", " ", "\t", "[/]", "[/bold]", "[bold]x", "[red]", "\\", "\\[", "\\[/]", "0", "-1", "+1", "1.5",
+                 "1e3", " 1 ", "1 1", "1,2", "99999999999999999999", "9" * 5000, "\u0663", "\u00b2", "\u2460",
+                 "\U0001d7d9", "\x00", "\x1b[2J", "P1", "P2", "P2 P3", "p1,p2", "P0", "P99", "all", "none",
+                 "yes", "no", "true", "\u00fc", "💥", "%s", "{}", "{0}", "\u202e1", "１")
+
+
+def human_lines(option_names=()):
+    """Lines a person might type: garbage, small numbers, number lists, option names."""
+    line = st.one_of(
+        st.sampled_from(GARBAGE_LINES),
+        st.integers(1, 6).map(str),
+        st.lists(st.integers(-1, 12), min_size=0, max_size=5).map(lambda xs: " ".join(map(str, xs))),
+        st.text(max_size=12),
+        *( [st.sampled_from(tuple(option_names))] if option_names else []),
+    )
+    return line
+
+
+# --------------------------------------------------------------------------- guards
+class FuzzTimeout(BaseException):
+    """An example ran past its time bound (a BaseException: no ``except Exception`` in the
+    code under test swallows it)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Raise :class:`FuzzTimeout` in the main thread after ``seconds`` (SIGALRM)."""
+    def fire(signum, frame):
+        raise FuzzTimeout(f"over {seconds}s")
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
