@@ -71,12 +71,6 @@ class Known(NamedTuple):
     text: Callable[[str], bool] = lambda text: True
 
 
-def _odd_line_break(text: str) -> bool:
-    """The text holds a character that str.splitlines() takes for a line break and the
-    parser does not (only a new line ends a line for Lark)."""
-    return any(ch in text for ch in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-
-
 #: Remove an entry when its bug is fixed (its xfail test below then fails as XPASS).
 KNOWN_FAILURES: tuple[Known, ...] = (
     # 'shuffle chosen into Z' a second time: the chosen cards have left their zone
@@ -87,16 +81,6 @@ KNOWN_FAILURES: tuple[Known, ...] = (
     # prints a traceback (test_xfail_a_ranking_by_random_cards_*)
     Known("ranking-by-random-cards", RulesRuntimeError, r"may not depend on chance",
           ("engine.core:standings", "engine.core:returns")),
-    # lines are counted with str.splitlines() (which also breaks at \r, \f, \x85, \u2028…)
-    # where the parser counts new lines: 'the file ends too early' is then located past the
-    # end of the file, and the source line shown under any error may be another line
-    # (test_xfail_odd_line_breaks_*)
-    Known("end-of-file-line-count", AssertionError, r"located outside the file: .*the file ends too early",
-          text=_odd_line_break),
-    Known("shown-line-count", AssertionError, r"shows another line", text=_odd_line_break),
-    # a claim whose 'true when' reads 'claim holds' evaluates itself without end
-    # (test_xfail_a_claim_true_when_claim_holds)
-    Known("claim-holds-in-its-truth", RecursionError, "", ("engine.compile:holds",)),
 )
 
 
