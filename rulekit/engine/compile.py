@@ -1328,17 +1328,11 @@ class Compiler:
                 self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
                 return lambda ctx: None
             target = node.phase
-            if node.start is not None:
-                start = self.seat(node.start, scope)
-
-                def goto_from(ctx):
-                    ctx.seats[CURRENT] = start(ctx)
-                    ctx.goto = cg.phases[target].index
-                    ctx.stack = ()
-                    raise Jump()
-                return goto_from
+            start = self.seat(node.start, scope) if node.start is not None else None
 
             def goto(ctx):
+                if start is not None:
+                    ctx.seats[CURRENT] = start(ctx)     # 'go to PHASE from SEAT'
                 ctx.goto = cg.phases[target].index
                 ctx.stack = ()          # a 'go to' leaves every pending 'ask … then'
                 raise Jump()
