@@ -119,17 +119,21 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet, max_decisi
             if line:
                 console.print(line, markup=False)
 
+    record = None
     try:
         record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events,
                             max_steps=max_decisions)
+        _standings(console, engine, record.state)
     except RulesRuntimeError as exc:
+        played = getattr(exc, "record", None) or record       # what was played, up to the error
+        if played is not None:
+            _write_log(console, log_path, played.log)
         click.echo(f"{file}: error: {exc}", err=True)
         sys.exit(2)
     except MatchTooLong as exc:
         _write_log(console, log_path, exc.record.log)
         click.echo(f"{file}: error: {exc} (--max-decisions {max_decisions})", err=True)
         sys.exit(2)
-    _standings(console, engine, record.state)
     _write_log(console, log_path, record.log)
 
 
@@ -264,6 +268,7 @@ def simulate(file, games, players, seed, variants, bots, max_decisions):
             try:
                 record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g,
                                     max_steps=max_decisions)
+                returns = engine.returns(record.state)
             except MatchTooLong:
                 unfinished += 1
                 progress.advance(task)
@@ -274,7 +279,7 @@ def simulate(file, games, players, seed, variants, bots, max_decisions):
                 sys.exit(2)
             for s in record.winners:
                 wins[s] += 1 / len(record.winners)
-            for s, value in enumerate(engine.returns(record.state)):
+            for s, value in enumerate(returns):
                 results[s] += value
             steps.append(record.steps)
             progress.advance(task)

@@ -280,7 +280,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             the record of what was played).
         IllegalAnswers: a player answered one decision illegally ``MAX_REJECTIONS`` (100)
             times in a row (a ``RulesRuntimeError``).
-        RulesRuntimeError: the rules reached a state they do not say how to leave.
+        RulesRuntimeError: the rules reached a state they do not say how to leave (its
+            ``record`` attribute holds what was played until then).
     """
     if len(players) != n:
         raise OptionError(f"{len(players)} players for {n} seats")
@@ -301,36 +302,40 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     if on_events:
         on_events(state, events)
     steps = 0
-    while not state.is_terminal:
-        if steps >= max_steps:
-            raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps)
-        decision = engine.decision(state)
-        if not decision.options:
-            line = engine.cg.phases[decision.phase].span.line
-            raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
-                                    f"legal action (line {line})")
-        seat = decision.seat
-        view = attrs.evolve(engine.view(state, seat), history=History(seen[seat], len(seen[seat])))
-        player = players[seat]
-        rejected = None
-        for _ in range(MAX_REJECTIONS):
-            action = player.choose(view, player_decision(engine, view, decision, rejected))
-            if not isinstance(action, Action):
-                rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
-                continue
-            try:       # apply judges the action on the true state before anything happens
-                new_state, events = engine.apply(state, action, rng)
-                break
-            except IllegalAction as exc:
-                rejected = (action, str(exc))
-        else:
-            raise IllegalAnswers(f"{seat_name(seat)} answered '{decision.phase}' with {MAX_REJECTIONS} illegal "
-                                 f"actions in a row (the last: {rejected[1]})")
-        log.append(action_record(engine, steps, seat, action))
-        state = new_state
-        log.extend(event_record(engine, e) for e in events)
-        perceive(events)
-        if on_events:
-            on_events(state, events)
-        steps += 1
+    try:
+        while not state.is_terminal:
+            if steps >= max_steps:
+                raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps)
+            decision = engine.decision(state)
+            if not decision.options:
+                line = engine.cg.phases[decision.phase].span.line
+                raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
+                                        f"legal action (line {line})")
+            seat = decision.seat
+            view = attrs.evolve(engine.view(state, seat), history=History(seen[seat], len(seen[seat])))
+            player = players[seat]
+            rejected = None
+            for _ in range(MAX_REJECTIONS):
+                action = player.choose(view, player_decision(engine, view, decision, rejected))
+                if not isinstance(action, Action):
+                    rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
+                    continue
+                try:       # apply judges the action on the true state before anything happens
+                    new_state, events = engine.apply(state, action, rng)
+                    break
+                except IllegalAction as exc:
+                    rejected = (action, str(exc))
+            else:
+                raise IllegalAnswers(f"{seat_name(seat)} answered '{decision.phase}' with {MAX_REJECTIONS} illegal "
+                                     f"actions in a row (the last: {rejected[1]})")
+            log.append(action_record(engine, steps, seat, action))
+            state = new_state
+            log.extend(event_record(engine, e) for e in events)
+            perceive(events)
+            if on_events:
+                on_events(state, events)
+            steps += 1
+    except RulesRuntimeError as exc:
+        exc.record = MatchRecord(state, steps, log, ())     # what was played, for the log
+        raise
     return MatchRecord(state, steps, log, state.winners)

@@ -73,14 +73,6 @@ class Known(NamedTuple):
 
 #: Remove an entry when its bug is fixed (its xfail test below then fails as XPASS).
 KNOWN_FAILURES: tuple[Known, ...] = (
-    # 'shuffle chosen into Z' a second time: the chosen cards have left their zone
-    # (test_xfail_shuffling_chosen_cards_twice)
-    Known("shuffle-chosen-twice", ValueError, r"^card kind \d+ is not in the zone$", ("engine.compile:shuffle",)),
-    # a ranking ('winners:') or a result ('returns:') that draws 'random N of' cards passes the
-    # checks (only 'roll' is refused) and fails when the match is scored; 'rulekit run'
-    # prints a traceback (test_xfail_a_ranking_by_random_cards_*)
-    Known("ranking-by-random-cards", RulesRuntimeError, r"may not depend on chance",
-          ("engine.core:standings", "engine.core:returns")),
 )
 
 
@@ -529,11 +521,7 @@ turn t {
 """
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="known: 'shuffle chosen into' twice raises ValueError('card kind 0 is not in the zone') "
-                          "from remove_cards (found by the fuzzer in games/nimms_leich.rules with the line "
-                          "'shuffle chosen into undealt' duplicated)")
-def test_xfail_shuffling_chosen_cards_twice():
+def test_shuffling_chosen_cards_twice():
     """Like 'move chosen' twice, a second 'shuffle chosen into' moves what is left (here
     nothing) instead of failing."""
     _play_one(SHUFFLE_CHOSEN_TWICE)
@@ -563,9 +551,7 @@ match {
 """
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="known: the check refuses 'roll' in a ranking or a result, not 'random N of' cards")
-def test_xfail_a_ranking_by_random_cards_is_refused():
+def test_a_ranking_by_random_cards_is_refused():
     """'winners: lowest count of random 1 of your hand' ranks by chance: a located error."""
     for text in (RANKING_BY_RANDOM_CARDS,
                  RANKING_BY_RANDOM_CARDS.replace("winners: lowest count of random 1 of your hand",
@@ -578,16 +564,13 @@ def test_xfail_a_ranking_by_random_cards_is_refused():
             raise AssertionError("accepted")
 
 
-@pytest.mark.xfail(strict=True, raises=RulesRuntimeError,
-                   reason="known: 'rulekit run' scores the match outside its try: RulesRuntimeError('a condition "
-                          "of an action may not depend on chance') escapes from engine.standings/returns with a "
-                          "traceback (and the message speaks of an action)")
-def test_xfail_a_ranking_by_random_cards_is_no_traceback(tmp_path):
+def test_a_ranking_by_random_cards_is_refused_by_run(tmp_path):
+    """'rulekit run' refuses it before playing: located error, exit 2, no traceback."""
     path = tmp_path / "chance.rules"
     path.write_text(RANKING_BY_RANDOM_CARDS, encoding="utf-8")
     result = CliRunner().invoke(main, ["run", str(path), "--bots", "random", "--seed", "1"])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
+    assert result.exit_code == 2, result.output
+    assert f"{path}:19:19: error:" in result.output and "may not depend on chance" in result.output, result.output
     assert "Traceback" not in result.output
 
 

@@ -5,6 +5,10 @@ counted twice, chosen cards moved twice, a log that cannot be written, a stall i
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from click.testing import CliRunner
 
 from rulekit.cli import main
@@ -64,6 +68,20 @@ def test_markup_typed_at_the_prompt_is_explained_and_asked_again():
                                 input="[/]\n")
     assert "'[/]' is not one of the options" in result.output
     assert "MarkupError" not in result.output and "Traceback" not in result.output
+
+
+def test_digits_that_are_not_ascii_are_explained_and_asked_again(tmp_path):
+    """'²' and '٣' are digits to Python (int('²') fails): at the prompt they are bad entries,
+    explained and asked again, and so is a number too long to read."""
+    path = tmp_path / "markup.rules"
+    path.write_text(MARKUP_GAME, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1"],
+                                input="²\n٣\n" + "9" * 5000 + "\n1\n²\n1\n1\n")
+    assert 0 == result.exit_code, result.output
+    assert "'²' is not one of the options 1..1" in result.output
+    assert "'٣' is not one of the options 1..1" in result.output
+    assert "'²' is not a card number 1..2" in result.output
+    assert "invalid literal" not in result.output and "Exceeds the limit" not in result.output
 
 
 TINY = """\
@@ -179,9 +197,14 @@ def test_a_seat_with_no_legal_action_stops_the_match_with_a_located_error(tmp_pa
     path.write_text(TINY.replace("DEAL", "0").replace("NAME", "play").replace("MORE", "")
                     .replace("KEY", "lowest count of your hand"), encoding="utf-8")
     for extra in ([], ["--human", "1"]):
-        result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-q", *extra], input="")
+        log = tmp_path / f"stuck{len(extra)}.jsonl"
+        result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-q", "--log", str(log), *extra],
+                                    input="")
         assert 2 == result.exit_code, result.output
         assert "stuck.rules: error: P1 must decide in 'play' but has no legal action (line 17)" in result.stderr
+        # nothing is lost: the log holds what was played up to the error (here the setup)
+        rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        assert rows and all("kind" in r or "action" in r for r in rows), rows
 
 
 def test_misleading_messages_now_say_what_to_write(tmp_path):
@@ -235,3 +258,59 @@ def test_a_match_that_never_ends_is_stopped_at_the_bound_and_logged(tmp_path):
     result = CliRunner().invoke(main, ["simulate", str(path), "--games", "3", "--max-decisions", "20"])
     assert 0 == result.exit_code, result.output
     assert "unfinished: 3 of 3 matches did not end within 20 decisions" in " ".join(result.stdout.split())
+
+
+DEAD_END = """\
+game "g"
+players 2
+deck {
+  card c: count 2
+}
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+zone pot: shared, count only
+setup {
+  deal 1 from stock to each hand
+  set current = P1
+  go to t
+}
+turn t {
+  action a {
+    choose 1 from pot
+    end deal
+  }
+  action b {
+    require false
+    end deal
+  }
+  action c {
+    choose 5 from your hand
+    end deal
+  }
+}
+"""
+
+
+def test_a_turn_that_is_provably_a_dead_end_is_refused_by_check(tmp_path):
+    """Each action impossible for its own reason (a zone no card reaches, 'require false',
+    more cards than the match has): `check` names the turn and every reason."""
+    path = tmp_path / "dead.rules"
+    path.write_text(DEAD_END, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert 2 == result.exit_code
+    assert result.stderr.splitlines()[0] == (
+        f"{path}:14:1: error: 't' is a dead end: a seat asked here can never act (action 'a' chooses from "
+        "'pot', which no card ever reaches; action 'b' requires false; action 'c' chooses 5 cards, more than "
+        "the match has (2))")
+
+
+@pytest.mark.parametrize("fix", ["    choose 5 from your hand", "    choose 1 from pot", "    require false"])
+def test_one_possible_action_is_no_dead_end(fix, tmp_path):
+    """Make any one of the three actions possible and the turn passes the check."""
+    possible = {"    choose 5 from your hand": "    choose 1 from your hand",
+                "    choose 1 from pot": "    choose 1 from your hand",
+                "    require false": "    require true"}[fix]
+    path = tmp_path / "alive.rules"
+    path.write_text(DEAD_END.replace(fix, possible), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert 0 == result.exit_code, result.output

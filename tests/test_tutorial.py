@@ -177,6 +177,42 @@ def test_shown_check_output_is_real(text, shown, tmp_path, monkeypatch):
             assert line.rstrip() in printed_lines, f"not printed by rulekit check: {line!r}"
 
 
+def _run_outputs() -> list[tuple[str, list[str], str]]:
+    """(file of the step, arguments, shown output) for every `$ rulekit run` in the tutorial."""
+    found = []
+    for block in re.finditer(r"```console\n(.*?)\n```", TUTORIAL, re.S):
+        before = [m for m in BLOCK.finditer(TUTORIAL, 0, block.start()) if m["marker"]]
+        lines = block[1].splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("$ rulekit run "):
+                continue
+            shown = []
+            for later in lines[i + 1:]:
+                if later.startswith("$ "):
+                    break
+                shown.append(later)
+            found.append((before[-1]["text"] + "\n", line.split()[3:], "\n".join(shown)))
+    return found
+
+
+@pytest.mark.parametrize("text,args,shown", _run_outputs())
+def test_shown_run_output_is_real(text, args, shown, tmp_path, monkeypatch):
+    """Every line the tutorial shows from `rulekit run --seed N` is printed by it, in that
+    order (a '…' stands for lines left out)."""
+    assert "--seed" in args, "a transcript without --seed cannot be replayed"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tall_tales.rules").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", *args])
+    assert result.exit_code == 0, result.output
+    printed = [line.rstrip() for line in result.output.splitlines()]
+    at = 0
+    for line in shown.splitlines():
+        if line.strip() == "…":
+            continue
+        assert line.rstrip() in printed[at:], f"not printed by rulekit run {' '.join(args)} after line {at}: {line!r}"
+        at = printed.index(line.rstrip(), at) + 1
+
+
 def _slug(heading: str) -> str:
     """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as '-'."""
     text = re.sub(r"[^\w\- ]", "", heading.strip().lower())

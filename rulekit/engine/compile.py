@@ -1206,6 +1206,10 @@ class Compiler:
                     for slot, ks in sel(ctx):
                         if slot == d or not ks:
                             continue
+                        if not multiset_contains(ctx.zones[slot], ks):
+                            ks = _present(ctx.zones[slot], ks)    # chosen cards already moved away
+                            if not ks:
+                                continue
                         ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
                         touch(ctx, slot)
                         cards.extend(ks)
@@ -1882,6 +1886,9 @@ class Compiler:
             if m.mentions(node, m.Roll):
                 self.err("a ranking or a result may not depend on chance", node.span,
                          "roll the die in the rules and keep the result in a counter")
+            elif any(isinstance(x, m.Portion) and x.random for x in m.nodes(node)):
+                self.err("a ranking or a result may not depend on chance", node.span,
+                         "draw the random cards in the rules and keep what counts in a counter")
         for key in g.match.winners:
             f, typ = self.expr(key.expr, {})
             self.want(typ, NUM, key.expr)
@@ -1894,6 +1901,51 @@ class Compiler:
         cg.seat_inits = tuple("random" if s.random else None if s.initial is None else self.seat(s.initial, {})
                               for s in g.seats)
         self.check_endings(g)
+        self.check_dead_ends(g)
+
+    def check_dead_ends(self, g: m.Game) -> None:
+        """A turn or a vote none of whose actions can ever be taken, as far as the check
+        can prove it: an action whose requirement is the constant ``false``, or that must
+        choose cards from a zone no card ever reaches, or more cards than the match has.
+        (A window is never a dead end: its seats may pass.)"""
+        filled = {z.name for z in g.zones if z.holds_deck}
+        filled |= {k.start for k in g.kinds if k.start}
+        filled |= {d.zone for d in g.dice if d.zone and d.count}
+        for node in m.nodes(g):
+            if isinstance(node, (m.Move, m.Draw)):
+                filled.add(node.dest.zone)
+            elif isinstance(node, m.Deal):
+                filled.add(node.zone)
+            elif isinstance(node, m.Shuffle) and node.cards is not None or isinstance(node, m.Gather):
+                filled.add(node.zone.zone)
+        most = g.pieces(g.players[1]) + sum(d.count * (g.players[1] if d.each else 1) for d in g.dice)
+        for p in g.phases:
+            if p.kind not in ("turn", "vote") or not p.actions:
+                continue
+            reasons = [_never_taken(a, filled, most) for a in p.actions]
+            if all(reasons):
+                why = "; ".join(f"action '{a.name}' {r}" for a, r in zip(p.actions, reasons))
+                self.err(f"'{p.name}' is a dead end: a seat asked here can never act ({why})", p.span,
+                         "give the seat an action it can always take, or change what makes each one impossible")
+
+
+def _never_taken(action: m.Action, filled: set, most: int) -> str | None:
+    """Why ``action`` can provably never be taken, or None."""
+    for s in action.body:
+        if isinstance(s, m.Require):
+            if isinstance(s.cond, m.Bool) and not s.cond.value:
+                return "requires false"
+        elif isinstance(s, m.ChooseCards):
+            if s.low > most:
+                return f"chooses {s.low} cards, more than the match has ({most})"
+            source = s.source
+            while isinstance(source, (m.Where, m.Portion)):
+                source = source.cards
+            if s.low >= 1 and isinstance(source, m.ZoneRef) and source.zone not in filled:
+                return f"chooses from '{source.zone}', which no card ever reaches"
+        elif not isinstance(s, (m.ChooseParam, m.Log, m.LetValue)):
+            return None       # what follows may not run (or may be reached otherwise)
+    return None
 
 
 def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:

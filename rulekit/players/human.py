@@ -108,8 +108,9 @@ class HumanPlayer:
     def _read(self, options) -> Action:
         text = self.ask("choose an option by number or name").strip()
         option = None
-        if text.isdigit() and 1 <= int(text) <= len(options):
-            option = options[int(text) - 1]
+        number = _number(text)
+        if number is not None and 1 <= number <= len(options):
+            option = options[number - 1]
         else:
             option = next((o for o in options if o.name == text), None)
         if option is None:
@@ -123,11 +124,12 @@ class HumanPlayer:
             raw = self.ask(f"which cards? numbers separated by spaces ({option.low} to {high})").split()
             picked = []
             for token in raw:
-                if not token.isdigit() or not 1 <= int(token) <= len(pool):
+                number = _number(token)
+                if number is None or not 1 <= number <= len(pool):
                     raise ValueError(f"'{token}' is not a card number 1..{len(pool)}")
-                if int(token) in picked:
+                if number in picked:
                     raise ValueError(f"card {token} is chosen twice")
-                picked.append(int(token))
+                picked.append(number)
             cards = tuple(sorted(pool[i - 1] for i in picked))
         params = []
         for i, (name, values) in enumerate(option.params):
@@ -154,3 +156,11 @@ class HumanPlayer:
             if " ".join(sorted(name.upper().split())) == wanted:
                 return value
         return None
+
+
+def _number(text: str) -> int | None:
+    """``text`` as a whole number if it is one written in ASCII digits (at most 9), else None
+    ('²' and '٣' are digits to Python, not to a person at a prompt)."""
+    if text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
