@@ -9,11 +9,29 @@ The small public API::
     record = play_match(engine, [RandomBot(random.Random(i)) for i in range(4)], 4, seed=7)
 """
 
-from .check import load, loads
-from .engine import Action, Chance, ChanceEvent, Decision, Engine, Event, Option, State, View
-from .errors import IllegalAction, OptionError, RulesError
-from .match import MatchRecord, play_match
+# The names below are imported when first used (PEP 562), so that importing the package,
+# or running `rulekit --help`, does not load the parser and the engine.
+_EXPORTS = {
+    "load": ".check", "loads": ".check",
+    "Engine": ".engine", "Chance": ".engine", "ChanceEvent": ".engine", "Action": ".engine",
+    "Decision": ".engine", "Event": ".engine", "Option": ".engine", "State": ".engine", "View": ".engine",
+    "RulesError": ".errors", "IllegalAction": ".errors", "OptionError": ".errors",
+    "play_match": ".match", "MatchRecord": ".match",
+}
 
-__all__ = ["load", "loads", "Engine", "Chance", "ChanceEvent", "Action", "Decision", "Event", "Option", "State", "View",
-           "RulesError", "IllegalAction", "OptionError", "play_match", "MatchRecord"]
+__all__ = list(_EXPORTS)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        import importlib
+
+        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rulekit' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

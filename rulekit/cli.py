@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-import json
-import random
 import sys
-from collections import Counter
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import Progress
-from rich.table import Table
 
-from .check import check_file, load
-from .engine import Engine
-from .engine.narrate import seat_name
-from .engine.compile import RulesRuntimeError
-from .errors import OptionError, RulesError
-from .match import MAX_DECISIONS, MatchTooLong, play_match, seat_rng
-from .players import GenericBot, HumanPlayer, RandomBot
+from .bounds import MAX_DECISIONS
+
+# Only click is imported up front, so that `rulekit --help` starts quickly; each command
+# imports what it uses (the parser, the engine, rich) when it runs.
 
 BOTS = ("generic", "random")
 
 
 def _load(path: str, variants) -> Engine:
+    from .check import load
+    from .engine import Engine
+    from .errors import OptionError, RulesError
+
     try:
         return Engine(load(path, tuple(variants)))
     except RulesError as exc:
@@ -47,10 +41,15 @@ def _players_default(engine: Engine, players: int | None) -> int:
 def fresh_seed() -> int:
     """A seed of 128 bits from the operating system: too many for a bot to find by trying
     seeds until one deals the cards it holds."""
+    import random
+
     return random.SystemRandom().getrandbits(128)
 
 
 def _make_players(engine, n, seed, humans, bots, console):
+    from .match import seat_rng
+    from .players import GenericBot, HumanPlayer, RandomBot
+
     players = []
     for seat in range(n):
         if seat + 1 in humans:
@@ -87,6 +86,12 @@ def main() -> None:
               help="Stop a match that has not ended after this many decisions.")
 def run(file, players, seed, variants, humans, bots, log_path, quiet, max_decisions):
     """Play one match of the game in FILE and print the play-by-play."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from .engine.compile import RulesRuntimeError
+    from .match import MatchTooLong, play_match
+
     engine = _load(file, variants)
     n = _players_default(engine, players)
     for h in humans:
@@ -122,7 +127,7 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet, max_decisi
     record = None
     try:
         record = play_match(engine, _make_players(engine, n, seed, set(humans), bots, console), n, seed, on_events,
-                            max_steps=max_decisions)
+                            max_steps=max_decisions, keep_log=log_path is not None)
         _standings(console, engine, record.state)
     except RulesRuntimeError as exc:
         played = getattr(exc, "record", None) or record       # what was played, up to the error
@@ -138,6 +143,8 @@ def run(file, players, seed, variants, humans, bots, log_path, quiet, max_decisi
 
 
 def _write_log(console: Console, log_path: str | None, log: list) -> None:
+    import json
+
     if log_path:
         with open(log_path, "w", encoding="utf-8") as fh:
             for row in log:
@@ -146,6 +153,8 @@ def _write_log(console: Console, log_path: str | None, log: list) -> None:
 
 
 def _deal_summary(engine: Engine, n: int, data) -> str:
+    from .engine.narrate import seat_name
+
     parts = []
     counters = data["counters"]
     bases = engine.cg.counter_base(n)
@@ -158,6 +167,11 @@ def _deal_summary(engine: Engine, n: int, data) -> str:
 
 
 def _standings(console: Console, engine: Engine, state) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .engine.narrate import seat_name
+
     table = Table(title="Final standings")
     table.add_column("place")
     table.add_column("seat")
@@ -215,6 +229,9 @@ def _expr_text(engine: Engine, key) -> str:
 @click.option("--variant", "-v", "variants", multiple=True, metavar="NAME", help="Also check with this variant.")
 def check(file, variants):
     """Parse and check FILE (and each of its variants); report every problem."""
+    from .check import check_file
+    from .errors import RulesError
+
     if variants:
         game = _load(file, variants).game
         click.echo(f"{file}: ok — {game.title}, {_summary(game)}")
@@ -239,6 +256,16 @@ def check(file, variants):
         sys.exit(2)
 
 
+def _cores() -> int:
+    """The cores this process may run on (the default of `simulate --workers`)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                  # not on every system
+        return os.cpu_count() or 1
+
+
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
@@ -250,56 +277,96 @@ def check(file, variants):
 @click.option("--bots", type=click.Choice(BOTS), default="random", show_default=True)
 @click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
               help="Count a match that has not ended after this many decisions as unfinished.")
-def simulate(file, games, players, seed, variants, bots, max_decisions):
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=_cores, show_default="all cores",
+              help="Processes that play the matches (1: in this process). The results do not depend on it.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Play the matches on Ray: a local Ray, or the cluster at ADDRESS (host:port); "
+                   'needs pip install "rulekit[ray]".')
+@click.pass_context
+def simulate(ctx, file, games, players, seed, variants, bots, max_decisions, workers, ray_address):
     """Play many bot matches of FILE and report wins per seat and match lengths."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from .engine.narrate import seat_name
+    from .simulation import MatchFailed, SimulationSpec, simulate as run_simulation
+
+    ray = None
+    if ray_address is not None:
+        if ctx.get_parameter_source("workers") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--workers and --ray do not go together: on Ray, every CPU of the cluster "
+                                   "plays matches")
+        try:
+            import ray
+        except ImportError:
+            raise click.UsageError('--ray needs Ray, which is not installed here: pip install "rulekit[ray]"') \
+                from None
     engine = _load(file, variants)
     n = _players_default(engine, players)
     console = Console(highlight=False)
     if seed is None:
         seed = fresh_seed()
         console.print(f"seed {seed} (--seed {seed} plays these matches again)", markup=False, soft_wrap=True)
-    wins: Counter = Counter()
-    results: Counter = Counter()
-    steps = []
-    unfinished = 0
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("playing", total=games)
-        for g in range(games):
-            try:
-                record = play_match(engine, _make_players(engine, n, seed + g, set(), bots, console), n, seed + g,
-                                    max_steps=max_decisions)
-                returns = engine.returns(record.state)
-            except MatchTooLong:
-                unfinished += 1
-                progress.advance(task)
-                continue
-            except RulesRuntimeError as exc:
-                progress.stop()
-                click.echo(f"{file}: error: {exc} (match {g + 1}, seed {seed + g})", err=True)
-                sys.exit(2)
-            for s in record.winners:
-                wins[s] += 1 / len(record.winners)
-            for s, value in enumerate(returns):
-                results[s] += value
-            steps.append(record.steps)
-            progress.advance(task)
+    spec = SimulationSpec(engine.game.source, file, tuple(variants), n, bots, seed, max_decisions)
+    started_ray = False
+    if ray is not None and not ray.is_initialized():
+        if ray_address and "://" not in ray_address and ray_address not in ("auto", "local"):
+            import socket
+
+            host, _, port = ray_address.rpartition(":")
+            try:                            # Ray itself retries a wrong address for minutes
+                socket.create_connection((host, int(port)), timeout=10).close()
+            except ValueError:
+                raise click.BadParameter(f"{ray_address!r} is not HOST:PORT (e.g. head:6379)",
+                                         param_hint="'--ray'") from None
+            except OSError as exc:
+                raise click.BadParameter(f"no Ray cluster answers at {ray_address} ({exc.strerror or exc})",
+                                         param_hint="'--ray'") from None
+        try:
+            ray.init(address=ray_address or None)
+        except Exception as exc:            # Ray raises ConnectionError, ValueError, RuntimeError...
+            where = f"the Ray cluster at {ray_address}" if ray_address else "a local Ray"
+            chain = [exc]
+            while chain[-1].__cause__ is not None:      # the reason lies below "Failed to connect"
+                chain.append(chain[-1].__cause__)
+            if any("InvalidAuthToken" in str(e) for e in chain):
+                why = (" (the cluster asks for its authentication token: set RAY_AUTH_MODE=token and give "
+                       "this machine the cluster's token, see docs/simulate.md)")
+            else:
+                why = "" if len(chain) == 1 else f" ({str(chain[-1]).splitlines()[0].split('. ')[0]})"
+            raise click.BadParameter(f"cannot start or reach {where}: {exc}{why}", param_hint="'--ray'") from None
+        started_ray = True
+    try:
+        with Progress(console=console, transient=True) as progress:
+            label = "playing on Ray" if ray is not None else f"playing ({min(workers, games)} workers)"
+            task = progress.add_task(label, total=games)
+            summary = run_simulation(spec, games, workers, ray=ray is not None, engine=engine,
+                                     on_progress=lambda k: progress.advance(task, k))
+    except MatchFailed as exc:
+        click.echo(f"{file}: error: {exc}", err=True)
+        sys.exit(2)
+    finally:
+        if started_ray:
+            ray.shutdown()
+    wins, results, finished = summary.wins, summary.results, summary.finished
     table = Table(title=f"{escape(engine.game.title)}: {games} matches, {n} players, {bots} bots")
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("share", justify="right")
     table.add_column("mean result", justify="right")
-    finished = games - unfinished
     for s in range(n):
         table.add_row(seat_name(s), f"{wins[s]:.1f}", f"{wins[s] / max(1, finished):.1%}",
                       f"{results[s] / max(1, finished):+.3f}")
     console.print(table)
-    steps.sort()
+    steps = sorted(summary.decisions)
     if steps:
         console.print(f"decisions per match: min {steps[0]}, median {steps[len(steps) // 2]}, max {steps[-1]}")
-    if unfinished:
-        console.print(f"unfinished: {unfinished} of {games} matches did not end within {max_decisions} decisions "
-                      f"(--max-decisions); the figures above are of the {finished} that did", markup=False)
-
+    if summary.unfinished:
+        console.print(f"unfinished: {summary.unfinished} of {games} matches did not end within {max_decisions} "
+                      f"decisions (--max-decisions); the figures above are of the {finished} that did",
+                      markup=False)
 
 if __name__ == "__main__":
     main()

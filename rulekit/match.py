@@ -19,6 +19,7 @@ import attrs
 from .engine import Action, Decision, Engine, Event, State, View
 from .engine.compile import RulesRuntimeError
 from .engine.narrate import seat_name
+from .bounds import MAX_DECISIONS
 from .errors import IllegalAction, OptionError
 
 
@@ -68,9 +69,6 @@ class MatchRecord:
     winners: tuple
 
 
-#: the default bound on the decisions of one match: no shipped game comes near it (the
-#: longest match measured with random bots took 16,701 decisions; see test_conformance)
-MAX_DECISIONS = 200_000
 
 
 #: how many illegal answers in a row a player may give to one decision before the match stops
@@ -258,7 +256,7 @@ def action_record(engine: Engine, step: int, seat: int, action: Action) -> dict:
 
 def play_match(engine: Engine, players: list, n: int, seed: int | None,
                on_events: Callable[[State, Iterable[Event]], None] | None = None,
-               max_steps: int = MAX_DECISIONS) -> MatchRecord:
+               max_steps: int = MAX_DECISIONS, keep_log: bool = True) -> MatchRecord:
     """Play one match to its end.
 
     Each player is given its seat's view and :func:`player_decision` (never the state or
@@ -273,6 +271,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         seed: the seed of chance (shuffles, dice); None for a fresh random seed.
         on_events: called after every step with the new state and its events.
         max_steps: a bound on decisions; reaching it raises ``MatchTooLong``.
+        keep_log: build the log (a JSON-ready record of every decision and event); with
+            False the record's ``log`` is empty and no record is built, for simulations.
 
     Raises:
         OptionError: the player count does not fit the game.
@@ -287,7 +287,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         raise OptionError(f"{len(players)} players for {n} seats")
     rng = random.Random(seed)
     state, events = engine.new_match(n, rng)
-    log = [event_record(engine, e) for e in events]
+    log = [event_record(engine, e) for e in events] if keep_log else []
     seen: list[list] = [[] for _ in range(n)]        # each seat's public history
     # only for the players that read it (``uses_history``): nobody else pays for it
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
@@ -312,7 +312,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
                                         f"legal action (line {line})")
             seat = decision.seat
-            view = attrs.evolve(engine.view(state, seat), history=History(seen[seat], len(seen[seat])))
+            view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else ())
             player = players[seat]
             rejected = None
             for _ in range(MAX_REJECTIONS):
@@ -328,9 +328,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             else:
                 raise IllegalAnswers(f"{seat_name(seat)} answered '{decision.phase}' with {MAX_REJECTIONS} illegal "
                                      f"actions in a row (the last: {rejected[1]})")
-            log.append(action_record(engine, steps, seat, action))
+            if keep_log:
+                log.append(action_record(engine, steps, seat, action))
+                log.extend(event_record(engine, e) for e in events)
             state = new_state
-            log.extend(event_record(engine, e) for e in events)
             perceive(events)
             if on_events:
                 on_events(state, events)

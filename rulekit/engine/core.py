@@ -534,7 +534,9 @@ class Engine:
                 value = next(params, None)
                 if value is None:
                     return f"choose a value for {step[1]}"
-                if value not in step[2](ctx):
+                # an enumerated value comes from the domain already, unless the domain
+                # depends on earlier choices (then the listed values are their union)
+                if not (trusted and not step[4]) and value not in step[2](ctx):
                     return f"{step[1]} cannot be {value} here"
                 ctx.locals[step[1]] = value
         if action.cards and not used_cards:
@@ -834,8 +836,9 @@ class Engine:
         return [Event(kind, seat, data) for kind, seat, data in ctx.events]
 
     # ------------------------------------------------------------------ views
-    def view(self, state: State, seat: int) -> View:
-        """What ``seat`` may know of ``state`` (see :class:`View`)."""
+    def view(self, state: State, seat: int, history: Sequence = ()) -> View:
+        """What ``seat`` may know of ``state`` (see :class:`View`); ``history`` is the seat's
+        public history, carried as ``View.history``."""
         cg = self.cg
         zones = []
         owners = cg.zone_owners(state.n)
@@ -884,7 +887,7 @@ class Engine:
         return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
                     tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll,
                     tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
-                    state.out, dice, state.stack)
+                    state.out, dice, state.stack, history)
 
     def claim_text(self, state: State) -> str | None:
         """The standing claim as its label reads (its name and values without a label)."""

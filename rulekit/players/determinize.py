@@ -57,9 +57,10 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
             have = have + _roll_unseen(engine, view.dice[slot], have, rng)
         need = count - len(have)
         take, pool = pool[:need], pool[need:]
-        mixed = have + take
-        rng.shuffle(mixed)
-        zones[slot] = tuple(mixed)
+        if have:            # the pool is shuffled already: only cards it knows need a place
+            take = have + take
+            rng.shuffle(take)
+        zones[slot] = tuple(take)
     for i, slot in enumerate(hidden_sizes):
         if i == len(hidden_sizes) - 1:
             zones[slot] = tuple(pool)

@@ -27,6 +27,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import attrs
+
 from .. import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from .base import random_concrete, random_legal, unchecked_choice
@@ -93,8 +95,9 @@ class GenericBot:
         self.analysis = _Analysis(engine.game)
 
     # -- estimates
-    def _states(self, view: View):
-        return [sample_state(self.engine, view, self.rng) for _ in range(self.samples)]
+    def _states(self, view: View, count: int | None = None):
+        """``count`` (default ``samples``) states sampled from ``view``."""
+        return [sample_state(self.engine, view, self.rng) for _ in range(self.samples if count is None else count)]
 
     def p_claim(self, view: View) -> float | None:
         """Estimated chance that the standing claim is true, or None without a claim.
@@ -123,13 +126,19 @@ class GenericBot:
         possible = 0
         hand_slots = [i for i, (zname, owner, _, _) in enumerate(view.zones)
                       if owner == claimant and i != slot]
+        # the claim reads only the claimed cards: whether it holds of `count` cards of one
+        # kind is the same in every sampled state, so it is asked once per kind
+        holds: dict = {}
         for s in states:
             pool = list(s.zones[slot][len(s.zones[slot]) - count:])
             for i in hand_slots:
                 pool.extend(s.zones[i])
             good = 0
             for kind in set(pool):
-                if self._single_holds(s, slot, count, kind):
+                ok = holds.get(kind)
+                if ok is None:
+                    ok = holds[kind] = self._single_holds(s, slot, count, kind)
+                if ok:
                     good += pool.count(kind)
             possible += good >= count
         return self.trust * possible / len(states)
@@ -152,7 +161,6 @@ class GenericBot:
         zones = list(state.zones)
         zone = zones[slot]
         zones[slot] = zone[:len(zone) - count] + (kind,) * count
-        import attrs
         return self.engine.claim_holds_in(attrs.evolve(state, zones=tuple(zones)))
 
     def _p_after(self, states, action: Action) -> float:
@@ -237,7 +245,7 @@ class GenericBot:
 
     def _honest(self, view: View, decision: Decision, options, threshold: float = 0.6) -> Action | None:
         local = all(c.name in self.analysis.about_cards for c in self.engine.game.claims)
-        states = self._states(view)[: 1 if local else max(1, self.samples // 2)]
+        states = self._states(view, 1 if local else max(1, self.samples // 2))
         best: tuple | None = None
         for option in options:
             combos = list(itertools.islice(itertools.product(*[v for _, v in option.params]), 60))
