@@ -53,10 +53,11 @@ class History(Sequence):
 class MatchTooLong(RuntimeError):
     """A match reached its bound on decisions; ``record`` holds what was played."""
 
-    def __init__(self, record: "MatchRecord", bound: int):
+    def __init__(self, record: "MatchRecord", bound: int, where: str = ""):
         self.record = record
         self.bound = bound
-        super().__init__(f"the match was stopped after {bound} decisions without ending")
+        super().__init__(f"the match was stopped after {bound} decisions without ending"
+                         + (f"; it was in {where}" if where else ""))
 
 
 @attrs.define
@@ -305,7 +306,9 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     try:
         while not state.is_terminal:
             if steps >= max_steps:
-                raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps)
+                phase = engine.cg.phase_list[state.phase]
+                raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps,
+                                   f"'{phase.name}' (line {phase.span.line})")
             decision = engine.decision(state)
             if not decision.options:
                 line = engine.cg.phases[decision.phase].span.line

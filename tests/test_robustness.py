@@ -251,8 +251,8 @@ def test_a_match_that_never_ends_is_stopped_at_the_bound_and_logged(tmp_path):
     result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-q", "--max-decisions", "50",
                                        "--log", str(log)])
     assert 2 == result.exit_code
-    assert "forever.rules: error: the match was stopped after 50 decisions without ending (--max-decisions 50)" \
-        in result.stderr
+    assert ("forever.rules: error: the match was stopped after 50 decisions without ending; it was in 'play' "
+            "(line 6) (--max-decisions 50)") in result.stderr, result.stderr
     decisions = [r for r in map(json.loads, log.read_text(encoding="utf-8").splitlines()) if r["type"] == "decision"]
     assert 50 == len(decisions)
     result = CliRunner().invoke(main, ["simulate", str(path), "--games", "3", "--max-decisions", "20"])
