@@ -198,7 +198,8 @@ def _run_outputs() -> list[tuple[str, list[str], str]]:
 @pytest.mark.parametrize("text,args,shown", _run_outputs())
 def test_shown_run_output_is_real(text, args, shown, tmp_path, monkeypatch):
     """Every line the tutorial shows from `rulekit run --seed N` is printed by it, in that
-    order (a '…' stands for lines left out)."""
+    order (a '…' stands for lines left out). When the bots change, rewrite the transcripts
+    with docs/tools/regen_transcripts.py."""
     assert "--seed" in args, "a transcript without --seed cannot be replayed"
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tall_tales.rules").write_text(text, encoding="utf-8")

@@ -32,7 +32,7 @@ import attrs
 from .. import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from .base import random_concrete, random_legal, unchecked_choice
-from .determinize import sample_state
+from .determinize import sampler
 
 
 _mentions = m.mentions
@@ -97,7 +97,8 @@ class GenericBot:
     # -- estimates
     def _states(self, view: View, count: int | None = None):
         """``count`` (default ``samples``) states sampled from ``view``."""
-        return [sample_state(self.engine, view, self.rng) for _ in range(self.samples if count is None else count)]
+        draw = sampler(self.engine, view)
+        return [draw(self.rng) for _ in range(self.samples if count is None else count)]
 
     def p_claim(self, view: View) -> float | None:
         """Estimated chance that the standing claim is true, or None without a claim.
