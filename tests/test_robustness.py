@@ -171,7 +171,9 @@ def test_simulate_reports_a_rules_runtime_error_without_a_traceback(tmp_path):
     path.write_text(TINY.replace("DEAL", "2").replace("NAME", "play").replace("MORE", "")
                     .replace("KEY", "lowest count of your hand")
                     .replace("set current = P1\n  go to play", "set current = P1\n  go to loop")
-                    + "window loop: first of everyone except everyone { action x { go to loop } otherwise { go to loop } }\n",
+                    + "counter spins = 0\n"
+                    + "window loop: first of everyone except everyone { action x { go to loop } "
+                      "otherwise { set spins = spins + 1  go to loop } }\n",
                     encoding="utf-8")
     result = CliRunner().invoke(main, ["simulate", str(path), "--games", "2", "--seed", "0"])
     assert 2 == result.exit_code, result.output
@@ -312,5 +314,60 @@ def test_one_possible_action_is_no_dead_end(fix, tmp_path):
                 "    require false": "    require true"}[fix]
     path = tmp_path / "alive.rules"
     path.write_text(DEAD_END.replace(fix, possible), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert 0 == result.exit_code, result.output
+
+
+TRAP = """\
+game "Forever"
+players 2
+deck {
+  card gold: count 4
+}
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+setup {
+  deal 2 from stock to each hand
+  go to w
+}
+window w: first of everyone {
+  action poke "pokes" {
+    go to v
+  }
+  otherwise {
+    go to w
+  }
+}
+turn v {
+  action wait "waits" {
+    log "{actor} waits"
+    go to w
+  }
+}
+"""
+
+
+def test_phases_that_can_never_be_left_are_refused_by_check(tmp_path):
+    """A window and a turn that only go to each other and change nothing (the reproducer
+    run_window_forever, grown by a turn): `check` names each, no match is played."""
+    path = tmp_path / "trap.rules"
+    path.write_text(TRAP, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert 2 == result.exit_code
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert errors == [
+        f"{path}:12:1: error: 'w' can never be left: each of its actions only goes to 'v', 'w' and changes nothing, "
+        "so the match would never end",
+        f"{path}:20:1: error: 'v' can never be left: each of its actions only goes to 'w' and changes nothing, "
+        "so the match would never end"], errors
+
+
+@pytest.mark.parametrize("change", ["    go to v\n", "    log \"{actor} waits\"\n    go to w\n"])
+def test_a_phase_that_changes_something_is_no_trap(change, tmp_path):
+    """Let one action end the deal (or change a counter) and the check passes."""
+    path = tmp_path / "way_out.rules"
+    path.write_text(TRAP.replace(change, change.replace("go to", "end deal\n    go to")
+                                 if "log" not in change else change.replace("log", "set current = P1\n    log")),
+                    encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(path)])
     assert 0 == result.exit_code, result.output

@@ -35,7 +35,11 @@ turn play clockwise {
     knock out actor
   }
 }
-window loop: first of everyone except everyone { action x { go to loop } otherwise { go to loop } }
+counter spins = 0
+window loop: first of everyone except everyone {
+  action x { go to loop }
+  otherwise { set spins = spins + 1  go to loop }
+}
 match {
   ends when 1 seat remains
 }

@@ -1902,6 +1902,36 @@ class Compiler:
                               for s in g.seats)
         self.check_endings(g)
         self.check_dead_ends(g)
+        self.check_traps(g)
+
+    def check_traps(self, g: m.Game) -> None:
+        """Phases that can never be left: every action of each (and its closing block) only
+        goes to phases of the same set and changes nothing on the way (it may choose,
+        require and log, nothing else), so the state never changes and the match never
+        ends, whatever anybody decides. A turn that passes to the next seat by itself
+        ('clockwise') changes the seat, so it is never a trap."""
+        inert = (m.GoTo, m.Log, m.Require, m.ChooseParam, m.ChooseCards)
+        trapped = {}
+        for p in g.phases:
+            blocks = [a.body for a in p.actions] + ([p.after] if p.after is not None else [])
+            if p.rotation is not None or not blocks:
+                continue
+            stmts = [s for block in blocks for s in block]
+            if all(isinstance(s, inert) and (not isinstance(s, m.GoTo) or s.start is None) for s in stmts):
+                trapped[p.name] = {s.phase for s in stmts if isinstance(s, m.GoTo)}
+        changed = True
+        while changed:
+            changed = False
+            for name, targets in list(trapped.items()):
+                if not targets <= trapped.keys():
+                    del trapped[name]
+                    changed = True
+        for p in g.phases:
+            if p.name in trapped:
+                names = ", ".join(f"'{t}'" for t in sorted(trapped[p.name]))
+                self.err(f"'{p.name}' can never be left: each of its actions only goes to {names} and changes "
+                         "nothing, so the match would never end", p.span,
+                         "end the deal somewhere ('end deal'), or let an action change something")
 
     def check_dead_ends(self, g: m.Game) -> None:
         """A turn or a vote none of whose actions can ever be taken, as far as the check
