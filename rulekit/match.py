@@ -292,6 +292,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     seen: list[list] = [[] for _ in range(n)]        # each seat's public history
     # only for the players that read it (``uses_history``): nobody else pays for it
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
+    # option labels and value names only for the players that read them (bots say they do not)
+    reads_texts = [getattr(p, "uses_texts", True) for p in players]
 
     def perceive(events):
         for e in events:
@@ -309,7 +311,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 phase = engine.cg.phase_list[state.phase]
                 raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps,
                                    f"'{phase.name}' (line {phase.span.line})")
-            decision = engine.decision(state)
+            decision = engine.decision(state, reads_texts[engine.decider(state)])
             if not decision.options:
                 line = engine.cg.phases[decision.phase].span.line
                 raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "

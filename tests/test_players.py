@@ -184,3 +184,36 @@ def test_the_generic_bot_weighs_the_claims_it_heard_earlier_in_the_deal():
     assert estimate(heard(0, (4, 3))) == plain                        # its own bid tells it nothing
     before = attrs.evolve(view, history=(heard(1, (4, 3)), Event("deal_start", None, {"deal": 2})))
     assert GenericBot(engine, random.Random(7), samples=300).p_claim(before) == plain
+
+
+class _Reader(RandomBot):
+    """A random bot that reads option texts (as a player that does not say otherwise)."""
+
+    uses_texts = True
+
+    def __init__(self, rng, seen):
+        super().__init__(rng)
+        self.seen = seen
+
+    def choose(self, view, decision):
+        self.seen.extend((o.name, o.label, o.shown) for o in decision.options)
+        return super().choose(view, decision)
+
+
+class _Skipper(_Reader):
+    uses_texts = False
+
+
+def test_option_texts_are_built_only_for_players_that_read_them():
+    """A bot that says it reads no texts gets each option's name as its label and no value
+    names; one that reads them gets the labels of the rules; the match is the same."""
+    engine = Engine(load(str(GAMES / "liars_dice.rules")))
+    logs, seen = [], {}
+    for kind in (_Reader, _Skipper):
+        seen[kind] = []
+        record = play_match(engine, [kind(seat_rng(3, s), seen[kind]) for s in range(2)], 2, 3)
+        logs.append(record.log)
+    assert logs[0] == logs[1]
+    assert any(label != name for name, label, _ in seen[_Reader])            # e.g. "bids {q} × {f}"
+    assert any(shown for _, _, shown in seen[_Reader])
+    assert all(label == name and shown == () for name, label, shown in seen[_Skipper])

@@ -262,15 +262,19 @@ class Engine:
         return sum(n if c.per_player else 1 for c in self.game.counters)
 
     # ------------------------------------------------------------------ decisions
-    def decision(self, state: State) -> Decision | None:
-        """Who must decide now and what they may do; None once the match is over."""
+    def decision(self, state: State, texts: bool = True) -> Decision | None:
+        """Who must decide now and what they may do; None once the match is over.
+
+        ``texts``: give each option its label and the names of its values (``Option.shown``)
+        as people read them; with False, the label is the action's name and ``shown`` is
+        empty (for bots, which read neither: labels cost a text per option)."""
         if state.phase < 0:
             return None
         phase = self.cg.phase_list[state.phase]
         seat = self.decider(state)
         ctx = self._ctx(state, None)
         ctx.seats[ACTOR] = seat
-        options = tuple(self._options(ctx, phase))
+        options = tuple(self._options(ctx, phase, texts))
         if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
             options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
         return Decision(seat, phase.name, phase.kind, options,
@@ -293,14 +297,15 @@ class Engine:
             return state.seats[CURRENT]
         return state.poll[0]
 
-    def _options(self, ctx: Ctx, phase) -> Iterator[Option]:
+    def _options(self, ctx: Ctx, phase, texts: bool = True) -> Iterator[Option]:
         for a in phase.actions:
-            opt = self._option(ctx, a)
+            opt = self._option(ctx, a, texts)
             if opt is not None:
                 yield opt
 
-    def _option(self, ctx: Ctx, a) -> Option | None:
-        """The option for action ``a`` if its conditions before any choice hold."""
+    def _option(self, ctx: Ctx, a, texts: bool = False) -> Option | None:
+        """The option for action ``a`` if its conditions before any choice hold (with its
+        label and the names of its values when ``texts``)."""
         ctx.locals = {}
         ctx.chosen = ()
         cards = None
@@ -326,16 +331,18 @@ class Engine:
                     if not values:
                         return None
                     params.append(("card", values))
-                    shown.append(tuple(_place_text(v) for v in values))
+                    if texts:
+                        shown.append(tuple(_place_text(v) for v in values))
                 else:
                     values = self._values(ctx, step, params)
                     if not values:
                         return None
                     params.append((step[1], values))
-                    shown.append(tuple(self._value_text(step[3], v) for v in values))
+                    if texts:
+                        shown.append(tuple(self._value_text(step[3], v) for v in values))
         except KeyError:
             return None
-        label = self._label(ctx, a, preview=True)
+        label = self._label(ctx, a, preview=True) if texts else a.name
         option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown))
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" and step[3] for step in a.steps) and (cards is not None or params):

@@ -9,7 +9,13 @@ from ..engine import Action, Decision, Option, View
 
 
 class Player(Protocol):
-    """Chooses one legal action of a decision from its seat's view."""
+    """Chooses one legal action of a decision from its seat's view.
+
+    Optional class attributes tell ``play_match`` what the player reads, so that nobody
+    pays for the rest: ``uses_history`` (default False: ``View.history`` is then empty)
+    and ``uses_texts`` (default True; False: each option's ``label`` is the action's name
+    and its ``shown`` value names are empty).
+    """
 
     def choose(self, view: View, decision: Decision) -> Action: ...
 
@@ -55,6 +61,8 @@ def unchecked_choice(decision: Decision, rng: random.Random) -> Action:
 class RandomBot:
     """Picks uniformly among the options, then a random legal choice within the option
     (after a rejected answer, an unchecked random choice: see ``unchecked_choice``)."""
+
+    uses_texts = False      # it never reads option labels or value names
 
     def __init__(self, rng: random.Random):
         self.rng = rng

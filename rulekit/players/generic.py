@@ -82,6 +82,7 @@ class GenericBot:
     """See the module docstring. ``samples`` states are drawn per estimate."""
 
     uses_history = True
+    uses_texts = False      # it never reads option labels or value names
 
     def __init__(self, engine: Engine, rng: random.Random, samples: int = 10, bluff: float = 0.15,
                  doubt: float = 0.3, curiosity: float = 0.15, trust: float = 0.8):
@@ -334,8 +335,8 @@ class GenericBot:
         try:
             state, _ = engine.apply(state, action, self.rng)
             guard = 0
-            while not state.is_terminal and engine.decision(state).kind == "vote" and guard < 20:
-                d = engine.decision(state)
+            while not state.is_terminal and engine.decision(state, False).kind == "vote" and guard < 20:
+                d = engine.decision(state, False)
                 state, _ = engine.apply(state, random_legal(d, self.rng), self.rng)
                 guard += 1
         except Exception:
