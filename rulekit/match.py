@@ -175,20 +175,7 @@ def view_state(engine: Engine, view: View) -> State:
         zones[slot] = ()
     if sized:
         zones[sized[-1]] = pool[at:]
-    counters: list = []
-    for _, value in view.counters:
-        if isinstance(value, tuple):
-            counters.extend(0 if v is None else v for v in value)
-        else:
-            counters.append(0 if value is None else value)
-    claim = claimed = None
-    if view.claim is not None:
-        name, values, claimant, count, slot = view.claim
-        claim = (engine.cg.claims[name].index, values, claimant)
-        claimed = (slot, count) if slot >= 0 else None
-    return State(n, tuple(zones), tuple(counters), tuple(s for _, s in view.seats), engine.phase_index(view.phase),
-                 tuple(view.poll), (None,) * n, claim, claimed, (), view.deal, tuple(s for _, s in view.groups),
-                 out=view.out or (0,) * n, stack=view.pending)
+    return State(n, tuple(zones), **engine.view_fields(view))
 
 
 class _SampledJudge:

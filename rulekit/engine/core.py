@@ -896,6 +896,28 @@ class Engine:
                     tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
                     state.out, dice, state.stack, history)
 
+    def view_fields(self, view: View) -> dict:
+        """Every field of a :class:`State` that ``view`` fixes, zones aside, by name: the
+        counters (a value the seat may not see reads 0), seats, phase, poll, standing claim,
+        deal, groups, knock-outs and pending asks; no vote is cast and no fact is known.
+        ``State(view.players, zones, **fields)`` is then a state agreeing with the view."""
+        counters: list = []
+        for _, value in view.counters:
+            if isinstance(value, tuple):
+                counters.extend(0 if v is None else v for v in value)
+            else:
+                counters.append(0 if value is None else value)
+        claim = claimed = None
+        if view.claim is not None:
+            name, values, claimant, count, slot = view.claim
+            claim = (self.cg.claims[name].index, values, claimant)
+            claimed = (slot, count) if slot >= 0 else None
+        n = view.players
+        return dict(counters=tuple(counters), seats=tuple(s for _, s in view.seats),
+                    phase=self.phase_index(view.phase), poll=tuple(view.poll), votes=(None,) * n, claim=claim,
+                    claimed=claimed, known=(), deal=view.deal, groups=tuple(s for _, s in view.groups),
+                    out=view.out or (0,) * n, stack=view.pending)
+
     def claim_text(self, state: State) -> str | None:
         """The standing claim as its label reads (its name and values without a label)."""
         if state.claim is None:

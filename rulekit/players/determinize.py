@@ -32,7 +32,6 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
     Raises:
         ValueError: the view is inconsistent with the deck (a bug, never the player's fault).
     """
-    cg = engine.cg
     n = view.players
     unknown = Counter(engine.cards_for(view.players))
     kinds = engine.kinds
@@ -67,24 +66,7 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             hidden_sizes.append(slot)
             continue
         plan.append((slot, pinned.get(slot, []), view.dice[slot] if view.dice and view.dice[slot] else None, count))
-    counters = []
-    for name, value in view.counters:
-        # a counter the seat may not see is taken as 0 (the bot knows nothing of it)
-        if isinstance(value, tuple):
-            counters.extend(0 if v is None else v for v in value)
-        else:
-            counters.append(0 if value is None else value)
-    counters = tuple(counters)
-    seats = tuple(s for _, s in view.seats)
-    claim = claimed = None
-    if view.claim is not None:
-        name, values, claimant, count, slot = view.claim
-        claim = (cg.claims[name].index, values, claimant)
-        claimed = (slot, count) if slot >= 0 else None
-    phase = engine.phase_index(view.phase)
-    rest = (tuple(view.poll), (None,) * n, claim, claimed, (), view.deal,
-            tuple(seats_ for _, seats_ in view.groups))
-    out, stack = view.out or (0,) * n, view.pending
+    fields = engine.view_fields(view)
 
     def draw(rng: random.Random) -> State:
         zones = list(fixed)
@@ -109,7 +91,7 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             else:
                 k = rng.randint(0, len(pool))
                 zones[slot], pool = tuple(pool[:k]), pool[k:]
-        return State(n, tuple(zones), counters, seats, phase, *rest, out=out, stack=stack)
+        return State(n, tuple(zones), **fields)
 
     return draw
 
