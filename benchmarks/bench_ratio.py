@@ -88,7 +88,7 @@ def rulekit_loop(engine: Engine, seconds: float, seed: int) -> float:
         for _ in range(20):
             state, _ = engine.new_match(2, rng)
             while not state.is_terminal:
-                state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)), rng)
+                state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)), rng, texts=False)
                 steps += 1
     return steps / (time.perf_counter() - start)
 
@@ -118,14 +118,15 @@ def openspiel_loop(seconds: float, seed: int) -> float | None:
 
 # ---------------------------------------------------------------------------- shipped games
 def matches_rate(engine: Engine, n: int, bots: str, seconds: float, seed: int) -> float:
-    """Decisions per second of whole matches through play_match."""
+    """Decisions per second of whole matches through play_match, as ``simulate`` plays
+    them (no log)."""
     steps = 0
     g = seed
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         players = [RandomBot(random.Random(f"{g}/{s}")) if bots == "random"
                    else GenericBot(engine, random.Random(f"{g}/{s}")) for s in range(n)]
-        steps += play_match(engine, players, n, g).steps
+        steps += play_match(engine, players, n, g, keep_log=False).steps
         g += 1
     return steps / (time.perf_counter() - start)
 

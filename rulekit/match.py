@@ -281,6 +281,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
     # option labels and value names only for the players that read them (bots say they do not)
     reads_texts = [getattr(p, "uses_texts", True) for p in players]
+    # the texts of events (labels, claims, log lines) only for a log, a narrator or a reader
+    texts = keep_log or on_events is not None or any(reads_texts[s] for s in readers)
 
     def perceive(events):
         for e in events:
@@ -313,7 +315,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                     rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
                     continue
                 try:       # apply judges the action on the true state before anything happens
-                    new_state, events = engine.apply(state, action, rng)
+                    new_state, events = engine.apply(state, action, rng, texts)
                     break
                 except IllegalAction as exc:
                     rejected = (action, str(exc))

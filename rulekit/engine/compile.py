@@ -90,9 +90,10 @@ class Ctx:
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
                  "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
-                 "deals_run")
+                 "deals_run", "texts")
 
     def __init__(self):
+        self.texts = True             # render the texts of events (labels, claims, logs)
         self.over = False
         self.calls = 0                # procedures running inside one another
         self.deals_run = 0            # deals started since the last decision
@@ -1276,7 +1277,7 @@ class Compiler:
                 ctx.claim = (ci, values, ctx.seats[ACTOR])
                 ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
                 ctx.claim_args = values
-                text = c.label(ctx) if c.label else c.name
+                text = (c.label(ctx) if c.label else c.name) if ctx.texts else None
                 ctx.claim_args = None
                 ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
                                                    "text": text}))
@@ -1433,7 +1434,7 @@ class Compiler:
             return end
         if isinstance(node, m.Log):
             text = self.template(node.text, scope)
-            return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx)}))
+            return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx) if ctx.texts else None}))
         self.err("not a statement", getattr(node, "span", Span.unknown()))
         return lambda ctx: None
 
@@ -2081,7 +2082,9 @@ def compile_game(game: m.Game) -> CompiledGame:
     if hit is not None and hit[0] is game:
         return hit[1]
     cg = CompiledGame(game)
-    Compiler(cg).game()
+    compiler = Compiler(cg)
+    compiler.game()
+    cg.compiler = compiler          # the code generator asks it for the closures of untranslated nodes
     if cg.problems:
         raise CompileError(cg.problems)
     _CACHE.pop(key, None)

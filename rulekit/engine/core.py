@@ -27,13 +27,13 @@ import attrs
 from .. import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
+from .codegen import OUT_OF_BUDGET
 from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndOfDeal, EndOfTurn, Jump,
                       RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
 _EXISTENCE_BUDGET = 20_000      # candidate choices examined to decide whether an option is open
-_OUT_OF_BUDGET = object()       # what a search yields when it stops for lack of budget
 
 
 @attrs.frozen(slots=True)
@@ -184,6 +184,20 @@ class Engine:
                           for _ in range(k.count))
         #: the dice that lie in zones, by name, in declaration order
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
+        self._programs: dict = {}
+
+    def program(self, players: int):
+        """The generated module of this game for ``players`` seats (made once per engine and
+        player count; see :mod:`rulekit.engine.codegen`)."""
+        prog = self._programs.get(players)
+        if prog is None:
+            from .codegen import generate
+            prog = self._programs[players] = generate(self.cg, players, Action, multisets)
+            prog.by_action = {a: enum for phase, row in zip(self.cg.phase_list, prog.enumerators)
+                              for a, enum in zip(phase.actions, row)}
+            prog.check_of = {a: check for phase, row in zip(self.cg.phase_list, prog.checks)
+                             for a, check in zip(phase.actions, row)}
+        return prog
 
     # ------------------------------------------------------------------ set-up
     def new_match(self, players: int, rng: random.Random) -> tuple[State, list[Event]]:
@@ -356,12 +370,16 @@ class Engine:
         both searches run out of their budget without an answer the option stays offered:
         a legal choice is never hidden, at worst a choice is refused when taken."""
         half = _EXISTENCE_BUDGET // 2
+        enum = self.program(ctx.n).by_action.get(a)
         for largest_first in (True, False):
-            found = self._enumerate(ctx, a, option, 1, largest_first, half, report=True)
+            if enum is None:
+                found = self._enumerate(ctx, a, option, 1, largest_first, half, report=True)
+            else:
+                found = enum(ctx, largest_first, half)
             verdict = next(found, None)
             if verdict is None:
                 return True                  # every candidate was examined: none is legal
-            if verdict != _OUT_OF_BUDGET:
+            if verdict is not OUT_OF_BUDGET:
                 return False
         return False
 
@@ -428,15 +446,22 @@ class Engine:
         if state.phase < 0:
             return []
         phase = self.cg.phase_list[state.phase]
-        ctx = self._ctx(state, None)
+        ctx = self._read_ctx(state)
         ctx.seats[ACTOR] = self.decider(state)
         out: list[Action] = []
-        for a in phase.actions:
-            opt = self._option(ctx, a)
-            if opt is None:
-                continue
-            for act in self._enumerate(ctx, a, opt, None if limit is None else limit - len(out), largest_first,
-                                       budget):
+        enumerators = self.program(state.n).enumerators[state.phase]
+        for a, enum in zip(phase.actions, enumerators):
+            if enum is None:
+                opt = self._option(ctx, a)
+                if opt is None:
+                    continue
+                found = self._enumerate(ctx, a, opt, None if limit is None else limit - len(out), largest_first,
+                                        budget)
+            else:
+                found = enum(ctx, largest_first, budget)
+            for act in found:
+                if act is OUT_OF_BUDGET:
+                    break
                 out.append(act)
                 if limit is not None and len(out) >= limit:
                     return out
@@ -447,7 +472,7 @@ class Engine:
     def _enumerate(self, ctx, a, opt: Option, limit=None, largest_first=False,
                    budget: int | None = None, report: bool = False) -> Iterator[Action]:
         """Concrete legal actions of an option; ``budget`` caps the candidates examined
-        (``report``: yield ``_OUT_OF_BUDGET`` when it runs out)."""
+        (``report``: yield ``OUT_OF_BUDGET`` when it runs out)."""
         card_choices = [()]
         if opt.cards is not None:
             card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high,
@@ -460,7 +485,7 @@ class Engine:
                 examined += 1
                 if budget is not None and examined > budget:
                     if report:
-                        yield _OUT_OF_BUDGET
+                        yield OUT_OF_BUDGET
                     return
                 act = Action(a.name, cards, tuple(values))
                 if self._check(ctx, a, act, trusted=True) is None:
@@ -478,19 +503,34 @@ class Engine:
         if state.phase < 0:
             return "the match is over"
         phase = self.cg.phase_list[state.phase]
+        ctx = self._read_ctx(state)
+        ctx.seats[ACTOR] = self.decider(state)
         if action.name == DECLINE:
-            if phase.kind in ("first", "each") and not action.cards and not action.params:
-                ctx = self._ctx(state, None)
-                ctx.seats[ACTOR] = self.decider(state)
-                return self._forced(ctx, phase)
-            return "only a window may be declined" if phase.kind not in ("first", "each") else "decline takes no choice"
+            return self._decline_reason(ctx, phase, action)
         a = phase.by_name.get(action.name)
         if a is None:
-            names = ", ".join(p.name for p in phase.actions)
-            return f"'{action.name}' is not an action here (the actions are: {names})"
-        ctx = self._ctx(state, None)
-        ctx.seats[ACTOR] = self.decider(state)
+            return self._no_such_action(phase, action)
+        return self._judge(ctx, a, action)
+
+    def _judge(self, ctx: Ctx, a, action: Action) -> str | None:
+        """:meth:`_check`, by the generated check first: only an action it does not pass
+        is checked by the interpreter, which says why."""
+        fast = self.program(ctx.n).check_of.get(a)
+        if fast is not None and fast(ctx, action):
+            return None
         return self._check(ctx, a, action)
+
+    def _decline_reason(self, ctx: Ctx, phase, action: Action) -> str | None:
+        if phase.kind not in ("first", "each"):
+            return "only a window may be declined"
+        if action.cards or action.params:
+            return "decline takes no choice"
+        return self._forced(ctx, phase)
+
+    @staticmethod
+    def _no_such_action(phase, action: Action) -> str:
+        names = ", ".join(p.name for p in phase.actions)
+        return f"'{action.name}' is not an action here (the actions are: {names})"
 
     def _check(self, ctx: Ctx, a, action: Action, trusted: bool = False) -> str | None:
         """None if ``action`` passes every step of ``a``; ``trusted``: its cards are known to
@@ -553,29 +593,38 @@ class Engine:
         return None
 
     # ------------------------------------------------------------------ transitions
-    def apply(self, state: State, action: Action, rng: random.Random) -> tuple[State, list[Event]]:
+    def apply(self, state: State, action: Action, rng: random.Random,
+              texts: bool = True) -> tuple[State, list[Event]]:
         """The state after the deciding seat takes ``action``, and the events on the way.
+
+        ``texts``: give the events their texts (the action's label, a claim's words, a
+        ``log`` line); with False those are None, for simulations that narrate nothing.
 
         Raises:
             IllegalAction: ``action`` is not legal in ``state`` (the message says why).
         """
-        reason = self.why_illegal(state, action)
-        if reason is not None:
-            raise IllegalAction(reason)
+        if state.phase < 0:
+            raise IllegalAction("the match is over")
         cg = self.cg
         phase = cg.phase_list[state.phase]
         seat = self.decider(state)
-        ctx = self._ctx(state, rng)
+        ctx = self._ctx(state, None)            # no chance while the action is checked
         ctx.seats[ACTOR] = seat
+        ctx.texts = texts
+        if action.name == DECLINE:
+            reason = self._decline_reason(ctx, phase, action)
+        else:
+            a = phase.by_name.get(action.name)
+            reason = self._no_such_action(phase, action) if a is None else self._judge(ctx, a, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        ctx.rng = rng
         if action.name == DECLINE:
             ctx.events.append(("decline", None, {"seat": seat, "phase": phase.name}))
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
             self._settle(ctx)
             return self._freeze(ctx), self._events(ctx)
-        a = phase.by_name[action.name]
-        self._check(ctx, a, action)
-        label = self._label(ctx, a)
         if phase.kind == "vote":
             # a vote stays secret, and takes effect, only when every vote is cast
             ctx.events.append(("voted", None, {"seat": seat, "phase": phase.name}))
@@ -586,7 +635,8 @@ class Engine:
             self._advance_poll(ctx, phase)
             self._settle(ctx)
             return self._freeze(ctx), self._events(ctx)
-        ctx.events.append(("action", None, {"seat": seat, "action": a.name, "text": label,
+        ctx.events.append(("action", None, {"seat": seat, "action": a.name,
+                                            "text": self._label(ctx, a) if texts else None,
                                             "ncards": len(action.cards)}))
         ctx.goto = None
         self._run(ctx, a.body)
@@ -833,6 +883,27 @@ class Engine:
         ctx.rng = rng if rng is not None else _NoChance()
         return ctx
 
+    def _read_ctx(self, state: State) -> Ctx:
+        """A context for conditions only: it shares the state's zones and counters (they are
+        only read) and copies the seats (the actor is set in it)."""
+        ctx = Ctx()
+        ctx.n = state.n
+        ctx.zones = state.zones
+        ctx.counters = state.counters
+        ctx.seats = list(state.seats)
+        ctx.phase = state.phase
+        ctx.poll = state.poll
+        ctx.votes = state.votes
+        ctx.claim = state.claim
+        ctx.claimed = state.claimed
+        ctx.known = state.known
+        ctx.deal = state.deal
+        ctx.groups = state.groups
+        ctx.out = state.out or (0,) * state.n
+        ctx.stack = state.stack
+        ctx.rng = _NO_CHANCE
+        return ctx
+
     def _freeze(self, ctx: Ctx) -> State:
         return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
                      tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
@@ -1055,6 +1126,9 @@ class _NoChance:
         raise RulesRuntimeError("a condition of an action may not depend on chance")
 
     randint = randrange = shuffle = sample = choice = random = _fail
+
+
+_NO_CHANCE = _NoChance()
 
 
 def multisets(pool: tuple, low: int, high: int, largest_first: bool = False) -> Iterator[tuple]:

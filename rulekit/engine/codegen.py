@@ -1,0 +1,505 @@
+"""Generates the Python source of one game for one player count, and loads it.
+
+The closures of :mod:`.compile` evaluate a rule by calling one small function per node of
+the rules model. That is easy to get right and slow: a condition such as "the bid beats the
+standing claim" is a chain of a dozen calls, repeated for every candidate action. This
+module writes each action's legality as straight-line Python instead: nested loops over
+the cards and values the action chooses, each ``require`` placed in the innermost loop that
+binds what it reads (so a failed condition prunes every candidate below it), the standing
+claim's order key computed once, and layout constants (zone and counter slots for this
+player count) written in as numbers. The result is one module per game, variant and player
+count; ``rulekit compile FILE --emit`` prints it.
+
+The generated text holds nothing of the ``.rules`` file but literals (names as Python
+string literals, line numbers in comments): every identifier in it is made here. A node
+that has no translation yet is evaluated by its compiled closure, named ``f<i>`` in the
+module, so that the whole language runs and the hot nodes run fast.
+
+Every generated function reads a :class:`~.compile.Ctx` named ``ctx`` and changes nothing
+but ``ctx.locals``, ``ctx.chosen`` and ``ctx.chosen_zone``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+from .. import model as m
+from .compile import (ACTOR, multiset_contains, CompiledGame, Compiler, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
+                      step_seat)
+
+#: what an enumerator yields when its budget of candidates runs out
+OUT_OF_BUDGET = object()
+
+
+class _Untranslated(Exception):
+    """A node has no translation where a fallback to its closure is not allowed."""
+
+
+class Program:
+    """The generated module of one game for ``n`` seats.
+
+    ``source``: its text; ``enumerators[phase][action]``: a generator function
+    ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]`` giving the legal
+    concrete actions of that action in the order :meth:`Engine.legal_actions` documents, or
+    None where the action is enumerated by the interpreter (blind choices);
+    ``checks[phase][action]``: ``(ctx, action) -> bool``, True when a concrete action is
+    legal (its choices then bound in ``ctx``), False when the interpreter must judge it.
+    """
+
+    def __init__(self, source: str, namespace: dict, enumerators: tuple, checks: tuple):
+        self.source = source
+        self.namespace = namespace
+        self.enumerators = enumerators
+        self.checks = checks
+
+
+class Generator:
+    """Writes the source of one game for one player count (see the module docstring)."""
+
+    def __init__(self, cg: CompiledGame, compiler: Compiler, n: int, action_type):
+        self.cg = cg
+        self.comp = compiler
+        self.n = n
+        self.globals: dict = {"_choice_range": _choice_range, "multisets": None, "Action": action_type,
+                              "OUT": OUT_OF_BUDGET, "in_play": in_play, "clockwise": clockwise,
+                              "step_seat": step_seat}
+        self._refs: dict = {}
+        self.scope: dict = {}             # name -> type, as the compiler's scope
+        self.env: dict = {}               # name -> Python expression of a bound local
+        self.hoisted: list | None = None  # lines computed once at the top of a function
+        self.strict = False
+
+    # ------------------------------------------------------------ module globals
+    def ref(self, obj, prefix: str = "f") -> str:
+        """The module-level name under which ``obj`` (a closure, a table) is reachable."""
+        key = id(obj)
+        name = self._refs.get(key)
+        if name is None:
+            name = f"{prefix}{len(self.globals)}"
+            self.globals[name] = obj
+            self._refs[key] = name
+        return name
+
+    def fallback(self, node) -> str:
+        if self.strict:
+            raise _Untranslated(type(node).__name__)
+        fn, _ = self.comp.expr(node, self.scope)
+        return f"{self.ref(fn)}(ctx)"
+
+    # ------------------------------------------------------------ expressions
+    def ex(self, node) -> str:
+        """A Python expression over ``ctx`` with the value of ``node``."""
+        method = getattr(self, "ex_" + type(node).__name__, None)
+        if method is not None:
+            src = method(node)
+            if src is not None:
+                return src
+        return self.fallback(node)
+
+    def ex_Num(self, node):
+        return repr(node.value)
+
+    def ex_Bool(self, node):
+        return repr(node.value)
+
+    def ex_SeatName(self, node):
+        return self.ex_Name(node)
+
+    def ex_Name(self, node):
+        name = node.name
+        cg = self.cg
+        if name in self.scope:
+            return self.env.get(name) or f"ctx.locals[{name!r}]"
+        if name in cg.counter_index:
+            ci = cg.counter_index[name]
+            base = cg.counter_base(self.n)[ci]
+            if cg.game.counters[ci].per_player:
+                return f"ctx.counters[{base} + ctx.seats[{ACTOR}]]"
+            return f"ctx.counters[{base}]"
+        if name in cg.seat_index:
+            return f"ctx.seats[{cg.seat_index[name]}]"
+        if name in cg.symbol_of:
+            return repr(cg.symbol_of[name][1])
+        numbered = _PLAYER_NAME.match(name)
+        if numbered and int(numbered.group(1)) <= self.n:
+            return repr(int(numbered.group(1)) - 1)
+        return None               # a seat this player count lacks: the closure says so at run time
+
+    def seat(self, node) -> str:
+        if isinstance(node, m.Neighbour):
+            return f"step_seat(ctx, {self.seat(node.seat)}, {node.step})"
+        if isinstance(node, m.SeatName):
+            return self.ex_Name(node) or self.fallback(node)
+        return self.ex(node)
+
+    ex_Neighbour = seat
+
+    def ex_ValueOf(self, node):
+        ci = self.cg.counter_index[node.name]
+        return f"ctx.counters[{self.cg.counter_base(self.n)[ci]} + {self.seat(node.seat)}]"
+
+    def zone(self, ref: m.ZoneRef) -> str:
+        zi = self.cg.zone_index[ref.zone]
+        base = self.cg.zone_base(self.n)[zi]
+        if not self.cg.zones[zi].per_player:
+            return str(base)
+        seat = self.seat(ref.seat) if ref.seat is not None else f"ctx.seats[{ACTOR}]"
+        return f"{base} + {seat}"
+
+    def seat_set(self, node: m.SeatSet) -> str:
+        if node.kind == "everyone":
+            return "in_play(ctx)"
+        if node.kind == "others":
+            return f"clockwise(ctx, ctx.seats[{ACTOR}], 1)"
+        if self.strict:
+            raise _Untranslated("seat set")
+        return f"{self.ref(self.comp.seat_set(node, self.scope))}(ctx)"
+
+    def ex_CountOf(self, node):
+        cards = node.cards
+        if isinstance(cards, m.ZoneRef):
+            return f"len(ctx.zones[{self.zone(cards)}])"
+        if isinstance(cards, m.Chosen):
+            return "len(ctx.chosen)"
+        if isinstance(cards, m.EveryZone):
+            base = self.cg.zone_base(self.n)[self.cg.zone_index[cards.zone]]
+            seats = self.seat_set(cards.seats) if cards.seats else "in_play(ctx)"
+            return f"sum(len(ctx.zones[{base} + s]) for s in {seats})"
+        return None
+
+    def ex_PlayerCount(self, node):
+        return repr(self.n)
+
+    def ex_NoClaim(self, node):
+        return "(ctx.claim is None)"
+
+    def ex_ClaimIs(self, node):
+        ci = self.cg.claims[node.claim].index
+        return f"(ctx.claim is not None and ctx.claim[0] == {ci})"
+
+    def ex_IsOut(self, node):
+        return f"(ctx.out[{self.seat(m.SeatName(node.seat, span=node.span))}] > 0)"
+
+    def ex_CountSeats(self, node):
+        return f"len({self.seat_set(node.seats)})"
+
+    def ex_Not(self, node):
+        return f"(not {self.ex(node.operand)})"
+
+    def ex_CondValue(self, node):
+        return f"({self.ex(node.then)} if {self.ex(node.cond)} else {self.ex(node.orelse)})"
+
+    def ex_MinMax(self, node):
+        return f"{'max' if node.highest else 'min'}({', '.join(self.ex(a) for a in node.args)})"
+
+    def ex_BinOp(self, node):
+        op = node.op
+        if op in ("/", "/^", "mod"):
+            return None                   # the closure reports a division by zero with its line
+        if op in ("and", "or", "+", "-", "*"):
+            return f"({self.ex(node.left)} {op} {self.ex(node.right)})"
+        if isinstance(node.left, m.CardQuantifier):
+            return None
+        return f"({self.ex(node.left)} {_PY_COMPARE[op]} {self.ex(node.right)})"
+
+    def ex_Beats(self, node):
+        c = self.cg.claims[node.claim]
+        args = [self.ex(a) for a in node.args]
+        ci = c.index
+        new = self.claim_key(c, args)
+        if new is None:
+            fn = self.ref(c, "claim")
+            return (f"({fn}.beats(ctx, {_tuple(args)}) if ctx.claim is not None and ctx.claim[0] == {ci} "
+                    f"else {fn}.claimable({_tuple(args)}))")
+        old = self.claim_key(c, [f"ctx.claim[1][{i}]" for i in range(len(c.params))])
+        if self.hoisted is not None:
+            # the standing claim's key is the same for every candidate: computed once
+            name = f"standing{ci}"
+            line = f"{name} = {old} if ctx.claim is not None and ctx.claim[0] == {ci} else None"
+            if line not in self.hoisted:
+                self.hoisted.append(line)
+            return f"({name} is None or {new} > {name})"
+        return f"(ctx.claim is None or ctx.claim[0] != {ci} or {new} > {old})"
+
+    def claim_key(self, c, args: list) -> str | None:
+        """The key of claim ``c`` in its order with its values given by the expressions
+        ``args`` (each read as often as the key reads it); None for a claim ordered
+        otherwise (a table, 'higher when') or by keys that need a closure."""
+        parts = self.claim_key_parts(c, args)
+        return None if parts is None else _tuple(parts)
+
+    def claim_key_parts(self, c, args: list) -> list | None:
+        """The parts of :meth:`claim_key`, one expression per ``ordered by`` key."""
+        decl = self.cg.game.claims[c.index]
+        if not decl.ordering or decl.table or decl.higher is not None:
+            return None
+        saved = self.scope, self.env, self.strict, self.hoisted
+        self.scope = dict(zip(c.params, c.types))
+        self.env = {p: f"({a})" if not a.isidentifier() and not a.endswith("]") else a
+                    for p, a in zip(c.params, args)}
+        self.strict, self.hoisted = True, None
+        try:
+            return [self.ex(e) for e in decl.ordering]
+        except _Untranslated:
+            return None
+        finally:
+            self.scope, self.env, self.strict, self.hoisted = saved
+
+    # ------------------------------------------------------------ actions
+    def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
+        """The source of the generator of an action's legal concrete actions, or None when
+        the interpreter enumerates it."""
+        stmts = []
+        for s in action.body:
+            if not isinstance(s, (m.Require, m.ChooseCards, m.ChooseParam)):
+                break
+            stmts.append(s)
+        steps = compiled.steps
+        extra = len(steps) - len(stmts)             # a 'forced when' adds a first require
+        if extra not in (0, 1) or any(st[0] == "blind" for st in steps):
+            return None
+        self.scope, self.env = {}, {}
+        self.hoisted = []
+        name = f"enum_{phase_index}_{compiled.index}"
+        # levels: 0 before any choice; then one per choice, in order
+        levels: list[list[str]] = [[]]
+        loops: list[tuple] = []                   # (kind, step, statement)
+        level_of: dict = {}
+        before: list[str] = []                   # non-dependent domains, computed once
+        reqs_level = 0
+        if extra:
+            levels[0].append(f"if not {self.ref(steps[0][1])}(ctx):\n    return")
+        for s, st in zip(stmts, steps[extra:]):
+            if st[0] == "req":
+                cond = self.ex(s.cond)
+                read = names_read(s.cond)
+                level = max([level_of[x] for x in read if x in level_of]
+                            + ([level_of["$chosen"]] if m.mentions(s.cond, (m.Chosen,)) and "$chosen" in level_of
+                               else []) + [reqs_level])
+                reqs_level = level
+                self.prune(s.cond, level, level_of, levels)
+                if level == 0:
+                    levels[0].append(f"if not {cond}:\n    return")
+                else:
+                    levels[level].append(f"if not {cond}:\n    continue")
+            elif st[0] == "cards":
+                if loops:
+                    return None           # cards chosen after a value: the interpreter's order
+                slot = self.zone(s.source)
+                levels.append([])
+                level_of["$chosen"] = len(levels) - 1
+                loops.append(("cards", st, slot))
+                self.scope["$chosen"] = "cards"
+            else:
+                pname, typ, dependent = st[1], st[3], st[4]
+                domain = self.domain(s, st)
+                var = f"v_{len(loops)}"
+                levels.append([])
+                level_of[pname] = len(levels) - 1
+                if not dependent:
+                    before.append(f"dom_{len(loops)} = tuple({domain})")
+                    domain = f"dom_{len(loops)}"
+                else:
+                    domain = f"sorted({domain})"
+                loops.append(("param", pname, var, domain, dependent))
+                self.scope[pname] = typ
+                self.env[pname] = var
+        # the text: preconditions, domains, then one loop per choice
+        out = [f"def {name}(ctx, largest_first, budget):",
+               f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
+               f"(line {action.span.line})",
+               "    L = ctx.locals = {}",
+               "    ctx.chosen = ()",
+               "    ctx.chosen_zone = -1",
+               "    examined = 0",
+               "    try:"]
+        body: list[str] = []
+        body.extend(self.hoisted)
+        for line in levels[0]:
+            body.extend(line.splitlines())
+        body.extend(before)
+        indent = ""
+        values = []
+        cards = "()"
+        for depth, loop in enumerate(loops, start=1):
+            if loop[0] == "cards":
+                _, st, slot = loop
+                high = "len(pool)" if st[3] is None else str(st[3])
+                body.append(f"{indent}slot = {slot}")
+                body.append(f"{indent}pool = tuple(sorted(ctx.zones[slot]))")
+                body.append(f"{indent}for cards in multisets(pool, {st[2]}, {high}, largest_first):")
+                indent += "    "
+                body.append(f"{indent}ctx.chosen = cards")
+                body.append(f"{indent}ctx.chosen_zone = slot")
+                cards = "cards"
+            else:
+                _, pname, var, domain, dependent = loop
+                source = domain if dependent else f"(reversed({domain}) if largest_first else {domain})"
+                body.append(f"{indent}for {var} in {source}:")
+                indent += "    "
+                body.append(f"{indent}L[{pname!r}] = {var}")
+                values.append(var)
+            body.append(f"{indent}examined += 1")
+            body.append(f"{indent}if budget is not None and examined > budget:")
+            body.append(f"{indent}    yield OUT")
+            body.append(f"{indent}    return")
+            for line in levels[depth]:
+                body.extend(indent + x for x in line.splitlines())
+        if not loops:
+            body.append("examined += 1")
+        body.append(f"{indent}yield Action({action.name!r}, {cards}, {_tuple(values) if values else '()'})")
+        out.extend("        " + line for line in body)
+        out.append("    except KeyError:")
+        out.append("        return")
+        self.hoisted = None
+        return "\n".join(out) + "\n"
+
+    def prune(self, cond, level: int, level_of: dict, levels: list) -> None:
+        """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
+        first keys of C's order are fixed by outer choices, skip the choices below them as
+        soon as those keys fall short of the standing claim's (its key is compared key by
+        key, so a shorter prefix that is smaller can never beat it)."""
+        if not isinstance(cond, m.Beats):
+            return
+        c = self.cg.claims[cond.claim]
+        decl = self.cg.game.claims[c.index]
+        parts = self.claim_key_parts(c, [self.ex(a) for a in cond.args])
+        if parts is None or len(parts) < 2:
+            return
+
+        def level_of_node(node) -> int:
+            found = [level_of[x] for x in names_read(node) if x in level_of]
+            if m.mentions(node, (m.Chosen,)) and "$chosen" in level_of:
+                found.append(level_of["$chosen"])
+            return max(found, default=0)
+        arg_level = {p: level_of_node(a) for p, a in zip(c.params, cond.args)}
+        prefix_level = 0
+        for j, key in enumerate(decl.ordering[:-1], start=1):
+            prefix_level = max([prefix_level] + [arg_level[p] for p in names_read(key) if p in arg_level])
+            if prefix_level >= level:
+                break
+            standing = f"standing{c.index}"
+            test = f"if {standing} is not None and {_tuple(parts[:j])} < {standing}[:{j}]:"
+            levels[prefix_level].append(test + ("\n    return" if prefix_level == 0 else "\n    continue"))
+
+    def checker(self, phase_index: int, action: m.Action, compiled) -> str | None:
+        """The source of a fast check of one concrete action: True if it is legal (with its
+        choices bound in ``ctx`` for the action's effects), False if it is not or if the
+        interpreter should judge it (its ``_check`` says why); None when the interpreter
+        checks every such action (blind choices)."""
+        stmts = []
+        for s in action.body:
+            if not isinstance(s, (m.Require, m.ChooseCards, m.ChooseParam)):
+                break
+            stmts.append(s)
+        steps = compiled.steps
+        extra = len(steps) - len(stmts)
+        if extra not in (0, 1) or any(st[0] == "blind" for st in steps):
+            return None
+        self.scope, self.env, self.hoisted = {}, {}, None
+        nparams = sum(1 for st in steps if st[0] == "param")
+        has_cards = any(st[0] == "cards" for st in steps)
+        out = [f"def check_{phase_index}_{compiled.index}(ctx, action):",
+               f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
+               f"(line {action.span.line})",
+               "    L = ctx.locals = {}",
+               "    ctx.chosen = ()",
+               "    ctx.chosen_zone = -1",
+               "    params = action.params",
+               f"    if len(params) != {nparams}{'' if has_cards else ' or action.cards'}:",
+               "        return False"]
+        if nparams:
+            names = [f"v_{i}" for i in range(nparams)]
+            out.append(f"    {', '.join(names)}{',' if nparams == 1 else ''} = params")
+        out.append("    try:")
+        body = []
+        if extra:
+            body.append(f"if not {self.ref(steps[0][1])}(ctx):")
+            body.append("    return False")
+        index = 0
+        for s, st in zip(stmts, steps[extra:]):
+            if st[0] == "req":
+                body.append(f"if not {self.ex(s.cond)}:")
+                body.append("    return False")
+            elif st[0] == "cards":
+                high = "" if st[3] is None else f" or len(cards) > {st[3]}"
+                body.append(f"slot = {self.zone(s.source)}")
+                body.append("cards = action.cards")
+                body.append(f"if len(cards) < {st[2]}{high} or not multiset_contains(ctx.zones[slot], cards):")
+                body.append("    return False")
+                body.append("ctx.chosen = tuple(cards)")
+                body.append("ctx.chosen_zone = slot")
+                self.scope["$chosen"] = "cards"
+            else:
+                var = f"v_{index}"
+                index += 1
+                body.append(f"if {var} not in {self.domain(s, st)}:")
+                body.append("    return False")
+                body.append(f"L[{st[1]!r}] = {var}")
+                self.scope[st[1]] = st[3]
+                self.env[st[1]] = var
+        body.append("return True")
+        out.extend("        " + line for line in body)
+        out.append("    except KeyError:")
+        out.append("        return False")
+        return "\n".join(out) + "\n"
+
+    def domain(self, s: m.ChooseParam, st) -> str:
+        d = s.domain
+        if d.kind == "range":
+            return f"_choice_range({self.ex(d.low)}, {self.ex(d.high)}, {s.name!r}, {d.span.line})"
+        if d.kind == "symbols":
+            return f"range({len(self.cg.symbols[d.name])})"
+        if d.kind == "group":
+            return f"{self.ref(st[2])}(ctx)"
+        return self.seat_set(d.seats)
+
+    # ------------------------------------------------------------ the module
+    def module(self) -> tuple[str, tuple]:
+        functions = []
+        table = []
+        checks = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = []
+            crow = []
+            for a, ca in zip(p.actions, cp.actions):
+                for source, names, prefix in ((self.enumerator(pi, a, ca), row, "enum"),
+                                              (self.checker(pi, a, ca), crow, "check")):
+                    if source is None:
+                        names.append(None)
+                    else:
+                        functions.append(source)
+                        names.append(f"{prefix}_{pi}_{ca.index}")
+            table.append(row)
+            checks.append(crow)
+        header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
+                  f"Globals f<i> and claim<i> are compiled closures and claims of nodes this module does not\n"
+                  f'translate; the engine supplies them when it loads the module."""\n')
+        rows = ",\n".join("    " + _tuple([str(x) for x in row]) for row in table)
+        crows = ",\n".join("    " + _tuple([str(x) for x in row]) for row in checks)
+        text = header + "\n\n" + "\n\n".join(functions) + f"\n\nENUMERATORS = (\n{rows},\n)\n\nCHECKS = (\n{crows},\n)\n"
+        return text, ()
+
+
+def _tuple(items) -> str:
+    """The source of a tuple of the expressions ``items``."""
+    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+
+_PY_COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Program:
+    """Write, compile and load the module of ``cg`` for ``n`` seats."""
+    gen = Generator(cg, cg.compiler, n, action_type)
+    gen.globals["multisets"] = multisets
+    gen.globals["multiset_contains"] = multiset_contains
+    text, _ = gen.module()
+    namespace = dict(gen.globals)
+    code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
+    exec(code, namespace)  # noqa: S102 - the text is generated here and holds only literals of the file
+    return Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
+
+
+__all__ = ["generate", "Program", "OUT_OF_BUDGET", "itertools"]
