@@ -306,7 +306,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
                                         f"legal action (line {line})")
             seat = decision.seat
-            view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else ())
+            view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else (),
+                               reads_texts[seat])
             player = players[seat]
             rejected = None
             for _ in range(MAX_REJECTIONS):

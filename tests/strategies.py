@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import pytest
 
 from rulekit import Action, Engine, RulesError, load, loads
-from rulekit.match import seat_rng
+from rulekit.match import MAX_REJECTIONS, seat_rng
 from rulekit.players import RandomBot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,26 +190,25 @@ def random_bots(n: int, seed: int) -> list[RandomBot]:
 
 
 class QuickRandomBot:
-    """RandomBot's choice (an option uniformly, then a random concrete choice of it, retried
-    until legal) with 500 tries instead of 30 before it falls back to RandomBot.
+    """``random_legal``'s choice (an option uniformly, then a random concrete choice of it,
+    retried until legal) with 500 tries instead of 30 before it falls back to it.
 
-    RandomBot's fallback lists legal actions, which can take seconds for a DTC hand of 30+
+    Its fallback lists legal actions, which can take seconds for a DTC hand of 30+
     cards (see test_dtc.py::test_random_bot_decides_quickly_with_a_big_hand); whole-match
     property tests use this bot so that their run time stays predictable."""
 
     def __init__(self, rng: random.Random, tries: int = 500):
         self.rng = rng
         self.tries = tries
-        self.fallback = RandomBot(rng)
 
     def choose(self, view, decision) -> Action:
-        from rulekit.players.base import random_concrete
+        from rulekit.players.base import random_concrete, random_legal
         options = list(decision.options)
         for _ in range(self.tries):
             action = random_concrete(self.rng.choice(options), self.rng)
             if decision.check(action) is None:
                 return action
-        return self.fallback.choose(view, decision)
+        return random_legal(decision, self.rng)       # RandomBot's checked choice, listing if need be
 
 
 def quick_bots(n: int, seed: int) -> list[QuickRandomBot]:
@@ -232,7 +231,13 @@ def walk(engine: Engine, n: int, seed: int, bots=None, max_steps: int | None = N
     while not state.is_terminal and (max_steps is None or i < max_steps):
         decision = engine.decision(state)
         view = engine.view(state, decision.seat)
-        action = bots[decision.seat].choose(view, decision)
+        rejected = None
+        for _ in range(MAX_REJECTIONS):     # an illegal answer is asked again, as play_match does
+            action = bots[decision.seat].choose(view, attrs.evolve(decision, rejected=rejected))
+            reason = engine.why_illegal(state, action)
+            if reason is None:
+                break
+            rejected = (action, reason)
         after, events = engine.apply(state, action, rng)
         yield Step(i, state, decision, action, after, events)
         state = after

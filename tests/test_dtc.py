@@ -413,8 +413,10 @@ def test_variant_higher_counts(cards, v, base, higher, literal):
 
 # ---------------------------------------------------------------------------- bounded work
 def test_random_bot_decides_with_bounded_work_on_a_big_hand(monkeypatch):
-    """RandomBot picks a legal offer for a 35-card hand facing (34, 5), examining a bounded
-    number of candidate actions (work is counted, not timed: speed belongs to benchmarks)."""
+    """RandomBot finds a legal offer for a 35-card hand facing (34, 5), the match judging its
+    answers as ``play_match`` does, examining a bounded number of candidate actions (work is
+    counted, not timed: speed belongs to benchmarks)."""
+    from rulekit.match import MAX_REJECTIONS, player_decision
     from rulekit.players import RandomBot
     state, rng = start(2, 50)
     donor = donor_of(state)
@@ -432,8 +434,16 @@ def test_random_bot_decides_with_bounded_work_on_a_big_hand(monkeypatch):
         examined.append(1)
         return original(self, *args, **kwargs)
     monkeypatch.setattr(type(ENGINE), "_check", counting)
+    view = ENGINE.view(state, receiver)
     for seed in range(6):
         examined.clear()
-        action = RandomBot(random.Random(seed)).choose(ENGINE.view(state, receiver), d)
+        bot = RandomBot(random.Random(seed))
+        rejected = None
+        for _ in range(MAX_REJECTIONS):
+            action = bot.choose(view, player_decision(ENGINE, view, d, rejected))
+            reason = ENGINE.why_illegal(state, action)
+            if reason is None:
+                break
+            rejected = (action, reason)
         assert ENGINE.is_legal(state, action)
         assert len(examined) <= 25_000, f"seed {seed}: {len(examined)} candidate actions examined"

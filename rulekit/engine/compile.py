@@ -200,6 +200,84 @@ def multiset_contains(pool: tuple, cards) -> bool:
     return True
 
 
+def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool) -> None:
+    """``move``: the cards of the selection ``picked`` [(zone instance, kinds)] go to zone
+    instance ``d`` (to its bottom when ``bottom``; ``lay``: they become the claimed cards).
+    What is known of them moves along when everyone can tell which cards moved (``whole``
+    a zone, or the claimed ``group``); the actor remembers the cards he moved face down
+    from his own zone (``own``: the chosen cards)."""
+    zones = cg.zones
+    moved = []
+    carried = ()
+    for slot, ks in picked:
+        if not ks:
+            continue
+        if slot == d:
+            continue
+        if not multiset_contains(ctx.zones[slot], ks):
+            ks = _present(ctx.zones[slot], ks)        # chosen cards already moved away
+            if not ks:
+                continue
+        if (whole or group) and ctx.known:
+            carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
+                             if s == slot and (whole or g))
+        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
+        touch(ctx, slot)
+        moved.extend(ks)
+    if moved:
+        ctx.zones[d] = (tuple(moved) + ctx.zones[d]) if bottom else (ctx.zones[d] + tuple(moved))
+        touch(ctx, d, added=True)
+        if own and ctx.chosen_zone >= 0:
+            # the actor remembers the cards he laid or passed face down
+            actor = ctx.seats[ACTOR]
+            zi, owner = cg.zone_owner(ctx.chosen_zone, ctx.n)
+            zd, owner_d = cg.zone_owner(d, ctx.n)
+            if zones[zi].seen == "owner" and owner == actor and not (
+                    zones[zd].seen == "all" or zones[zd].seen == "owner" and owner_d == actor):
+                carried += ((actor, d, tuple(moved), lay),)
+        if carried:
+            ctx.known = ctx.known + carried
+    if lay:
+        ctx.claimed = (d, len(moved))
+    ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
+                                      "lay": lay}))
+
+
+def make_claim(ctx, c, values: tuple, line: int) -> None:
+    """``claim C(values)`` by the actor: it becomes the standing claim.
+
+    Raises:
+        RulesRuntimeError: the values are not in the claim's order table.
+    """
+    if not c.claimable(values):
+        raise RulesRuntimeError(f"claim '{c.name}' of {values} is not in its order table (line {line}): "
+                                f"test 'NAME(…) beats claim' before making it")
+    ctx.claim = (c.index, values, ctx.seats[ACTOR])
+    ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
+    ctx.claim_args = values
+    text = (c.label(ctx) if c.label else c.name) if ctx.texts else None
+    ctx.claim_args = None
+    ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
+                                       "text": text}))
+
+
+def knock_out_seat(ctx, s: int, remain: int | None) -> None:
+    """``knock out``: seat ``s`` leaves the match (nothing if it is out already).
+
+    Raises:
+        EndOfDeal: at most ``remain`` seats are left, so the match is over.
+    """
+    if ctx.out[s]:
+        return
+    out = list(ctx.out)
+    out[s] = max(out) + 1
+    ctx.out = tuple(out)
+    ctx.events.append(("out", None, {"seat": s}))
+    if remain is not None and ctx.n - sum(1 for o in out if o) <= remain:
+        ctx.over = True
+        raise EndOfDeal()
+
+
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
@@ -1089,45 +1167,9 @@ class Compiler:
             whole = isinstance(node.cards, m.ZoneRef)
             group = isinstance(node.cards, m.Claimed)
             own = isinstance(node.cards, m.Chosen)
-            zones = cg.zones
 
             def move(ctx):
-                picked = sel(ctx)
-                d = dest(ctx)
-                moved = []
-                carried = ()
-                for slot, ks in picked:
-                    if not ks:
-                        continue
-                    if slot == d:
-                        continue
-                    if not multiset_contains(ctx.zones[slot], ks):
-                        ks = _present(ctx.zones[slot], ks)        # chosen cards already moved away
-                        if not ks:
-                            continue
-                    if (whole or group) and ctx.known:
-                        carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
-                                         if s == slot and (whole or g))
-                    ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
-                    touch(ctx, slot)
-                    moved.extend(ks)
-                if moved:
-                    ctx.zones[d] = (tuple(moved) + ctx.zones[d]) if bottom else (ctx.zones[d] + tuple(moved))
-                    touch(ctx, d, added=True)
-                    if own and ctx.chosen_zone >= 0:
-                        # the actor remembers the cards he laid or passed face down
-                        actor = ctx.seats[ACTOR]
-                        zi, owner = cg.zone_owner(ctx.chosen_zone, ctx.n)
-                        zd, owner_d = cg.zone_owner(d, ctx.n)
-                        if zones[zi].seen == "owner" and owner == actor and not (
-                                zones[zd].seen == "all" or zones[zd].seen == "owner" and owner_d == actor):
-                            carried += ((actor, d, tuple(moved), lay),)
-                    if carried:
-                        ctx.known = ctx.known + carried
-                if lay:
-                    ctx.claimed = (d, len(moved))
-                ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
-                                                  "lay": lay}))
+                move_cards(ctx, cg, sel(ctx), dest(ctx), bottom, lay, whole, group, own)
             return move
         if isinstance(node, m.Draw):
             count, _ = self.expr(node.count, scope)
@@ -1270,17 +1312,7 @@ class Compiler:
             line = node.span.line
 
             def claim(ctx):
-                values = tuple(a(ctx) for a in args)
-                if not c.claimable(values):
-                    raise RulesRuntimeError(f"claim '{c.name}' of {values} is not in its order table (line {line}): "
-                                            f"test 'NAME(…) beats claim' before making it")
-                ctx.claim = (ci, values, ctx.seats[ACTOR])
-                ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
-                ctx.claim_args = values
-                text = (c.label(ctx) if c.label else c.name) if ctx.texts else None
-                ctx.claim_args = None
-                ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
-                                                   "text": text}))
+                make_claim(ctx, c, tuple(a(ctx) for a in args), line)
             return claim
         if isinstance(node, m.LetGroup):
             if node.name not in cg.group_index:
@@ -1377,16 +1409,7 @@ class Compiler:
             remain = cg.game.match.remain
 
             def knock_out(ctx):
-                s = seat(ctx)
-                if ctx.out[s]:
-                    return
-                out = list(ctx.out)
-                out[s] = max(out) + 1
-                ctx.out = tuple(out)
-                ctx.events.append(("out", None, {"seat": s}))
-                if remain is not None and ctx.n - sum(1 for o in out if o) <= remain:
-                    ctx.over = True
-                    raise EndOfDeal()
+                knock_out_seat(ctx, seat(ctx), remain)
             return knock_out
         if isinstance(node, m.RollDice):
             sel = self.cards(node.cards, scope)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from itertools import repeat
 from collections.abc import Sequence
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import attrs
 
@@ -36,10 +37,10 @@ _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
 _EXISTENCE_BUDGET = 20_000      # candidate choices examined to decide whether an option is open
 
 
-@attrs.frozen(slots=True)
-class Action:
+class Action(NamedTuple):
     """What a seat does: an action name, the chosen cards (kind indices, sorted) and the
-    chosen values in the order the action chooses them."""
+    chosen values in the order the action chooses them. (A named tuple: simulations make
+    millions of them.)"""
 
     name: str
     cards: tuple = ()
@@ -75,11 +76,11 @@ class State:
         return self.phase < 0
 
 
-@attrs.frozen
-class Event:
+class Event(NamedTuple):
     """One thing that happened: ``kind`` (action, decline, claim, move, draw, deal, shuffle,
     refill, roll, pick, reveal, show, voted, votes, log, deal_start, deal_end, match_end),
-    ``seat`` the only recipient of a private ``show`` (None otherwise) and ``data``.
+    ``seat`` the only recipient of a private ``show`` (None otherwise) and ``data`` (a
+    named tuple; ``data`` is a dict, so an event is not hashable).
 
     Events are the omniscient record of a match (moves, draws and shuffles name hidden
     cards): a player never receives them, only its :class:`View`.
@@ -88,6 +89,9 @@ class Event:
     kind: str
     seat: int | None
     data: dict
+
+
+_make_event = Event._make
 
 
 @attrs.frozen
@@ -176,7 +180,11 @@ class View:
 class Engine:
     """Runs one compiled game for any number of seats in its player range."""
 
-    def __init__(self, game: m.Game):
+    def __init__(self, game: m.Game, generated: bool = True):
+        """``generated``: run the Python generated for the game (:meth:`program`); with
+        False every action is enumerated and checked by the interpreter alone (slower; the
+        reference the generated code is tested against)."""
+        self.generated = generated
         self.game = game
         self.cg: CompiledGame = compile_game(game)
         self.kinds = game.kinds
@@ -195,6 +203,8 @@ class Engine:
             prog = self._programs[players] = generate(self.cg, players, Action, multisets)
             prog.by_action = {a: enum for phase, row in zip(self.cg.phase_list, prog.enumerators)
                               for a, enum in zip(phase.actions, row)}
+            #: each zone instance as a view names it: (zone, owner or None)
+            prog.places = tuple((self.cg.zones[zi].name, _owner(owner)) for zi, owner in self.cg.zone_owners(players))
             prog.check_of = {a: check for phase, row in zip(self.cg.phase_list, prog.checks)
                              for a, check in zip(phase.actions, row)}
         return prog
@@ -370,7 +380,7 @@ class Engine:
         both searches run out of their budget without an answer the option stays offered:
         a legal choice is never hidden, at worst a choice is refused when taken."""
         half = _EXISTENCE_BUDGET // 2
-        enum = self.program(ctx.n).by_action.get(a)
+        enum = self.program(ctx.n).by_action.get(a) if self.generated else None
         for largest_first in (True, False):
             if enum is None:
                 found = self._enumerate(ctx, a, option, 1, largest_first, half, report=True)
@@ -449,7 +459,7 @@ class Engine:
         ctx = self._read_ctx(state)
         ctx.seats[ACTOR] = self.decider(state)
         out: list[Action] = []
-        enumerators = self.program(state.n).enumerators[state.phase]
+        enumerators = self.program(state.n).enumerators[state.phase] if self.generated else repeat(None)
         for a, enum in zip(phase.actions, enumerators):
             if enum is None:
                 opt = self._option(ctx, a)
@@ -515,7 +525,7 @@ class Engine:
     def _judge(self, ctx: Ctx, a, action: Action) -> str | None:
         """:meth:`_check`, by the generated check first: only an action it does not pass
         is checked by the interpreter, which says why."""
-        fast = self.program(ctx.n).check_of.get(a)
+        fast = self.program(ctx.n).check_of.get(a) if self.generated else None
         if fast is not None and fast(ctx, action):
             return None
         return self._check(ctx, a, action)
@@ -911,46 +921,31 @@ class Engine:
                      ctx.stack if ctx.phase != -1 else ())
 
     def _events(self, ctx: Ctx) -> list[Event]:
-        return [Event(kind, seat, data) for kind, seat, data in ctx.events]
+        return list(map(_make_event, ctx.events))
 
     # ------------------------------------------------------------------ views
-    def view(self, state: State, seat: int, history: Sequence = ()) -> View:
+    def view(self, state: State, seat: int, history: Sequence = (), texts: bool = True) -> View:
         """What ``seat`` may know of ``state`` (see :class:`View`); ``history`` is the seat's
-        public history, carried as ``View.history``."""
+        public history, carried as ``View.history``; ``texts``: give the standing claim's
+        words (``View.claim_text``; None with False, for bots, which do not read it)."""
         cg = self.cg
-        zones = []
-        owners = cg.zone_owners(state.n)
-        for slot, cards in enumerate(state.zones):
-            zi, owner = owners[slot]
-            decl = cg.zones[zi]
-            seen = decl.seen
-            visible = seen == "all" or (seen == "owner" and owner == seat)
-            count = None if seen == "nobody" else len(cards)
-            zones.append((decl.name, None if owner < 0 else owner, count,
-                          tuple(sorted(cards)) if visible else None))
-        counters = []
-        bases = cg.counter_base(state.n)
-        for ci, decl in enumerate(self.game.counters):
-            seen = decl.seen
-            if decl.per_player:
-                values = state.counters[bases[ci]:bases[ci] + state.n]
-                if seen != "all":     # private: its owner's value only, or nobody's
-                    values = tuple(v if seen == "owner" and s == seat else None for s, v in enumerate(values))
-                counters.append((decl.name, tuple(values)))
-            else:
-                counters.append((decl.name, state.counters[bases[ci]] if seen == "all" else None))
+        prog = self.program(state.n)
+        zones = prog.view_zones(state.zones, seat)
+        counters = prog.view_counters(state.counters, seat)
         claim = None
         claim_text = None
         if state.claim is not None:
             ci, values, claimant = state.claim
-            claim_text = self.claim_text(state)
+            claim_text = self.claim_text(state) if texts else None
             count = state.claimed[1] if state.claimed is not None else 0
             slot = state.claimed[0] if state.claimed is not None else -1
             claim = (cg.claim_list[ci].name, values, claimant, count, slot)
         # what this seat knows, once each (a seat may both remember and have seen the same cards)
-        known = tuple(dict.fromkeys((cg.zones[cg.zone_owner(slot, state.n)[0]].name,
-                                     _owner(cg.zone_owner(slot, state.n)[1]), tuple(sorted(cards)))
-                                    for viewer, slot, cards, _ in state.known if viewer == seat or viewer < 0))
+        known = ()
+        if state.known:
+            places = prog.places
+            known = tuple(dict.fromkeys(places[slot] + (tuple(sorted(cards)),)
+                                        for viewer, slot, cards, _ in state.known if viewer == seat or viewer < 0))
         phase = cg.phase_list[state.phase].name if state.phase >= 0 else "over"
         decider = self.decider(state) if state.phase >= 0 else None
         voted = ()
