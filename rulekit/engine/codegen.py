@@ -25,7 +25,8 @@ import itertools
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, multiset_contains, CompiledGame, Compiler, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
+from .compile import (ACTOR, CURRENT, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, roll_dice_in,
+                      multiset_contains, CompiledGame, Compiler, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
 
 #: what an enumerator yields when its budget of candidates runs out
@@ -40,7 +41,8 @@ class Program:
     """The generated module of one game for ``n`` seats.
 
     ``source``: its text; ``enumerators[phase][action]``: a generator function
-    ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]`` giving the legal
+    ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]`` (``budget``: None,
+    or how many candidates it may examine before it yields OUT_OF_BUDGET) giving the legal
     concrete actions of that action in the order :meth:`Engine.legal_actions` documents, or
     None where the action is enumerated by the interpreter (blind choices);
     ``checks[phase][action]``: ``(ctx, action) -> bool``, True when a concrete action is
@@ -62,17 +64,21 @@ class Generator:
         self.comp = compiler
         self.n = n
         self.globals: dict = {"_choice_range": _choice_range, "multisets": None, "Action": action_type,
-                              "OUT": OUT_OF_BUDGET, "in_play": in_play, "clockwise": clockwise,
+                              "OUT": OUT_OF_BUDGET, "INFINITY": float("inf"), "new": tuple.__new__, "in_play": in_play, "clockwise": clockwise,
                               "step_seat": step_seat}
         self._refs: dict = {}
         self.scope: dict = {}             # name -> type, as the compiler's scope
         self.env: dict = {}               # name -> Python expression of a bound local
         self.hoisted: list | None = None  # lines computed once at the top of a function
         self.strict = False
+        self.closures = 0                 # closures referenced so far
+        self.extra: list[str] = []        # module functions made on demand (the claims' truth)
 
     # ------------------------------------------------------------ module globals
     def ref(self, obj, prefix: str = "f") -> str:
         """The module-level name under which ``obj`` (a closure, a table) is reachable."""
+        if callable(obj):
+            self.closures += 1            # a closure may read the chosen values in ctx.locals
         key = id(obj)
         name = self._refs.get(key)
         if name is None:
@@ -158,6 +164,12 @@ class Generator:
 
     def ex_CountOf(self, node):
         cards = node.cards
+        if isinstance(cards, m.Where):
+            pred = self.cpred(cards.pred)
+            inner = self.selection(cards.cards)
+            if pred is not None and inner is not None:
+                return f"sum(1 for _, ks in {inner} for k in ks if {pred})"
+            return None
         if isinstance(cards, m.ZoneRef):
             return f"len(ctx.zones[{self.zone(cards)}])"
         if isinstance(cards, m.Chosen):
@@ -167,6 +179,75 @@ class Generator:
             seats = self.seat_set(cards.seats) if cards.seats else "in_play(ctx)"
             return f"sum(len(ctx.zones[{base} + s]) for s in {seats})"
         return None
+
+    def cpred(self, node) -> str | None:
+        """A condition on the card kind ``k``, or None."""
+        cg = self.cg
+        if isinstance(node, m.CpLogic):
+            left = self.cpred(node.left)
+            if left is None:
+                return None
+            if node.op == "not":
+                return f"(not {left})"
+            right = self.cpred(node.right)
+            return None if right is None else f"({left} {node.op} {right})"
+        if isinstance(node, m.CpCompare):
+            col = self.ref(cg.attr_table[node.attr], "column")
+            has = self.ref(tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds), "has")
+            return f"({has}[k] and {col}[k] {_PY_COMPARE[node.op]} {self.ex(node.value)})"
+        if isinstance(node, m.CpName):
+            name = node.name
+            typ = self.scope.get(name) or ""
+            if typ == "kind" or typ.startswith("sym:"):
+                return None
+            if name in cg.flag_names:
+                table = tuple(name in flags for flags in cg.kind_flags)
+            elif name in cg.card_names:
+                table = tuple(kind.card == name for kind in cg.kinds)
+            elif name in cg.symbol_of:
+                table = tuple(v > 0 for v in cg.attr_table[name])
+            else:
+                return None
+            return f"{self.ref(table, 'kinds')}[k]"
+        return None
+
+    def ex_ClaimHolds(self, node):
+        if node.cards is not None:
+            return None
+        if "holds" not in self.globals and not any(f.startswith("def holds(") for f in self.extra):
+            self.extra.append(self.holds_function())
+        return "holds(ctx)"
+
+    def holds_function(self) -> str:
+        """``holds(ctx)``: whether the standing claim is true, each claim's 'true when'
+        written out (or run as its closure when it has no translation)."""
+        lines = ["def holds(ctx):", "    # whether the standing claim is true", "    claim = ctx.claim",
+                 "    if claim is None:", "        return False", "    index, values = claim[0], claim[1]"]
+        for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
+            saved = self.scope, self.env, self.strict, self.hoisted
+            self.scope = dict(zip(c.params, c.types))
+            self.env = {p: f"a{i}" for i, p in enumerate(c.params)}
+            self.strict, self.hoisted = True, None
+            try:
+                truth = self.ex(decl.truth)
+            except _Untranslated:
+                truth = None
+            finally:
+                self.scope, self.env, self.strict, self.hoisted = saved
+            lines.append(f"    if index == {c.index}:  # {c.name!r} (line {decl.span.line})")
+            if truth is not None:
+                if c.params:
+                    lines.append(f"        {', '.join(f'a{i}' for i in range(len(c.params)))}"
+                                 f"{',' if len(c.params) == 1 else ''} = values")
+                lines.append(f"        return bool({truth})")
+            else:
+                fn = self.ref(c, "claim")
+                lines += ["        saved = ctx.claim_args, ctx.focus",
+                          "        ctx.claim_args, ctx.focus = values, None",
+                          "        try:", f"            return bool({fn}.truth(ctx))",
+                          "        finally:", "            ctx.claim_args, ctx.focus = saved"]
+        lines.append("    return False")
+        return "\n".join(lines) + "\n"
 
     def ex_PlayerCount(self, node):
         return repr(self.n)
@@ -191,6 +272,8 @@ class Generator:
         return f"({self.ex(node.then)} if {self.ex(node.cond)} else {self.ex(node.orelse)})"
 
     def ex_MinMax(self, node):
+        if len(node.args) == 1:
+            return self.ex(node.args[0])
         return f"{'max' if node.highest else 'min'}({', '.join(self.ex(a) for a in node.args)})"
 
     def ex_BinOp(self, node):
@@ -261,6 +344,7 @@ class Generator:
             return None
         self.scope, self.env = {}, {}
         self.hoisted = []
+        closures = self.closures
         name = f"enum_{phase_index}_{compiled.index}"
         # levels: 0 before any choice; then one per choice, in order
         levels: list[list[str]] = [[]]
@@ -313,6 +397,8 @@ class Generator:
                "    ctx.chosen = ()",
                "    ctx.chosen_zone = -1",
                "    examined = 0",
+               "    if budget is None:",
+               "        budget = INFINITY",
                "    try:"]
         body: list[str] = []
         body.extend(self.hoisted)
@@ -341,14 +427,19 @@ class Generator:
                 body.append(f"{indent}L[{pname!r}] = {var}")
                 values.append(var)
             body.append(f"{indent}examined += 1")
-            body.append(f"{indent}if budget is not None and examined > budget:")
+            body.append(f"{indent}if examined > budget:")
             body.append(f"{indent}    yield OUT")
             body.append(f"{indent}    return")
             for line in levels[depth]:
                 body.extend(indent + x for x in line.splitlines())
         if not loops:
             body.append("examined += 1")
-        body.append(f"{indent}yield Action({action.name!r}, {cards}, {_tuple(values) if values else '()'})")
+        body.append(f"{indent}yield new(Action, ({action.name!r}, {cards}, {_tuple(values) if values else '()'}))")
+        if self.closures == closures:
+            # nothing reads the chosen values from ctx.locals: they stay Python locals
+            body = [x for x in body if not x.lstrip().startswith("L[")]
+            out.remove("    L = ctx.locals = {}")
+            out.insert(2, "    ctx.locals = {}")
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
         out.append("        return")
@@ -455,6 +546,141 @@ class Generator:
             return f"{self.ref(st[2])}(ctx)"
         return self.seat_set(d.seats)
 
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, scope: dict) -> list[str]:
+        """The lines of a block of statements (at least one: ``pass``). A statement with no
+        translation runs as its compiled closure, as do the rest of a block after an 'ask'
+        (they are its continuation)."""
+        saved = self.scope
+        self.scope = dict(scope)          # a 'let' is known to the rest of its block only
+        lines: list[str] = []
+        try:
+            for i, node in enumerate(stmts):
+                if isinstance(node, m.Ask) and not node.then and i + 1 < len(stmts):
+                    rest = self.comp.statements(stmts[i:], self.scope)
+                    lines.append(f"{self.ref(rest[0])}(ctx)")
+                    break
+                lines.extend(self.stmt(node))
+        finally:
+            self.scope = saved
+        return lines or ["pass"]
+
+    def stmt(self, node) -> list[str]:
+        method = getattr(self, "st_" + type(node).__name__, None)
+        if method is not None:
+            lines = method(node)
+            if lines is not None:
+                return lines
+        fn = self.comp.stmt(node, self.scope)     # it also records what a 'let' adds to the scope
+        line = getattr(getattr(node, "span", None), "line", "?")
+        return [f"{self.ref(fn)}(ctx)  # {_words(type(node).__name__)} (line {line})"]
+
+    def st_If(self, node):
+        lines = [f"if {self.ex(node.cond)}:"]
+        lines.extend("    " + x for x in self.block(node.then, self.scope))
+        if node.orelse:
+            lines.append("else:")
+            lines.extend("    " + x for x in self.block(node.orelse, self.scope))
+        return lines
+
+    def st_GoTo(self, node):
+        lines = []
+        if node.start is not None:
+            lines.append(f"ctx.seats[{CURRENT}] = {self.seat(node.start)}")
+        lines += [f"ctx.goto = {self.cg.phases[node.phase].index}  # {node.phase!r}",
+                  "ctx.stack = ()", "raise Jump()"]
+        return lines
+
+    def st_EndTurn(self, node):
+        return ["raise EndOfTurn()"]
+
+    def st_EndDeal(self, node):
+        return ["raise EndOfDeal()"]
+
+    def st_ClearClaim(self, node):
+        return ["ctx.claim = None", "ctx.claimed = None"]
+
+    def st_MakeClaim(self, node):
+        c = self.cg.claims[node.claim]
+        return [f"make_claim(ctx, {self.ref(c, 'claim')}, {_tuple([self.ex(a) for a in node.args])}, "
+                f"{node.span.line})"]
+
+    def st_KnockOut(self, node):
+        return [f"knock_out_seat(ctx, {self.seat(node.seat)}, {self.cg.game.match.remain!r})"]
+
+    def st_Move(self, node):
+        picked = self.selection(node.cards)
+        if picked is None:
+            return None
+        return [f"move_cards(ctx, cg, {picked}, {self.zone(node.dest)}, {node.bottom}, {node.lay}, "
+                f"{isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
+                f"{isinstance(node.cards, m.Chosen)})"]
+
+    def st_RollDice(self, node):
+        return [f"roll_dice_in(ctx, {self.selection(node.cards)}, faces)"]
+
+    def st_Assign(self, node):
+        cg = self.cg
+        t = node.target
+        if t.name in cg.group_index and t.seat is None:
+            return None
+        value = self.ex(node.value)
+        if t.name in cg.seat_index and t.seat is None:
+            return [f"ctx.seats[{cg.seat_index[t.name]}] = {value}"]
+        ci = cg.counter_index[t.name]
+        base = cg.counter_base(self.n)[ci]
+        if cg.game.counters[ci].per_player:
+            seat = self.seat(t.seat) if t.seat is not None else f"ctx.seats[{ACTOR}]"
+            slot = f"{base} + {seat}"
+        else:
+            slot = str(base)
+        op = {"+": "+=", "-": "-=", "=": "="}[node.op]
+        if op == "=":
+            return [f"ctx.counters[{slot}] = {value}"]
+        return [f"slot = {slot}", f"ctx.counters[slot] {op} {value}"]
+
+    def st_LetValue(self, node):
+        value = self.ex(node.value)
+        _, typ = self.comp.expr(node.value, self.scope)
+        self.scope[node.name] = typ
+        return [f"ctx.locals[{node.name!r}] = {value}"]
+
+    def selection(self, node) -> str | None:
+        """A card selection [(zone instance, kinds)] for the common cases, or None."""
+        if isinstance(node, m.ZoneRef):
+            return f"[(slot, ctx.zones[slot]) for slot in ({self.zone(node)},)]"
+        if isinstance(node, m.Chosen):
+            return "[(ctx.chosen_zone, ctx.chosen)]"
+        if isinstance(node, m.EveryZone):
+            base = self.cg.zone_base(self.n)[self.cg.zone_index[node.zone]]
+            seats = self.seat_set(node.seats) if node.seats else "in_play(ctx)"
+            return f"[({base} + s, ctx.zones[{base} + s]) for s in {seats}]"
+        if self.strict:
+            raise _Untranslated("cards")
+        return f"{self.ref(self.comp.cards(node, self.scope))}(ctx)"
+
+    def body_function(self, name: str, stmts, scope: dict, comment: str) -> str:
+        self.env, self.hoisted = {}, None
+        lines = self.block(stmts, scope)
+        return f"def {name}(ctx):\n    # {comment}\n" + "".join(f"    {x}\n" for x in lines)
+
+    @staticmethod
+    def _choice_count(action: m.Action) -> int:
+        """How many statements open the action (requires and choices) before its effects."""
+        count = 0
+        for s in action.body:
+            if not isinstance(s, (m.Require, m.ChooseCards, m.ChooseParam)):
+                break
+            count += 1
+        return count
+
+    @staticmethod
+    def _action_scope(ca) -> dict:
+        scope = {st[1]: st[3] for st in ca.steps if st[0] == "param"}
+        if any(st[0] in ("cards", "blind") for st in ca.steps):
+            scope["$chosen"] = "cards"
+        return scope
+
     # ------------------------------------------------------------ views
     def view_functions(self) -> str:
         """``view_zones(zones, seat)`` and ``view_counters(counters, seat)``: the zones and
@@ -510,14 +736,41 @@ class Generator:
                         names.append(f"{prefix}_{pi}_{ca.index}")
             table.append(row)
             checks.append(crow)
+        bodies = []
+        afters = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = []
+            for a, ca in zip(p.actions, cp.actions):
+                name = f"body_{pi}_{ca.index}"
+                effects = a.body[self._choice_count(a):]
+                functions.append(self.body_function(name, effects, self._action_scope(ca),
+                                                    f"the effects of {a.name!r} in {p.name!r} (line {a.span.line})"))
+                row.append(name)
+            bodies.append(row)
+            if p.after is not None:
+                name = f"after_{pi}"
+                functions.append(self.body_function(name, p.after, {}, f"when {p.name!r} closes (line {p.span.line})"))
+                afters.append(name)
+            else:
+                afters.append("None")
+        functions.append(self.body_function("setup", self.cg.game.setup, {}, "the setup of every deal"))
         header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
                   f"Globals f<i> and claim<i> are compiled closures and claims of nodes this module does not\n"
                   f'translate; the engine supplies them when it loads the module."""\n')
         rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
         crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
-        text = header + "\n\n" + "\n\n".join(functions) + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n"
+        functions = self.extra + functions
+        brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
+        text = (header + "\n\n" + "\n\n".join(functions)
+                + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
+                + f"\nAFTER = {_tuple(afters) if afters else '()'}\n")
         return text, ()
+
+
+def _words(name: str) -> str:
+    """A model class name as words: "MakeClaim" -> "make claim"."""
+    return "".join(" " + c.lower() if c.isupper() else c for c in name).strip()
 
 
 def _tuple(items) -> str:
@@ -532,12 +785,17 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Prog
     """Write, compile and load the module of ``cg`` for ``n`` seats."""
     gen = Generator(cg, cg.compiler, n, action_type)
     gen.globals["multisets"] = multisets
-    gen.globals["multiset_contains"] = multiset_contains
+    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, make_claim=make_claim,
+                       knock_out_seat=knock_out_seat, roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn, EndOfDeal=EndOfDeal,
+                       cg=cg)
     text, _ = gen.module()
     namespace = dict(gen.globals)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
     exec(code, namespace)  # noqa: S102 - the text is generated here and holds only literals of the file
     prog = Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
+    prog.bodies = namespace["BODIES"]
+    prog.after = namespace["AFTER"]
+    prog.setup = namespace["setup"]
     prog.view_zones = namespace["view_zones"]
     prog.view_counters = namespace["view_counters"]
     return prog

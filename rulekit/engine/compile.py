@@ -261,6 +261,21 @@ def make_claim(ctx, c, values: tuple, line: int) -> None:
                                        "text": text}))
 
 
+def roll_dice_in(ctx, picked, faces: tuple) -> None:
+    """``roll``: every die among the selection ``picked`` [(zone instance, kinds)] shows a
+    random face (``faces[kind]``: (the kind of face 1, sides), None for a card); the dice
+    rolled go on top of their zone."""
+    for slot, ks in picked:
+        dice = [k for k in ks if faces[k] is not None]
+        if not dice:
+            continue
+        rolled = tuple(faces[k][0] + ctx.rng.randint(1, faces[k][1]) - 1 for k in dice)
+        rest = remove_cards(ctx.zones[slot], dice)
+        ctx.zones[slot] = rest + rolled
+        touch(ctx, slot)
+        ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+
+
 def knock_out_seat(ctx, s: int, remain: int | None) -> None:
     """``knock out``: seat ``s`` leaves the match (nothing if it is out already).
 
@@ -481,6 +496,7 @@ class Compiler:
     def __init__(self, cg: CompiledGame):
         self.cg = cg
         self.problems = cg.problems
+        self._asks: dict = {}         # each 'ask' (and its scope) -> its closure, compiled once
 
     def err(self, message: str, span: Span, hint: str | None = None):
         problem = Problem(message, span, hint)
@@ -1416,15 +1432,7 @@ class Compiler:
             faces = cg.die_faces
 
             def roll_dice(ctx):
-                for slot, ks in sel(ctx):
-                    dice = [k for k in ks if faces[k] is not None]
-                    if not dice:
-                        continue
-                    rolled = tuple(faces[k][0] + ctx.rng.randint(1, faces[k][1]) - 1 for k in dice)
-                    rest = remove_cards(ctx.zones[slot], dice)
-                    ctx.zones[slot] = rest + rolled
-                    touch(ctx, slot)
-                    ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+                roll_dice_in(ctx, sel(ctx), faces)
             return roll_dice
         if isinstance(node, m.Repeat):
             count, typ = self.expr(node.count, scope)
@@ -1478,6 +1486,12 @@ class Compiler:
                          node.span, f"write 'ask {node.phase} …'")
             seat = self.seat(node.seat, scope)
         inner = {k: v for k, v in scope.items() if not k.startswith("$")}
+        # compiled once: the code generator asks again for the closure of the same 'ask', and
+        # a match's pending frames name its continuation by index
+        key = (node, tuple(sorted(inner.items())))
+        cached = self._asks.get(key)
+        if cached is not None:
+            return cached
         index = len(cg.continuations)
         cg.continuations.append(None)
         cg.continuations[index] = self.block(node.then, inner) if node.then else (lambda ctx: None)
@@ -1494,6 +1508,7 @@ class Compiler:
                 ctx.seats[CURRENT] = seat(ctx)
             ctx.goto = cg.phases[target].index
             raise Jump()
+        self._asks[key] = ask
         return ask
 
     def group(self, name: str, span) -> int:

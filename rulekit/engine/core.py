@@ -193,6 +193,7 @@ class Engine:
         #: the dice that lie in zones, by name, in declaration order
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
         self._programs: dict = {}
+        self._starts: dict = {}
 
     def program(self, players: int):
         """The generated module of this game for ``players`` seats (made once per engine and
@@ -223,9 +224,8 @@ class Engine:
         ctx = Ctx()
         ctx.n = players
         ctx.rng = rng
-        zones = [()] * cg.zone_count(players)
-        zones[cg.zone_slot(cg.holder, 0, players)] = self.deck
-        ctx.zones = zones
+        # new tuples: no zone of a match is an object the engine holds (a player may reach the engine)
+        ctx.zones = [tuple(cards) for cards in self._start_zones(players)]
         ctx.counters = [0] * self._counter_total(players)
         ctx.seats = [0] * len(cg.seat_names)
         ctx.claim = None
@@ -238,7 +238,6 @@ class Engine:
         ctx.groups = ((),) * len(self.game.groups)
         ctx.out = (0,) * players
         ctx.stack = ()
-        self._place_dice(ctx)
         for i, init in enumerate(cg.seat_inits):
             if init == "random":
                 ctx.seats[3 + i] = rng.randrange(players)
@@ -256,6 +255,19 @@ class Engine:
         self._run_setup(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
+
+    def _start_zones(self, players: int) -> tuple:
+        """The zones before the first setup (the deck in its zone, the cards and dice each
+        seat starts with), made once per player count, each as a list."""
+        zones = self._starts.get(players)
+        if zones is None:
+            ctx = Ctx()
+            ctx.n = players
+            ctx.zones = [()] * self.cg.zone_count(players)
+            ctx.zones[self.cg.zone_slot(self.cg.holder, 0, players)] = self.deck
+            self._place_dice(ctx)
+            zones = self._starts[players] = tuple(list(cards) for cards in ctx.zones)
+        return zones
 
     def _place_dice(self, ctx: Ctx) -> None:
         """Cards each seat starts with go to their zones; every die declared with pieces
@@ -459,6 +471,14 @@ class Engine:
         ctx = self._read_ctx(state)
         ctx.seats[ACTOR] = self.decider(state)
         out: list[Action] = []
+        if self.generated and limit is None and budget is None:
+            enumerators = self.program(state.n).enumerators[state.phase]
+            if None not in enumerators:         # the fast path: every action enumerated by generated code
+                for enum in enumerators:
+                    out.extend(enum(ctx, largest_first, None))
+                if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
+                    out.append(DECLINE_ACTION)
+                return out
         enumerators = self.program(state.n).enumerators[state.phase] if self.generated else repeat(None)
         for a, enum in zip(phase.actions, enumerators):
             if enum is None:
@@ -649,7 +669,7 @@ class Engine:
                                             "text": self._label(ctx, a) if texts else None,
                                             "ncards": len(action.cards)}))
         ctx.goto = None
-        self._run(ctx, a.body)
+        self._run(ctx, self.program(ctx.n).bodies[state.phase][a.index] if self.generated else a.body)
         if ctx.phase == -1:
             return self._freeze(ctx), self._events(ctx)
         if ctx.goto is None and phase.kind == "each":
@@ -665,6 +685,10 @@ class Engine:
                                         f"(line {a.span.line})")
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
+
+    def _after(self, ctx: Ctx, phase):
+        """The block that runs when ``phase`` closes (its 'then' / 'otherwise')."""
+        return self.program(ctx.n).after[phase.index] if self.generated else phase.after
 
     def _run(self, ctx: Ctx, fn) -> None:
         try:
@@ -700,7 +724,7 @@ class Engine:
         block runs; then a ``clockwise`` turn passes to the next seat."""
         if phase.after is not None:
             try:
-                phase.after(ctx)
+                self._after(ctx, phase)(ctx)
             except Jump:
                 pass
             except EndOfTurn:
@@ -746,7 +770,7 @@ class Engine:
         ctx.claim = None
         ctx.claimed = None
         ctx.events.append(("deal_start", None, {"deal": ctx.deal}))
-        self._run(ctx, self.cg.setup)
+        self._run(ctx, self.program(ctx.n).setup if self.generated else self.cg.setup)
 
     def _end_deal(self, ctx: Ctx) -> None:
         cg = self.cg
@@ -866,7 +890,7 @@ class Engine:
                             return
             ctx.goto = None
         if phase.after is not None:
-            self._run(ctx, phase.after)
+            self._run(ctx, self._after(ctx, phase))
         if ctx.goto is None and ctx.phase != -1 and ctx.stack:
             self._return(ctx)
         if ctx.goto is None and ctx.phase != -1:
