@@ -176,8 +176,10 @@ class Generator:
             return "len(ctx.chosen)"
         if isinstance(cards, m.EveryZone):
             base = self.cg.zone_base(self.n)[self.cg.zone_index[cards.zone]]
-            seats = self.seat_set(cards.seats) if cards.seats else "in_play(ctx)"
-            return f"sum(len(ctx.zones[{base} + s]) for s in {seats})"
+            if not cards.seats:       # the seats still in: one term per seat
+                return "(" + " + ".join(f"(0 if ctx.out[{s}] else len(ctx.zones[{base + s}]))"
+                                        for s in range(self.n)) + ")"
+            return f"sum(len(ctx.zones[{base} + s]) for s in {self.seat_set(cards.seats)})"
         return None
 
     def cpred(self, node) -> str | None:
@@ -389,61 +391,72 @@ class Generator:
                 loops.append(("param", pname, var, domain, dependent))
                 self.scope[pname] = typ
                 self.env[pname] = var
-        # the text: preconditions, domains, then one loop per choice
-        out = [f"def {name}(ctx, largest_first, budget):",
-               f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
-               f"(line {action.span.line})",
-               "    L = ctx.locals = {}",
-               "    ctx.chosen = ()",
-               "    ctx.chosen_zone = -1",
-               "    examined = 0",
-               "    if budget is None:",
-               "        budget = INFINITY",
-               "    try:"]
-        body: list[str] = []
-        body.extend(self.hoisted)
+        locals_read = self.closures != closures
+        self.hoisted, hoisted = None, self.hoisted
+        title = (f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
+                 f"(line {action.span.line})")
+        texts = []
+        for listing in (False, True):
+            texts.append(self._enumerator_text(name, title, listing, hoisted, levels, before, loops, locals_read,
+                                               action.name))
+        return texts[0] + "\n\n" + texts[1]
+
+    @staticmethod
+    def _enumerator_text(name, title, listing, hoisted, levels, before, loops, locals_read, action_name) -> str:
+        """The text of an enumerator: a generator with a budget and an order (``listing``
+        False), or ``list_…(ctx, out)`` that appends every legal action in the plain order
+        (``listing``: the fast path of ``legal_actions``, no generator to resume)."""
+        if listing:
+            out = [f"def {name.replace('enum_', 'list_')}(ctx, out):", title]
+        else:
+            out = [f"def {name}(ctx, largest_first, budget):", title]
+        out += ["    L = ctx.locals = {}" if locals_read else "    ctx.locals = {}",
+                "    ctx.chosen = ()",
+                "    ctx.chosen_zone = -1"]
+        if not listing:
+            out += ["    examined = 0", "    if budget is None:", "        budget = INFINITY"]
+        out.append("    try:")
+        body: list[str] = list(hoisted)
         for line in levels[0]:
             body.extend(line.splitlines())
         body.extend(before)
         indent = ""
         values = []
         cards = "()"
+        order = "False" if listing else "largest_first"
         for depth, loop in enumerate(loops, start=1):
             if loop[0] == "cards":
                 _, st, slot = loop
                 high = "len(pool)" if st[3] is None else str(st[3])
                 body.append(f"{indent}slot = {slot}")
                 body.append(f"{indent}pool = tuple(sorted(ctx.zones[slot]))")
-                body.append(f"{indent}for cards in multisets(pool, {st[2]}, {high}, largest_first):")
+                body.append(f"{indent}for cards in multisets(pool, {st[2]}, {high}, {order}):")
                 indent += "    "
                 body.append(f"{indent}ctx.chosen = cards")
                 body.append(f"{indent}ctx.chosen_zone = slot")
                 cards = "cards"
             else:
                 _, pname, var, domain, dependent = loop
-                source = domain if dependent else f"(reversed({domain}) if largest_first else {domain})"
+                source = domain if dependent or listing else f"(reversed({domain}) if largest_first else {domain})"
                 body.append(f"{indent}for {var} in {source}:")
                 indent += "    "
-                body.append(f"{indent}L[{pname!r}] = {var}")
+                if locals_read:
+                    body.append(f"{indent}L[{pname!r}] = {var}")
                 values.append(var)
-            body.append(f"{indent}examined += 1")
-            body.append(f"{indent}if examined > budget:")
-            body.append(f"{indent}    yield OUT")
-            body.append(f"{indent}    return")
+            if not listing:
+                body.append(f"{indent}examined += 1")
+                body.append(f"{indent}if examined > budget:")
+                body.append(f"{indent}    yield OUT")
+                body.append(f"{indent}    return")
             for line in levels[depth]:
                 body.extend(indent + x for x in line.splitlines())
-        if not loops:
+        if not loops and not listing:
             body.append("examined += 1")
-        body.append(f"{indent}yield new(Action, ({action.name!r}, {cards}, {_tuple(values) if values else '()'}))")
-        if self.closures == closures:
-            # nothing reads the chosen values from ctx.locals: they stay Python locals
-            body = [x for x in body if not x.lstrip().startswith("L[")]
-            out.remove("    L = ctx.locals = {}")
-            out.insert(2, "    ctx.locals = {}")
+        made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
+        body.append(f"{indent}out.append({made})" if listing else f"{indent}yield {made}")
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
         out.append("        return")
-        self.hoisted = None
         return "\n".join(out) + "\n"
 
     def prune(self, cond, level: int, level_of: dict, levels: list) -> None:
@@ -762,9 +775,13 @@ class Generator:
         functions.append(self.view_functions())
         functions = self.extra + functions
         brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
+        lrows = "".join("    " + (_tuple([x.replace("enum_", "list_") for x in row]) if "None" not in row else "None")
+                        + ",\n" for row in ([str(x) for x in r] for r in table))
         text = (header + "\n\n" + "\n\n".join(functions)
                 + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
-                + f"\nAFTER = {_tuple(afters) if afters else '()'}\n")
+                + f"\nAFTER = {_tuple(afters) if afters else '()'}\n"
+                + f"\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
+                + f"\nLISTERS = (\n{lrows})\n")
         return text, ()
 
 
@@ -795,6 +812,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Prog
     prog = Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
     prog.bodies = namespace["BODIES"]
     prog.after = namespace["AFTER"]
+    prog.listers = namespace["LISTERS"]
     prog.setup = namespace["setup"]
     prog.view_zones = namespace["view_zones"]
     prog.view_counters = namespace["view_counters"]

@@ -91,7 +91,7 @@ class Event(NamedTuple):
     data: dict
 
 
-_make_event = Event._make
+_new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 
 
 @attrs.frozen
@@ -471,11 +471,11 @@ class Engine:
         ctx = self._read_ctx(state)
         ctx.seats[ACTOR] = self.decider(state)
         out: list[Action] = []
-        if self.generated and limit is None and budget is None:
-            enumerators = self.program(state.n).enumerators[state.phase]
-            if None not in enumerators:         # the fast path: every action enumerated by generated code
-                for enum in enumerators:
-                    out.extend(enum(ctx, largest_first, None))
+        if self.generated and limit is None and budget is None and not largest_first:
+            listers = self.program(state.n).listers[state.phase]
+            if listers is not None:         # the fast path: every action listed by generated code
+                for lister in listers:
+                    lister(ctx, out)
                 if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
                     out.append(DECLINE_ACTION)
                 return out
@@ -945,7 +945,7 @@ class Engine:
                      ctx.stack if ctx.phase != -1 else ())
 
     def _events(self, ctx: Ctx) -> list[Event]:
-        return list(map(_make_event, ctx.events))
+        return [_new(Event, e) for e in ctx.events]
 
     # ------------------------------------------------------------------ views
     def view(self, state: State, seat: int, history: Sequence = (), texts: bool = True) -> View:
