@@ -773,6 +773,8 @@ class Generator:
         rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
         crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
+        if not any(f.startswith("def holds(") for f in self.extra):
+            self.extra.append(self.holds_function())
         functions = self.extra + functions
         brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
         lrows = "".join("    " + (_tuple([x.replace("enum_", "list_") for x in row]) if "None" not in row else "None")
@@ -813,6 +815,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Prog
     prog.bodies = namespace["BODIES"]
     prog.after = namespace["AFTER"]
     prog.listers = namespace["LISTERS"]
+    prog.holds = namespace["holds"]
     prog.setup = namespace["setup"]
     prog.view_zones = namespace["view_zones"]
     prog.view_counters = namespace["view_counters"]

@@ -1032,11 +1032,16 @@ class Engine:
         c = self.cg.claim_list[state.claim[0]]
         return c.rank(self._ctx(state, None), state.claim[1])
 
-    def claim_holds_in(self, state: State) -> bool:
-        """Whether the standing claim is true in ``state`` (for tests and determinized bots)."""
+    def claim_holds_in(self, state: State, zones: tuple | None = None) -> bool:
+        """Whether the standing claim is true in ``state`` (for tests and determinized bots);
+        ``zones``: as if the zones were these instead (no state is made for them)."""
         if state.claim is None:
             return False
-        ctx = self._ctx(state, None)
+        ctx = self._read_ctx(state)
+        if zones is not None:
+            ctx.zones = zones
+        if self.generated:
+            return self.program(state.n).holds(ctx)
         c = self.cg.claim_list[state.claim[0]]
         ctx.claim_args = state.claim[1]
         return bool(c.truth(ctx))

@@ -79,9 +79,10 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             need = count - len(have)
             take = pool[at:at + need]
             at += need
-            if have:            # the pool is shuffled already: only cards it knows need a place
-                take = have + take
-                _shuffle(take, rng)
+            if have:            # the pool is shuffled already: only the cards it knows need a place
+                take = list(take)
+                for card in reversed(have):     # each at a uniformly random place
+                    take.insert(rng.randint(0, len(take)), card)
             zones[slot] = tuple(take)
         pool = pool[at:]
         for i, slot in enumerate(hidden_sizes):

@@ -27,7 +27,6 @@ from __future__ import annotations
 import itertools
 import random
 
-import attrs
 
 from .. import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
@@ -163,7 +162,7 @@ class GenericBot:
         zones = list(state.zones)
         zone = zones[slot]
         zones[slot] = zone[:len(zone) - count] + (kind,) * count
-        return self.engine.claim_holds_in(attrs.evolve(state, zones=tuple(zones)))
+        return self.engine.claim_holds_in(state, tuple(zones))
 
     def _p_after(self, states, action: Action) -> float:
         """Chance that the claim made by ``action`` is true, over sampled states."""
