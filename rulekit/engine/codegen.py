@@ -25,7 +25,7 @@ import itertools
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, roll_dice_in,
+from .compile import (ACTOR, CURRENT, GROUP, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, roll_dice_in,
                       multiset_contains, CompiledGame, Compiler, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
 
@@ -352,7 +352,6 @@ class Generator:
         levels: list[list[str]] = [[]]
         loops: list[tuple] = []                   # (kind, step, statement)
         level_of: dict = {}
-        before: list[str] = []                   # non-dependent domains, computed once
         reqs_level = 0
         if extra:
             levels[0].append(f"if not {self.ref(steps[0][1])}(ctx):\n    return")
@@ -364,7 +363,7 @@ class Generator:
                             + ([level_of["$chosen"]] if m.mentions(s.cond, (m.Chosen,)) and "$chosen" in level_of
                                else []) + [reqs_level])
                 reqs_level = level
-                self.prune(s.cond, level, level_of, levels)
+                self.prune(s.cond, level, level_of, levels, loops)
                 if level == 0:
                     levels[0].append(f"if not {cond}:\n    return")
                 else:
@@ -375,7 +374,7 @@ class Generator:
                 slot = self.zone(s.source)
                 levels.append([])
                 level_of["$chosen"] = len(levels) - 1
-                loops.append(("cards", st, slot))
+                loops.append(["cards", st, slot, None])    # None: no lower bound beyond the action's
                 self.scope["$chosen"] = "cards"
             else:
                 pname, typ, dependent = st[1], st[3], st[4]
@@ -383,11 +382,9 @@ class Generator:
                 var = f"v_{len(loops)}"
                 levels.append([])
                 level_of[pname] = len(levels) - 1
-                if not dependent:
-                    before.append(f"dom_{len(loops)} = tuple({domain})")
+                if not dependent:        # computed once, where the interpreter computes it
+                    levels[0].append(f"dom_{len(loops)} = tuple({domain})")
                     domain = f"dom_{len(loops)}"
-                else:
-                    domain = f"sorted({domain})"
                 loops.append(("param", pname, var, domain, dependent))
                 self.scope[pname] = typ
                 self.env[pname] = var
@@ -397,12 +394,12 @@ class Generator:
                  f"(line {action.span.line})")
         texts = []
         for listing in (False, True):
-            texts.append(self._enumerator_text(name, title, listing, hoisted, levels, before, loops, locals_read,
+            texts.append(self._enumerator_text(name, title, listing, hoisted, levels, loops, locals_read,
                                                action.name))
         return texts[0] + "\n\n" + texts[1]
 
     @staticmethod
-    def _enumerator_text(name, title, listing, hoisted, levels, before, loops, locals_read, action_name) -> str:
+    def _enumerator_text(name, title, listing, hoisted, levels, loops, locals_read, action_name) -> str:
         """The text of an enumerator: a generator with a budget and an order (``listing``
         False), or ``list_…(ctx, out)`` that appends every legal action in the plain order
         (``listing``: the fast path of ``legal_actions``, no generator to resume)."""
@@ -419,25 +416,28 @@ class Generator:
         body: list[str] = list(hoisted)
         for line in levels[0]:
             body.extend(line.splitlines())
-        body.extend(before)
         indent = ""
         values = []
         cards = "()"
         order = "False" if listing else "largest_first"
         for depth, loop in enumerate(loops, start=1):
             if loop[0] == "cards":
-                _, st, slot = loop
+                _, st, slot, _ = loop
                 high = "len(pool)" if st[3] is None else str(st[3])
                 body.append(f"{indent}slot = {slot}")
                 body.append(f"{indent}pool = tuple(sorted(ctx.zones[slot]))")
-                body.append(f"{indent}for cards in multisets(pool, {st[2]}, {high}, {order}):")
+                low = str(st[2]) if loop[3] is None else f"max({st[2]}, {loop[3]})"
+                body.append(f"{indent}for cards in multisets(pool, {low}, {high}, {order}):")
                 indent += "    "
                 body.append(f"{indent}ctx.chosen = cards")
                 body.append(f"{indent}ctx.chosen_zone = slot")
                 cards = "cards"
             else:
                 _, pname, var, domain, dependent = loop
-                source = domain if dependent or listing else f"(reversed({domain}) if largest_first else {domain})"
+                if dependent:        # the values of this candidate's domain, in the interpreter's order
+                    source = f"sorted({domain})" if listing else f"sorted({domain}, reverse=largest_first)"
+                else:
+                    source = domain if listing else f"(reversed({domain}) if largest_first else {domain})"
                 body.append(f"{indent}for {var} in {source}:")
                 indent += "    "
                 if locals_read:
@@ -459,7 +459,7 @@ class Generator:
         out.append("        return")
         return "\n".join(out) + "\n"
 
-    def prune(self, cond, level: int, level_of: dict, levels: list) -> None:
+    def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> None:
         """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
         first keys of C's order are fixed by outer choices, skip the choices below them as
         soon as those keys fall short of the standing claim's (its key is compared key by
@@ -484,6 +484,13 @@ class Generator:
             if prefix_level >= level:
                 break
             standing = f"standing{c.index}"
+            if j == 1 and prefix_level > 0 and isinstance(key, m.Name) and key.name in arg_level:
+                arg = cond.args[c.params.index(key.name)]
+                cards = next((lp for lp in loops if lp[0] == "cards"), None)
+                if isinstance(arg, m.CountOf) and isinstance(arg.cards, m.Chosen) and cards is not None:
+                    # the order's first key is how many cards are chosen: fewer than the
+                    # standing claim's can never beat it, so they are not even listed
+                    cards[3] = f"({standing}[0] if {standing} is not None else 0)"
             test = f"if {standing} is not None and {_tuple(parts[:j])} < {standing}[:{j}]:"
             levels[prefix_level].append(test + ("\n    return" if prefix_level == 0 else "\n    continue"))
 
@@ -538,7 +545,8 @@ class Generator:
             else:
                 var = f"v_{index}"
                 index += 1
-                body.append(f"if {var} not in {self.domain(s, st)}:")
+                kind = "tuple" if st[3] == GROUP else "int"
+                body.append(f"if type({var}) is not {kind} or {var} not in {self.domain(s, st)}:")
                 body.append("    return False")
                 body.append(f"L[{st[1]!r}] = {var}")
                 self.scope[st[1]] = st[3]

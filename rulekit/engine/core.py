@@ -29,7 +29,7 @@ from .. import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET
-from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, CompiledGame, Ctx, EndOfDeal, EndOfTurn, Jump,
+from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, GROUP, CompiledGame, Ctx, EndOfDeal, EndOfTurn, Jump,
                       RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
@@ -613,8 +613,9 @@ class Engine:
                     return f"choose a value for {step[1]}"
                 # an enumerated value comes from the domain already, unless the domain
                 # depends on earlier choices (then the listed values are their union)
-                if not (trusted and not step[4]) and value not in step[2](ctx):
-                    return f"{step[1]} cannot be {value} here"
+                if type(value) is not (tuple if step[3] == GROUP else int) or \
+                        not (trusted and not step[4]) and value not in step[2](ctx):
+                    return f"{step[1]} cannot be {value!r} here"
                 ctx.locals[step[1]] = value
         if action.cards and not used_cards:
             return "this action takes no cards"
