@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import pytest
 
 from rulekit import Action, Engine, RulesError, load, loads
+from rulekit.engine import count_multisets
 from rulekit.match import MAX_REJECTIONS, seat_rng
 from rulekit.players import RandomBot
 
@@ -376,3 +377,17 @@ def play(engine: Engine, state, *actions, rng=None):
     for a in actions:
         state, _ = engine.apply(state, a, rng or random.Random(0))
     return state
+
+
+def enumeration_size(decision) -> int:
+    """How many candidate choices listing every legal action examines."""
+    total = 0
+    for o in decision.options:
+        ways = 1
+        if o.cards is not None:
+            high = len(o.cards) if o.high is None else min(o.high, len(o.cards))
+            ways = count_multisets(o.cards, o.low, high) if high >= o.low else 0
+        for _, values in o.params:
+            ways *= len(values)
+        total += ways
+    return total

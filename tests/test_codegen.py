@@ -50,10 +50,10 @@ from hypothesis import strategies as st
 
 from rulekit import Action, Engine, IllegalAction, RulesError, load, loads
 from rulekit.cli import main
-from rulekit.engine import DECLINE_ACTION, codegen, count_multisets
+from rulekit.engine import DECLINE_ACTION, codegen
 from rulekit.players.base import random_concrete
 
-from strategies import ROOT, game_paths, load_game, seeds
+from strategies import ROOT, enumeration_size, game_paths, load_game, seeds
 
 EXAMPLES_DIR = ROOT / "docs" / "examples"
 TESTS_DIR = ROOT / "tests"
@@ -135,20 +135,6 @@ def reference_view_parts(engine: Engine, state, seat: int) -> tuple[tuple, tuple
 
 
 # ---------------------------------------------------------------------------- candidates
-def enumeration_size(decision) -> int:
-    """How many candidate choices listing every legal action examines."""
-    total = 0
-    for o in decision.options:
-        ways = 1
-        if o.cards is not None:
-            high = len(o.cards) if o.high is None else min(o.high, len(o.cards))
-            ways = count_multisets(o.cards, o.low, high) if high >= o.low else 0
-        for _, values in o.params:
-            ways *= len(values)
-        total += ways
-    return total
-
-
 def nudged(value, pick: random.Random) -> list:
     """Values near a chosen one: one off, a seat group reordered or with a seat twice."""
     if isinstance(value, bool) or not isinstance(value, (int, tuple)):

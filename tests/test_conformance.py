@@ -34,11 +34,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from rulekit import Action, IllegalAction, play_match
-from rulekit.engine import DECLINE_ACTION, count_multisets
+from rulekit.engine import DECLINE_ACTION
 from rulekit.match import seat_rng
 from rulekit.players import GenericBot, RandomBot
 
-from strategies import (COMBO_IDS, COMBOS, Combo, cards_in_state, combos, deck_counter, may_see,
+from strategies import (COMBO_IDS, COMBOS, Combo, cards_in_state, combos, deck_counter, enumeration_size, may_see,
                         play_until, quick_bots, seeds, some_legal_action, swap_hidden, walk,
                         zone_visibility)
 
@@ -151,20 +151,6 @@ def test_cards_conserved_after_every_step(combo, seed):
 
 
 # ---------------------------------------------------------------------------- legality
-def enumeration_size(decision) -> int:
-    """How many concrete actions ``legal_actions`` would try for a decision."""
-    total = 0
-    for o in decision.options:
-        ways = 1
-        if o.cards is not None:
-            high = len(o.cards) if o.high is None else min(o.high, len(o.cards))
-            ways = count_multisets(o.cards, o.low, high) if high >= o.low else 0
-        for _, values in o.params:
-            ways *= len(values)
-        total += ways
-    return total
-
-
 @by_combo
 @FAST
 @given(seed=seeds)

@@ -21,7 +21,6 @@ but ``ctx.locals``, ``ctx.chosen`` and ``ctx.chosen_zone``.
 
 from __future__ import annotations
 
-import itertools
 from typing import Callable
 
 from .. import model as m
@@ -179,7 +178,8 @@ class Generator:
             if not cards.seats:       # the seats still in: one term per seat
                 return "(" + " + ".join(f"(0 if ctx.out[{s}] else len(ctx.zones[{base + s}]))"
                                         for s in range(self.n)) + ")"
-            return f"sum(len(ctx.zones[{base} + s]) for s in {self.seat_set(cards.seats)})"
+        if isinstance(cards, m.EveryZone):
+            return f"sum(len(ks) for _, ks in {self.selection(cards)})"
         return None
 
     def cpred(self, node) -> str | None:
@@ -740,7 +740,7 @@ class Generator:
                 "    return (\n" + "\n".join(counters) + "\n    )\n")
 
     # ------------------------------------------------------------ the module
-    def module(self) -> tuple[str, tuple]:
+    def module(self) -> str:
         functions = []
         table = []
         checks = []
@@ -790,9 +790,9 @@ class Generator:
         text = (header + "\n\n" + "\n\n".join(functions)
                 + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
                 + f"\nAFTER = {_tuple(afters) if afters else '()'}\n"
-                + f"\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
+                + "\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
                 + f"\nLISTERS = (\n{lrows})\n")
-        return text, ()
+        return text
 
 
 def _words(name: str) -> str:
@@ -815,7 +815,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Prog
     gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, make_claim=make_claim,
                        knock_out_seat=knock_out_seat, roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn, EndOfDeal=EndOfDeal,
                        cg=cg)
-    text, _ = gen.module()
+    text = gen.module()
     namespace = dict(gen.globals)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
     exec(code, namespace)  # noqa: S102 - the text is generated here and holds only literals of the file
@@ -830,4 +830,4 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Prog
     return prog
 
 
-__all__ = ["generate", "Program", "OUT_OF_BUDGET", "itertools"]
+__all__ = ["generate", "Program", "OUT_OF_BUDGET"]

@@ -1323,8 +1323,6 @@ class Compiler:
                 return lambda ctx: None
             c = cg.claims[node.claim]
             args = self.args(c, node.args, node.span, scope)
-            ci = c.index
-
             line = node.span.line
 
             def claim(ctx):

@@ -900,44 +900,14 @@ class Engine:
 
     # ------------------------------------------------------------------ state <-> context
     def _ctx(self, state: State, rng) -> Ctx:
-        ctx = Ctx()
-        ctx.n = state.n
-        ctx.zones = list(state.zones)
-        ctx.counters = list(state.counters)
-        ctx.seats = list(state.seats)
-        ctx.phase = state.phase
-        ctx.poll = state.poll
-        ctx.votes = state.votes
-        ctx.claim = state.claim
-        ctx.claimed = state.claimed
-        ctx.known = state.known
-        ctx.deal = state.deal
-        ctx.groups = state.groups
-        ctx.out = state.out or (0,) * state.n
-        ctx.stack = state.stack
-        ctx.rng = rng if rng is not None else _NoChance()
-        return ctx
+        """A working copy of ``state`` that effects may change (zones, counters and seats
+        as lists); ``rng`` None: no chance may happen."""
+        return _context(state, list(state.zones), list(state.counters), rng if rng is not None else _NoChance())
 
     def _read_ctx(self, state: State) -> Ctx:
         """A context for conditions only: it shares the state's zones and counters (they are
         only read) and copies the seats (the actor is set in it)."""
-        ctx = Ctx()
-        ctx.n = state.n
-        ctx.zones = state.zones
-        ctx.counters = state.counters
-        ctx.seats = list(state.seats)
-        ctx.phase = state.phase
-        ctx.poll = state.poll
-        ctx.votes = state.votes
-        ctx.claim = state.claim
-        ctx.claimed = state.claimed
-        ctx.known = state.known
-        ctx.deal = state.deal
-        ctx.groups = state.groups
-        ctx.out = state.out or (0,) * state.n
-        ctx.stack = state.stack
-        ctx.rng = _NO_CHANCE
-        return ctx
+        return _context(state, state.zones, state.counters, _NO_CHANCE)
 
     def _freeze(self, ctx: Ctx) -> State:
         return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
@@ -1122,6 +1092,26 @@ class Engine:
         """A line of play-by-play for an event, or None for events not worth a line."""
         from .narrate import describe
         return describe(self, event, players)
+
+
+def _context(state: State, zones, counters, rng) -> Ctx:
+    ctx = Ctx()
+    ctx.n = state.n
+    ctx.zones = zones
+    ctx.counters = counters
+    ctx.seats = list(state.seats)
+    ctx.phase = state.phase
+    ctx.poll = state.poll
+    ctx.votes = state.votes
+    ctx.claim = state.claim
+    ctx.claimed = state.claimed
+    ctx.known = state.known
+    ctx.deal = state.deal
+    ctx.groups = state.groups
+    ctx.out = state.out or (0,) * state.n
+    ctx.stack = state.stack
+    ctx.rng = rng
+    return ctx
 
 
 def _places(selection, n: int) -> tuple:
