@@ -173,14 +173,11 @@ class Generator:
             return f"len(ctx.zones[{self.zone(cards)}])"
         if isinstance(cards, m.Chosen):
             return "len(ctx.chosen)"
-        if isinstance(cards, m.EveryZone):
+        if isinstance(cards, m.EveryZone) and not cards.seats:    # the seats still in: a term per seat
             base = self.cg.zone_base(self.n)[self.cg.zone_index[cards.zone]]
-            if not cards.seats:       # the seats still in: one term per seat
-                return "(" + " + ".join(f"(0 if ctx.out[{s}] else len(ctx.zones[{base + s}]))"
-                                        for s in range(self.n)) + ")"
-        if isinstance(cards, m.EveryZone):
-            return f"sum(len(ks) for _, ks in {self.selection(cards)})"
-        return None
+            return "(" + " + ".join(f"(0 if ctx.out[{s}] else len(ctx.zones[{base + s}]))"
+                                    for s in range(self.n)) + ")"
+        return f"sum(len(ks) for _, ks in {self.selection(cards)})"
 
     def cpred(self, node) -> str | None:
         """A condition on the card kind ``k``, or None."""
