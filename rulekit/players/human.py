@@ -9,8 +9,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..engine import Action, Decision, Engine, View
+from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.narrate import seat_name
+
+#: what a person types at a window's prompt to let it pass (Enter is the empty line)
+DECLINE_WORDS = ("", "n", "no", "decline", "pass")
+WINDOW_HELP = ("Enter or n: decline · never: do not ask me in this window again this deal · "
+               "only N: ask me only when the claim covers N cards or more (this deal) · always: ask me again")
 
 
 class HumanPlayer:
@@ -33,6 +38,10 @@ class HumanPlayer:
         self.console = console
         self.ask = ask
         self._seen = 0                 # events of the history already shown
+        # per window (phase name): None, "never", or the fewest claimed cards worth asking
+        # about, for the rest of the deal ``self._deal``
+        self._filters: dict = {}
+        self._deal = None
 
     # -- display
     def show(self, view: View, decision: Decision) -> None:
@@ -87,6 +96,12 @@ class HumanPlayer:
         and the next typed action goes to the match unchecked (the sample misjudged).
         """
         rejected = getattr(decision, "rejected", None)
+        window = decision.kind in ("first", "each") and any(o.name == DECLINE_ACTION.name for o in decision.options)
+        if view.deal != self._deal:             # the filters last for one deal
+            self._deal = view.deal
+            self._filters.clear()
+        if window and rejected is None and self._skip(view, decision):
+            return DECLINE_ACTION
         if rejected is None:
             self.show(view, decision)
         else:       # the same decision again: the view was just shown
@@ -94,9 +109,11 @@ class HumanPlayer:
         options = decision.options
         for i, o in enumerate(options, 1):
             self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
+        if window:
+            self.console.print(f"  [dim]{escape(WINDOW_HELP)}[/dim]")
         while True:
             try:
-                action = self._read(options)
+                action = self._read(options, decision.phase if window else None, view)
             except ValueError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/red] — try again.")
                 continue
@@ -105,8 +122,41 @@ class HumanPlayer:
                 return action
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
 
-    def _read(self, options) -> Action:
+    def _skip(self, view: View, decision: Decision) -> bool:
+        """Whether this window is declined without asking, by the filter the person set."""
+        rule = self._filters.get(decision.phase)
+        if rule is None:
+            return False
+        if rule == "never":
+            return True
+        covered = view.claim[3] if view.claim is not None else 0
+        return covered < rule
+
+    def _read(self, options, window: str | None = None, view: View | None = None) -> Action:
         text = self.ask("choose an option by number or name").strip()
+        if window is not None:
+            word = text.lower()
+            if word in DECLINE_WORDS:
+                return DECLINE_ACTION
+            if word == "never":
+                self._filters[window] = "never"
+                self.console.print(f"  you will not be asked in '{window}' again this deal", markup=False)
+                return DECLINE_ACTION
+            if word == "always":
+                self._filters.pop(window, None)
+                self.console.print(f"  you will be asked in '{window}' again", markup=False)
+                raise ValueError("choose an option")
+            if word.startswith("only"):
+                count = _number(word[4:].strip())
+                if count is None:
+                    raise ValueError("write 'only N' with a number of cards, e.g. 'only 3'")
+                self._filters[window] = count
+                self.console.print(f"  this deal you will be asked in '{window}' only when the claim covers "
+                                   f"{count} card{'s' if count != 1 else ''} or more", markup=False)
+                covered = view.claim[3] if view is not None and view.claim is not None else 0
+                if covered < count:
+                    return DECLINE_ACTION
+                raise ValueError("this claim covers enough cards: choose an option")
         option = None
         number = _number(text)
         if number is not None and 1 <= number <= len(options):

@@ -1,0 +1,82 @@
+"""The human seat: declining a window is cheap (issue 9, item 1)."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from rich.console import Console
+
+from rulekit import Engine, load
+from rulekit.match import play_match, seat_rng
+from rulekit.players import HumanPlayer, RandomBot
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+ENGINE = Engine(load(str(GAMES / "lugenbeutel.rules")))
+
+
+class Person(HumanPlayer):
+    """A scripted person: plays the first option with the first card on its turns; in the
+    Liar! window, types ``first_window`` once per deal, then declines with Enter."""
+
+    def __init__(self, first_window: str | None):
+        super().__init__(ENGINE, Console(file=io.StringIO(), width=120), self._answer)
+        self.first_window = first_window
+        self.shown: list = []         # (decision kind, cards the claim covers) of every screen shown
+        self.typed_deals: set = set()
+        self.kind = None
+        self.prompts = 0
+
+    def choose(self, view, decision):
+        self.kind, self.deal = decision.kind, view.deal
+        return super().choose(view, decision)
+
+    def show(self, view, decision):
+        self.shown.append((decision.kind, view.claim[3] if view.claim is not None else 0))
+        super().show(view, decision)
+
+    def _answer(self, prompt: str) -> str:
+        self.prompts += 1
+        if self.prompts > 20_000:       # an answer that is never accepted: fail, do not hang
+            raise EOFError
+        if prompt.startswith("choose an option") and self.kind != "turn":
+            if self.first_window is not None and self.deal not in self.typed_deals:
+                self.typed_deals.add(self.deal)
+                return self.first_window
+            return ""                  # Enter declines
+        return "1"
+
+
+def play(person: Person, seed: int = 3):
+    players = [person] + [RandomBot(seat_rng(seed, s)) for s in (1, 2, 3)]
+    return play_match(ENGINE, players, 4, seed, max_steps=3000)
+
+
+def test_enter_declines_a_window():
+    person = Person(None)
+    record = play(person)
+    windows = [s for s in person.shown if s[0] != "turn"]
+    assert windows, "the person was asked in the Liar! window"
+    declined = [r for r in record.log if r.get("type") == "decision" and r["seat"] == 0 and r["action"] == "decline"]
+    assert len(declined) == len(windows)
+
+
+def test_only_n_asks_only_about_claims_covering_n_cards_or_more():
+    """After 'only 3', the window is shown only for plays of 3 cards or more (this deal)."""
+    plain, filtered = Person(None), Person("only 3")
+    play(plain)
+    play(filtered)
+    asked = [s for s in filtered.shown if s[0] != "turn"]
+    # the first window of each deal is where 'only 3' is typed; every later one covers 3+
+    later = asked[len(filtered.typed_deals):]
+    assert all(count >= 3 for _, count in later), later
+    assert len(asked) < len([s for s in plain.shown if s[0] != "turn"])
+    assert [s for s in filtered.shown if s[0] == "turn"], "own turns are still asked"
+
+
+def test_never_stops_asking_in_that_window_for_the_deal():
+    person = Person("never")
+    play(person)
+    windows = [s for s in person.shown if s[0] != "turn"]
+    assert len(windows) == len(person.typed_deals)       # once per deal, where 'never' was typed
