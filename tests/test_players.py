@@ -54,8 +54,10 @@ def test_human_sees_only_its_own_hand():
     human.choose(engine.view(state, decision.seat), decision)
     text = out.getvalue()
     own = engine.view(state, decision.seat).zone("hand", decision.seat)[1]
-    assert human.cards_text(own) in text
-    assert text.count("10 card(s)") == 2          # the two other hands, by count only
+    assert f"your hand: {human.grouped(own)}" in text
+    assert text.count("hand 10 cards") == 2          # the two other hands, by count only
+    others = [line for line in text.splitlines() if line.startswith(("P1", "P2", "P3"))]
+    assert len(others) == 2 and all("hand 10 cards" in line for line in others)
 
 
 def test_human_chooses_a_group_of_seats_by_name():

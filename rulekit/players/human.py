@@ -7,15 +7,13 @@ from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.narrate import seat_name
 
 #: what a person types at a window's prompt to let it pass (Enter is the empty line)
 DECLINE_WORDS = ("", "n", "no", "decline", "pass")
-WINDOW_HELP = ("Enter or n: decline · never: do not ask me in this window again this deal · "
-               "only N: ask me only when the claim covers N cards or more (this deal) · always: ask me again")
+WINDOW_HELP = "Enter: decline · never: not again this deal · only N: only for claims of N+ cards · always"
 
 
 class HumanPlayer:
@@ -56,32 +54,64 @@ class HumanPlayer:
                 c.print(f"… ({len(news) - self.recent} earlier)", markup=False)
             for line in news[-self.recent:]:
                 c.print(line, markup=False, highlight=False)
-        c.rule(f"{seat_name(view.seat)}, your decision ({decision.phase})")
-        table = Table(show_header=True, header_style="bold")
-        table.add_column("zone")
-        table.add_column("whose")
-        table.add_column("cards")
+        what = {"turn": "your turn", "vote": "your vote"}.get(decision.kind, "your call")
+        c.rule(f"{seat_name(view.seat)}, your decision: {what}")
+        for line in self.screen(view):
+            c.print(line, markup=False, highlight=False)
+
+    def screen(self, view: View) -> list[str]:
+        """The state as this seat sees it, compactly: its own zones (cards grouped and
+        sorted), the shared zones, one line per other seat (its zones, the counters anyone
+        may see, whether it is out), the counters of the table, the standing claim in its
+        words and what the seat knows of hidden cards."""
+        me = view.seat
+        lines = []
+        per_seat: dict = {s: [] for s in range(view.players)}
+        shared = []
         for name, owner, count, cards in view.zones:
-            whose = "-" if owner is None else ("you" if owner == view.seat else seat_name(owner))
-            if cards is not None:
-                text = self.cards_text(cards) or "(empty)"
+            if owner == me:
+                lines.append(f"your {name}: {self.grouped(cards) if cards is not None else _count(count)}")
+            elif owner is None:
+                shared.append(f"{name} {self.grouped(cards) if cards is not None else _count(count)}")
             else:
-                text = "?" if count is None else f"{count} card(s)"
-            table.add_row(escape(name), escape(whose), escape(text))   # texts of the file are never markup
-        c.print(table)
+                per_seat[owner].append(f"{name} {self.grouped(cards) if cards is not None else _count(count)}")
+        table_counters = []
         for name, value in view.counters:
-            if value is None or isinstance(value, tuple) and all(v is None for v in value):
-                continue              # a counter this seat may not see
             if isinstance(value, tuple):
-                value = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(value) if v is not None)
-            c.print(f"{name}: {value}", markup=False)
+                for s, v in enumerate(value):
+                    if v is not None:
+                        if s == me:
+                            lines.append(f"your {name}: {v}")
+                        else:
+                            per_seat[s].append(f"{name} {v}")
+            elif value is not None:
+                table_counters.append(f"{name} {value}")
+        if shared or table_counters:
+            lines.append("table: " + " · ".join(shared + table_counters))
+        for s in range(view.players):
+            if s == me:
+                continue
+            out = view.out[s] if view.out else 0
+            mark = " (out)" if out else ""
+            lines.append(f"{seat_name(s)}{mark}: " + (" · ".join(per_seat[s]) or "-"))
         if view.claim is not None:
             claimant, count = view.claim[2], view.claim[3]
-            cards = f" ({count} card(s))" if count else ""
-            c.print(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}", markup=False)
+            cards = f" ({_count(count)})" if count else ""
+            lines.append(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}")
         for name, owner, cards in view.known:
             who = "" if owner is None else f" of {seat_name(owner)}"
-            c.print(f"you know the {name}{who}: {self.cards_text(cards)}", markup=False)
+            lines.append(f"you know the {name}{who}: {self.cards_text(cards)}")
+        return lines
+
+    def grouped(self, cards) -> str:
+        """Cards grouped by kind, in kind order: '3×7, 9, joker'; '(empty)' for none."""
+        if not cards:
+            return "(empty)"
+        counts: dict = {}
+        for k in sorted(cards):
+            counts[k] = counts.get(k, 0) + 1
+        label = self.engine.kind_label
+        return ", ".join(f"{n}×{label(k)}" if n > 1 else label(k) for k, n in counts.items())
 
     def cards_text(self, cards) -> str:
         return ", ".join(self.engine.kind_label(k) for k in cards)
@@ -206,6 +236,13 @@ class HumanPlayer:
             if " ".join(sorted(name.upper().split())) == wanted:
                 return value
         return None
+
+
+def _count(count: int | None) -> str:
+    """How many cards a zone holds, as people say it; '?' when nobody may know."""
+    if count is None:
+        return "?"
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 def _number(text: str) -> int | None:
