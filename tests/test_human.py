@@ -80,3 +80,18 @@ def test_never_stops_asking_in_that_window_for_the_deal():
     play(person)
     windows = [s for s in person.shown if s[0] != "turn"]
     assert len(windows) == len(person.typed_deals)       # once per deal, where 'never' was typed
+
+
+def test_help_history_and_rules_answer_and_ask_again():
+    """'help', 'rules' and 'history' print and ask the same question again."""
+    state, _ = ENGINE.new_match(4, random.Random(4))
+    out = io.StringIO()
+    answers = iter(["help", "rules", "history", "pass"])
+    human = HumanPlayer(ENGINE, Console(file=out, width=200), lambda prompt: next(answers))
+    decision = ENGINE.decision(state)
+    action = human.choose(ENGINE.view(state, decision.seat), decision)
+    text = out.getvalue()
+    assert action.name == "pass"
+    assert "Other commands: history" in text
+    assert "when others may interrupt: calls Liar!" in text        # the labels, not the names
+    assert "on a turn: plays {…} card(s) as {…} · plays a card as skip · passes and draws a card" in text

@@ -13,6 +13,8 @@ from ..engine.narrate import seat_name
 
 #: what a person types at a window's prompt to let it pass (Enter is the empty line)
 DECLINE_WORDS = ("", "n", "no", "decline", "pass")
+COMMANDS = ("Type an option's number or name. Other commands: history (everything you have seen this "
+            "match) · rules (what each player may do) · help (this list).")
 WINDOW_HELP = "Enter: decline · never: not again this deal · only N: only for claims of N+ cards · always"
 
 
@@ -141,6 +143,8 @@ class HumanPlayer:
             self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
         if window:
             self.console.print(f"  [dim]{escape(WINDOW_HELP)}[/dim]")
+        else:
+            self.console.print("  [dim]help · history · rules[/dim]")
         while True:
             try:
                 action = self._read(options, decision.phase if window else None, view)
@@ -151,6 +155,24 @@ class HumanPlayer:
             if reason is None:
                 return action
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
+
+    def _command(self, word: str, view: View | None) -> bool:
+        """Answer ``help``, ``history`` or ``rules``; False for anything else."""
+        c = self.console
+        if word in ("help", "?"):
+            c.print(COMMANDS, markup=False)
+        elif word == "history" and view is not None:
+            lines = [line for line in (self.engine.describe_event(e, view.players) for e in view.history) if line]
+            for line in lines or ["(nothing yet)"]:
+                c.print(line, markup=False, highlight=False)
+        elif word == "rules":
+            for phase in self.engine.game.phases:
+                labels = [a.label.plain if a.label is not None else a.name for a in phase.actions]
+                who = {"turn": "on a turn", "vote": "in a vote"}.get(phase.kind, "when others may interrupt")
+                c.print(f"{who}: " + " · ".join(labels), markup=False, highlight=False)
+        else:
+            return False
+        return True
 
     def _skip(self, view: View, decision: Decision) -> bool:
         """Whether this window is declined without asking, by the filter the person set."""
@@ -163,7 +185,10 @@ class HumanPlayer:
         return covered < rule
 
     def _read(self, options, window: str | None = None, view: View | None = None) -> Action:
-        text = self.ask("choose an option by number or name").strip()
+        while True:
+            text = self.ask("choose an option by number or name").strip()
+            if not self._command(text.lower(), view):
+                break
         if window is not None:
             word = text.lower()
             if word in DECLINE_WORDS:
