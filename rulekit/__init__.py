@@ -1,12 +1,18 @@
 """rulekit: bluffing card games written as plain text, played by one generic interpreter.
 
-The small public API::
+The small public API: ``load``/``loads`` read a game (and raise ``RulesError`` with every
+problem of the file), ``Engine`` runs it, ``play_match`` plays a whole match with player
+objects (``rulekit.players``). Run from the top directory of the repository::
 
-    from rulekit import load, Engine, Action, play_match, RulesError
+    import random
 
-    game = load("games/some_game.rules", variants=["some_variant"])
+    from rulekit import Engine, load, play_match
+    from rulekit.players import RandomBot
+
+    game = load("games/lugenbeutel.rules", variants=["in_hand"])
     engine = Engine(game)
     record = play_match(engine, [RandomBot(random.Random(i)) for i in range(4)], 4, seed=7)
+    print(record.winners, record.steps)     # seat indices (P1 is 0), number of decisions
 """
 
 # The names below are imported when first used (PEP 562), so that importing the package,
