@@ -1,4 +1,4 @@
-"""Nimm's Leich (games/nimms_leich.rules) against shared/rules/digest.md section 1 and
+"""Nimm's Leich (games/nimms_leich.rules) against docs/rules/digest.md section 1 and
 Appendix A.
 
 The deck is read from the parsed file. Scenarios start a match, rig hands and piles with
@@ -49,14 +49,13 @@ APPENDIX_A = [
 
 
 def appendix_a_deck() -> list[tuple]:
-    """The Appendix A deck, built by shared/rules/nimms_deck_check.py when it is there."""
-    for base in (Path("/work/shared/rules"), GAMES_DIR.parent.parent / "shared" / "rules"):
-        script = base / "nimms_deck_check.py"
-        if script.exists():
-            spec = importlib.util.spec_from_file_location("nimms_deck_check", script)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            return [tuple(card) for card in module.build_deck()]
+    """The Appendix A deck, built by docs/rules/nimms_deck_check.py (the digest's checker)."""
+    script = GAMES_DIR.parent / "docs" / "rules" / "nimms_deck_check.py"
+    if script.exists():
+        spec = importlib.util.spec_from_file_location("nimms_deck_check", script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return [tuple(card) for card in module.build_deck()]
     return list(APPENDIX_A)
 
 
