@@ -367,7 +367,16 @@ def check_file(path: str) -> list[tuple[str | None, str | None, m.Game | RulesEr
         RulesError: the file cannot be read as UTF-8 text, or does not parse.
         OSError: the file cannot be read.
     """
-    file = to_model(_read(path), path)
+    return check_text(_read(path), path)
+
+
+def check_text(source: str, path: str = "<rules>") -> list[tuple[str | None, str | None, m.Game | RulesError]]:
+    """Like :func:`check_file`, from a text (``path`` names it in messages, e.g. ``<stdin>``).
+
+    Raises:
+        RulesError: the text does not parse.
+    """
+    file = to_model(source, path)
     rows: list = []
     try:
         base = build_game(file, ())
@@ -384,7 +393,15 @@ def check_file(path: str) -> list[tuple[str | None, str | None, m.Game | RulesEr
 
 def _read(path: str) -> str:
     with open(path, "rb") as fh:
-        raw = fh.read()
+        return decode(fh.read(), path)
+
+
+def decode(raw: bytes, path: str) -> str:
+    """``raw`` as UTF-8 text.
+
+    Raises:
+        RulesError: it is not UTF-8 (the message names ``path`` and the first bad byte).
+    """
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -270,6 +270,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             times in a row (a ``RulesRuntimeError``).
         RulesRuntimeError: the rules reached a state they do not say how to leave (its
             ``record`` attribute holds what was played until then).
+        BaseException: whatever a player or ``on_events`` raised (KeyboardInterrupt on
+            Ctrl-C, EOFError at the end of a person's input…) passes through, with a
+            ``record`` attribute set to the :class:`MatchRecord` of what was played until
+            then (its ``winners`` empty), so that a caller can still write the log.
     """
     if len(players) != n:
         raise OptionError(f"{len(players)} players for {n} seats")
@@ -290,11 +294,11 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 o = engine.observe(e, s, n)
                 if o is not None:
                     seen[s].append(o)
-    perceive(events)
-    if on_events:
-        on_events(state, events)
     steps = 0
     try:
+        perceive(events)
+        if on_events:
+            on_events(state, events)
         while not state.is_terminal:
             if steps >= max_steps:
                 phase = engine.cg.phase_list[state.phase]
@@ -331,7 +335,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             if on_events:
                 on_events(state, events)
             steps += 1
-    except RulesRuntimeError as exc:
-        exc.record = MatchRecord(state, steps, log, ())     # what was played, for the log
+    except BaseException as exc:
+        # what was played, for the log: after a runtime error, and when the match is
+        # stopped (Ctrl-C, the end of a person's input, a player's own exception)
+        if getattr(exc, "record", None) is None:
+            try:
+                exc.record = MatchRecord(state, steps, log, ())
+            except (AttributeError, TypeError):     # an exception that takes no attributes
+                pass
         raise
     return MatchRecord(state, steps, log, state.winners)

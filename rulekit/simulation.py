@@ -31,6 +31,21 @@ BOTS = ("generic", "random")
 CHUNKS_PER_WORKER = 32
 
 
+def _per_seat(bots, spec: "SimulationSpec") -> tuple[str, ...]:
+    """``bots`` as one kind per seat: a single kind (a string) sits at every seat."""
+    if isinstance(bots, str):
+        return (bots,) * spec.players
+    return tuple(bots)
+
+
+def _check_bots(spec: "SimulationSpec", attribute, bots: tuple) -> None:
+    if len(bots) != spec.players:
+        raise ValueError(f"bots: {len(bots)} given for {spec.players} seats (one per seat)")
+    wrong = [b for b in bots if b not in BOTS]
+    if wrong:
+        raise ValueError(f"bots: {wrong[0]!r} is not one of {', '.join(BOTS)}")
+
+
 @attrs.frozen
 class SimulationSpec:
     """What to simulate (everything a worker needs; it pickles small).
@@ -40,7 +55,8 @@ class SimulationSpec:
         path: the file's name, used in error messages only.
         variants: the variants to apply, in order.
         players: the number of seats.
-        bots: which bot sits at every seat, one of :data:`BOTS`.
+        bots: which bot sits at each seat, one of :data:`BOTS` per seat (a tuple as long
+            as ``players``); a single kind given as a string sits at every seat.
         seed: the seed of match 0; match ``k`` is played with ``seed + k``.
         max_decisions: a match that has not ended after this many decisions is unfinished.
     """
@@ -49,7 +65,8 @@ class SimulationSpec:
     path: str
     variants: tuple[str, ...] = attrs.field(converter=tuple)
     players: int
-    bots: str = attrs.field(validator=attrs.validators.in_(BOTS))
+    bots: tuple[str, ...] = attrs.field(converter=attrs.Converter(_per_seat, takes_self=True),
+                                        validator=_check_bots)
     seed: int
     max_decisions: int = MAX_DECISIONS
 
@@ -162,10 +179,8 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
     played = []
     for k in range(first, first + count):
         seed = spec.seed + k
-        if spec.bots == "random":
-            bots = [RandomBot(seat_rng(seed, s)) for s in range(n)]
-        else:
-            bots = [GenericBot(engine, seat_rng(seed, s)) for s in range(n)]
+        bots = [RandomBot(seat_rng(seed, s)) if kind == "random" else GenericBot(engine, seat_rng(seed, s))
+                for s, kind in enumerate(spec.bots)]
         try:
             record = play_match(engine, bots, n, seed, max_steps=spec.max_decisions, keep_log=False)
             returns = tuple(engine.returns(record.state))

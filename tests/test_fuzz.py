@@ -300,11 +300,11 @@ def _human_command_cleanly(combo, n: int, human: int, match_seed: int, lines: li
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         with _SkipKnown(text):
             raise result.exception
-    # 0: the match ended; 1: the input ran out (click's "Aborted!"); 2: stopped at the bound
+    # 0: the match ended; 1: the input ran out ("stopped: end of input …"); 2: stopped at the bound
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.output[-2000:])
     assert "Traceback" not in result.output
     if result.exit_code == 1:
-        assert result.stderr.rstrip().endswith("Aborted!"), result.output[-2000:]
+        assert result.stderr.rstrip().splitlines()[-1].startswith("stopped: end of input"), result.output[-2000:]
 
 
 _ENGINES: dict = {}

@@ -334,8 +334,8 @@ def test_cli_run_rejects_too_many_players(runner):
 
 
 def test_cli_run_rejects_players_beyond_a_variant_limit(runner):
-    """`rulekit run -v in_hand --players 7` uses the variant's range 2..6."""
-    result = runner.invoke(main, ["run", str(LUGENBEUTEL), "-v", "in_hand", "--players", "7", "--quiet"])
+    """`rulekit run --variant in_hand --players 7` uses the variant's range 2..6."""
+    result = runner.invoke(main, ["run", str(LUGENBEUTEL), "--variant", "in_hand", "--players", "7", "--quiet"])
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1] == \
         "Error: Invalid value for '--players': Lügenbeutel is for 2 to 6 players, not 7"

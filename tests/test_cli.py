@@ -1,0 +1,450 @@
+"""The command line: stopping a match (Ctrl-C, end of input) with what was played kept in the
+log, and its conventions (-h, -v, several files for check, --bots per seat, shell completion,
+singular and plural)."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from rulekit.check import load
+from rulekit.cli import _count, _summary, main
+from rulekit.engine import Engine
+from rulekit.match import play_match, seat_rng
+from rulekit.players import RandomBot
+from rulekit.simulation import SimulationSpec, simulate
+from strategies import ROOT
+
+GAMES = ROOT / "games"
+LUGENBEUTEL = str(GAMES / "lugenbeutel.rules")
+DTC = str(GAMES / "dtc.rules")
+LIARS_DICE = str(GAMES / "liars_dice.rules")
+
+SOLO = """\
+game "Solo"
+players 1
+deck {
+  card gold: count 1
+}
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+zone pot: shared, count only
+setup {
+  deal 1 from stock to each hand
+  set current = P1
+  go to play
+}
+turn play {
+  action play "puts down a coin" {
+    choose 1 from your hand
+    lay chosen on pot
+    end deal
+  }
+}
+match {
+  winners: lowest count of your hand
+}
+"""
+
+
+def _log_rows(path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def _stop_line(result) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+# =========================================================================== 1. stopping
+def test_end_of_input_at_the_first_prompt_stops_with_status_1_and_keeps_the_log(tmp_path):
+    """No input at all: the first prompt meets the end of input; one line, status 1, and the
+    log holds the setup (and the bots' decisions before the human's turn)."""
+    log = tmp_path / "m.jsonl"
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--seed", "1", "--log", str(log)],
+                                input="")
+    assert 1 == result.exit_code, result.output
+    assert "Traceback" not in result.output and "Aborted!" not in result.output
+    line = _stop_line(result)
+    assert line.startswith("stopped: end of input at the prompt after ")
+    assert str(log) in line
+    rows = _log_rows(log)
+    assert f"({len(rows)} lines)" in line
+    kinds = [r["kind"] for r in rows if r["type"] == "event"]
+    assert "deal_start" in kinds and "shuffle" in kinds
+    steps = sum(1 for r in rows if r["type"] == "decision")
+    assert f"after {_count(steps, 'decision')};" in line
+
+
+def test_end_of_input_later_in_the_match_keeps_the_decisions_played(tmp_path):
+    """Input that runs out after a few answers: the log holds those decisions too."""
+    log = tmp_path / "m.jsonl"
+    answers = "offer\n1\n6\n"
+    result = CliRunner().invoke(main, ["run", DTC, "--players", "2", "--human", "1", "--seed", "4", "--bots",
+                                       "random", "--log", str(log)], input=answers)
+    assert 1 == result.exit_code, result.output
+    assert _stop_line(result).startswith("stopped: end of input")
+    rows = _log_rows(log)
+    assert any(r["type"] == "decision" and r["seat"] == 0 for r in rows)
+
+
+def _abort_like_click(exc_type):
+    """A stand-in for click.prompt that does what click does on Ctrl-C or end of input:
+    raise click.Abort from the KeyboardInterrupt / EOFError."""
+
+    def prompt(*args, **kwargs):
+        try:
+            raise exc_type()
+        except exc_type:
+            raise click.Abort() from None
+
+    return prompt
+
+
+def test_ctrl_c_at_a_prompt_stops_with_status_130_and_keeps_the_log(tmp_path, monkeypatch):
+    log = tmp_path / "m.jsonl"
+    monkeypatch.setattr(click, "prompt", _abort_like_click(KeyboardInterrupt))
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--seed", "1", "--log", str(log)])
+    assert 130 == result.exit_code, result.output
+    assert "Traceback" not in result.output and "Aborted!" not in result.output
+    line = _stop_line(result)
+    assert line.startswith("stopped: interrupted (Ctrl-C) after ")
+    assert any(r["type"] == "event" and r["kind"] == "deal_start" for r in _log_rows(log))
+
+
+def test_abort_on_end_of_input_is_told_from_ctrl_c(tmp_path, monkeypatch):
+    monkeypatch.setattr(click, "prompt", _abort_like_click(EOFError))
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--seed", "1", "--quiet"])
+    assert 1 == result.exit_code
+    assert _stop_line(result).startswith("stopped: end of input")
+
+
+def test_ctrl_c_while_the_bots_play_keeps_the_log(tmp_path, monkeypatch):
+    """Ctrl-C between two bot decisions: status 130, the log holds the decisions made."""
+    from rulekit.players import GenericBot
+
+    calls = []
+    choose = GenericBot.choose
+
+    def interrupted(self, view, decision):
+        calls.append(1)
+        if len(calls) > 5:
+            raise KeyboardInterrupt
+        return choose(self, view, decision)
+
+    monkeypatch.setattr(GenericBot, "choose", interrupted)
+    log = tmp_path / "m.jsonl"
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--seed", "2", "-q", "--log", str(log)])
+    assert 130 == result.exit_code, result.output
+    assert _stop_line(result).startswith("stopped: interrupted (Ctrl-C) after 5 decisions;")
+    assert 5 == sum(1 for r in _log_rows(log) if r["type"] == "decision")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_a_real_sigint_at_a_prompt_stops_with_status_130(tmp_path):
+    """A real Ctrl-C (SIGINT) to `rulekit run --human 1` waiting at its prompt."""
+    log = tmp_path / "m.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "run", LUGENBEUTEL, "--human", "1", "--seed", "1",
+                             "--log", str(log)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+    try:
+        seen = b""
+        deadline = time.monotonic() + 60
+        while b"choose an option" not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                seen += chunk
+        assert b"choose an option" in seen, seen[-2000:]
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = err.decode("utf-8")
+    assert 130 == proc.returncode, err
+    assert "Traceback" not in err
+    assert [line for line in err.splitlines() if line.strip()][0].startswith("stopped: interrupted (Ctrl-C)")
+    assert any(r["type"] == "event" and r["kind"] == "deal_start" for r in _log_rows(log))
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, EOFError, click.Abort])
+def test_play_match_hands_what_was_played_to_the_caller_when_stopped(stop):
+    engine = Engine(load(DTC))
+
+    class Stopping(RandomBot):
+        calls = 0
+
+        def choose(self, view, decision):
+            Stopping.calls += 1
+            if Stopping.calls > 3:
+                raise stop()
+            return super().choose(view, decision)
+
+    with pytest.raises(stop) as caught:
+        play_match(engine, [Stopping(seat_rng(1, s)) for s in range(3)], 3, 1)
+    record = caught.value.record
+    assert 3 == record.steps
+    assert 3 == sum(1 for r in record.log if r["type"] == "decision")
+    assert record.winners == ()
+
+
+@pytest.mark.parametrize("where", ["missing/x.jsonl", "file.txt/x.jsonl"])
+def test_an_unwritable_log_fails_fast_naming_the_option(tmp_path, where):
+    (tmp_path / "file.txt").write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", DTC, "--seed", "1", "--log", str(tmp_path / where)])
+    assert 2 == result.exit_code
+    assert "'--log'" in result.stderr
+    assert "deal 1" not in result.output
+
+
+def test_ctrl_c_in_simulate_stops_with_status_130(monkeypatch):
+    import rulekit.simulation
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rulekit.simulation, "simulate", interrupted)
+    result = CliRunner().invoke(main, ["simulate", DTC, "--games", "2", "--seed", "1", "--workers", "1"])
+    assert 130 == result.exit_code
+    assert "stopped: interrupted (Ctrl-C)" == _stop_line(result)
+
+
+# =========================================================================== 2. conventions
+@pytest.mark.parametrize("command", [[], ["run"], ["check"], ["simulate"], ["compile"]])
+def test_dash_h_is_help_everywhere(command):
+    short = CliRunner().invoke(main, [*command, "-h"])
+    long = CliRunner().invoke(main, [*command, "--help"])
+    assert 0 == short.exit_code == long.exit_code
+    assert short.stdout == long.stdout
+    assert "-h, --help" in short.stdout
+
+
+def test_the_help_tells_how_to_enable_shell_completion():
+    result = CliRunner().invoke(main, ["--help"])
+    assert 'eval "$(_RULEKIT_COMPLETE=bash_source rulekit)"' in result.stdout
+
+
+def test_dash_v_is_verbose_not_variant():
+    runner = CliRunner()
+    verbose = runner.invoke(main, ["run", DTC, "--seed", "1", "--bots", "random", "-v"])
+    assert 0 == verbose.exit_code, verbose.output
+    assert verbose.stdout == runner.invoke(main, ["run", DTC, "--seed", "1", "--bots", "random"]).stdout
+    assert 2 == runner.invoke(main, ["run", LUGENBEUTEL, "-v", "in_hand", "--seed", "1"]).exit_code
+    assert "-v, --verbose" in runner.invoke(main, ["run", "-h"]).stdout
+    for command in ("check", "simulate", "compile"):
+        result = runner.invoke(main, [command, LUGENBEUTEL, "-v", "in_hand"])
+        assert 2 == result.exit_code and "No such option" in result.stderr and "-v" in result.stderr
+        assert "--variant NAME" in runner.invoke(main, [command, "-h"]).stdout
+    both = runner.invoke(main, ["run", DTC, "-v", "-q"])
+    assert 2 == both.exit_code and "--verbose and --quiet" in both.stderr
+
+
+def test_variant_is_still_a_long_option():
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--variant", "in_hand", "--seed", "1", "-q",
+                                       "--bots", "random"])
+    assert 0 == result.exit_code, result.output
+    assert "(in_hand)" in result.stdout.splitlines()[0]
+
+
+def test_check_takes_several_files_and_reports_every_problem(tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text('game "x"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", DTC, str(broken), str(tmp_path / "nope.rules"), LIARS_DICE])
+    assert 2 == result.exit_code
+    assert f"{DTC}: ok — DTC" in result.stdout
+    assert "  variant higher_counts: ok" in result.stdout          # every variant of each file
+    assert f"{LIARS_DICE}: ok — Liar's Dice" in result.stdout       # checked after the failures
+    assert "  variant five_dice: ok" in result.stdout
+    assert f"{broken}:1:1: error: the file declares no deck" in result.stderr
+    assert f"{broken}:1:1: error: the file declares no setup" in result.stderr
+    assert f"{tmp_path / 'nope.rules'}: error: cannot read the file" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_check_of_good_files_exits_0():
+    result = CliRunner().invoke(main, ["check", DTC, LUGENBEUTEL])
+    assert 0 == result.exit_code, result.output
+    assert result.stderr == ""
+    assert [line for line in result.stdout.splitlines() if not line.startswith("  ")] == [
+        f"{DTC}: ok — DTC, 2-6 players, 66 cards, 2 phases",
+        f"{LUGENBEUTEL}: ok — Lügenbeutel, 2-8 players, 112 cards, 3 phases"]
+
+
+def test_check_reads_standard_input_for_a_dash():
+    text = (GAMES / "liars_dice.rules").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-"], input=text)
+    assert 0 == result.exit_code, result.output
+    assert result.stdout.splitlines() == ["<stdin>: ok — Liar's Dice, 2 players, 0 cards, 1 d6 in each cup, 1 phase",
+                                          "  variant five_dice: ok — five dice each"]
+    broken = CliRunner().invoke(main, ["check", DTC, "-"], input=text.replace("players 2", "players two"))
+    assert 2 == broken.exit_code
+    assert f"{DTC}: ok" in broken.stdout
+    assert broken.stderr.startswith("<stdin>:")
+    bad_bytes = CliRunner().invoke(main, ["check", "-"], input=b"\xff\xfe")
+    assert 2 == bad_bytes.exit_code and "<stdin>" in bad_bytes.stderr and "UTF-8" in bad_bytes.stderr
+
+
+def test_check_with_a_variant_checks_each_file_with_it():
+    result = CliRunner().invoke(main, ["check", "--variant", "in_hand", LUGENBEUTEL, DTC])
+    assert 2 == result.exit_code
+    assert f"{LUGENBEUTEL}: ok — Lügenbeutel (in_hand), 2-6 players" in result.stdout
+    assert f"{DTC}: error: unknown variant 'in_hand'" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "simulate", "compile"])
+def test_players_help_says_the_default_follows_the_game(command):
+    result = CliRunner().invoke(main, [command, "--help"], terminal_width=200)
+    assert "default: 4, or the nearest count the game allows" in result.stdout
+
+
+def test_players_out_of_range_names_the_game_range(tmp_path):
+    result = CliRunner().invoke(main, ["simulate", LUGENBEUTEL, "--players", "9", "--games", "1"])
+    assert 2 == result.exit_code
+    assert "Lügenbeutel is for 2 to 8 players, not 9" in result.stderr
+    solo = tmp_path / "solo.rules"
+    solo.write_text(SOLO, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(solo), "--players", "2"])
+    assert "Solo is for 1 player only, not 2" in result.stderr
+
+
+def test_bots_one_per_seat_in_run(tmp_path):
+    log = tmp_path / "m.jsonl"
+    result = CliRunner().invoke(main, ["run", DTC, "--players", "3", "--seed", "5", "--bots",
+                                       "generic,random,random", "-q", "--log", str(log)])
+    assert 0 == result.exit_code, result.output
+    assert any(r["type"] == "decision" for r in _log_rows(log))
+    # one kind for all is the list of that kind, seat by seat
+    same = CliRunner().invoke(main, ["run", DTC, "--players", "3", "--seed", "5", "--bots",
+                                     "random,random,random", "-q"])
+    every = CliRunner().invoke(main, ["run", DTC, "--players", "3", "--seed", "5", "--bots", "random", "-q"])
+    assert same.stdout == every.stdout
+
+
+def test_bots_list_of_the_wrong_length_is_a_clear_bad_parameter():
+    result = CliRunner().invoke(main, ["run", DTC, "--players", "3", "--bots", "generic,random"])
+    assert 2 == result.exit_code
+    line = result.stderr.splitlines()[-1]
+    assert line.startswith("Error: Invalid value for '--bots': 2 kinds of player for 3 seats")
+    assert "generic,random,random" in line
+    sim = CliRunner().invoke(main, ["simulate", DTC, "--players", "3", "--bots", "random,random,random,random"])
+    assert 2 == sim.exit_code and "Invalid value for '--bots'" in sim.stderr
+
+
+def test_bots_rejects_an_unknown_kind_and_human_in_simulate():
+    result = CliRunner().invoke(main, ["run", DTC, "--bots", "clever"])
+    assert 2 == result.exit_code
+    assert "Invalid value for '--bots': 'clever' is not a kind of player" in result.stderr
+    sim = CliRunner().invoke(main, ["simulate", DTC, "--players", "2", "--bots", "human,random"])
+    assert 2 == sim.exit_code and "'human' is not a kind of player" in sim.stderr
+
+
+def test_human_seats_in_the_bots_list_or_by_human():
+    answers = "\n".join(["refuse"] * 300) + "\n"
+    listed = CliRunner().invoke(main, ["run", DTC, "--players", "2", "--seed", "4", "--bots", "human,random"],
+                                input=answers)
+    flagged = CliRunner().invoke(main, ["run", DTC, "--players", "2", "--seed", "4", "--bots", "random",
+                                        "--human", "1"], input=answers)
+    both = CliRunner().invoke(main, ["run", DTC, "--players", "2", "--seed", "4", "--bots", "human,random",
+                                     "--human", "1"], input=answers)
+    assert "your decision" in listed.stdout
+    assert listed.stdout == flagged.stdout == both.stdout
+    clash = CliRunner().invoke(main, ["run", DTC, "--players", "2", "--bots", "generic,random", "--human", "1"])
+    assert 2 == clash.exit_code and "'--bots': seat 1 is yours (--human 1)" in clash.stderr
+
+
+def test_simulate_with_one_bot_kind_per_seat_is_the_same_for_any_worker_count():
+    outputs = []
+    for workers in ("1", "2"):
+        result = CliRunner().invoke(main, ["simulate", LIARS_DICE, "--games", "12", "--seed", "3", "--bots",
+                                           "generic,random", "--workers", workers])
+        assert 0 == result.exit_code, result.output
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+    assert "bots generic,random" in outputs[0]
+
+
+def test_simulation_spec_takes_one_kind_or_one_per_seat():
+    text = (GAMES / "liars_dice.rules").read_text(encoding="utf-8")
+    one = SimulationSpec(text, LIARS_DICE, (), 2, "random", 1)
+    per_seat = SimulationSpec(text, LIARS_DICE, (), 2, ("random", "random"), 1)
+    assert one == per_seat and one.bots == ("random", "random")
+    assert simulate(one, 6) == simulate(per_seat, 6)
+    mixed = SimulationSpec(text, LIARS_DICE, (), 2, ("generic", "random"), 1)
+    assert simulate(mixed, 6, 1) == simulate(mixed, 6, 2)
+    with pytest.raises(ValueError):
+        SimulationSpec(text, LIARS_DICE, (), 2, ("random",), 1)
+    with pytest.raises(ValueError):
+        SimulationSpec(text, LIARS_DICE, (), 2, "clever", 1)
+
+
+def _complete(words: str) -> list[str]:
+    cword = len(words.split()) - (0 if words.endswith(" ") else 1)
+    result = CliRunner().invoke(main, [], prog_name="rulekit",
+                                env={"_RULEKIT_COMPLETE": "bash_complete", "COMP_WORDS": words,
+                                     "COMP_CWORD": str(cword)})
+    assert 0 == result.exit_code, result.output
+    return [line.split(",", 1)[1] for line in result.stdout.splitlines() if "," in line]
+
+
+def test_variant_completes_the_variants_of_the_file():
+    assert _complete(f"rulekit run {LUGENBEUTEL} --variant ") == \
+        ["edition_b", "in_hand", "edition_b_in_hand", "single_card"]
+    assert _complete(f"rulekit simulate {LUGENBEUTEL} --variant edi") == ["edition_b", "edition_b_in_hand"]
+    assert _complete(f"rulekit check {DTC} {LIARS_DICE} --variant ") == \
+        ["higher_counts", "higher_counts_literal", "five_dice"]
+
+
+def test_variant_completion_survives_a_missing_or_broken_file(tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text('variant quick "fast" {\n  nonsense here\n', encoding="utf-8")
+    binary = tmp_path / "binary.rules"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert _complete("rulekit run --variant ") == []
+    assert _complete(f"rulekit run {tmp_path / 'nope.rules'} --variant ") == []
+    assert _complete(f"rulekit run {binary} --variant ") == []
+    assert _complete(f"rulekit run {broken} --variant ") == ["quick"]
+
+
+def test_bots_completion():
+    assert _complete(f"rulekit simulate {DTC} --bots generic,r") == ["generic,random"]
+
+
+def test_counts_are_singular_or_plural():
+    assert [_count(1, "card"), _count(2, "card"), _count(0, "match", "matches"), _count(1, "match", "matches")] == \
+        ["1 card", "2 cards", "0 matches", "1 match"]
+    game = SimpleNamespace(players=(1, 1), deck_size=1, kinds=[SimpleNamespace(count=1, start="hand")], dice=[],
+                           phases=["play"])
+    assert _summary(game) == "1 player, 1 card, 1 card for each seat, 1 phase"
+
+
+def test_singular_in_every_command(tmp_path):
+    solo = tmp_path / "solo.rules"
+    solo.write_text(SOLO, encoding="utf-8")
+    log = tmp_path / "m.jsonl"
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(solo)])
+    assert checked.stdout == f"{solo}: ok — Solo, 1 player, 1 card, 1 phase\n"
+    ran = runner.invoke(main, ["run", str(solo), "--seed", "1", "--log", str(log)])
+    assert ran.stdout.startswith("Solo — 1 player, seed 1")
+    assert f"log written to {log} ({len(_log_rows(log))} lines)" in " ".join(ran.stdout.split())
+    compiled = runner.invoke(main, ["compile", str(solo)])
+    assert "compiled for 1 player — 1 of 1 action enumerated" in compiled.stdout
+    simulated = runner.invoke(main, ["simulate", str(solo), "--games", "1", "--seed", "1", "--workers", "1"],
+                              terminal_width=200)
+    assert "1 match, 1 player, random bots" in simulated.stdout
