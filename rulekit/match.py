@@ -56,7 +56,7 @@ class MatchTooLong(RuntimeError):
     def __init__(self, record: "MatchRecord", bound: int, where: str = ""):
         self.record = record
         self.bound = bound
-        super().__init__(f"the match was stopped after {bound} decisions without ending"
+        super().__init__(f"the match was stopped after {bound} decision{'' if bound == 1 else 's'} without ending"
                          + (f"; it was in {where}" if where else ""))
 
 
