@@ -217,8 +217,9 @@ def main() -> None:
               metavar="FILE.jsonl", help="Write every decision and event as JSON lines (also when the match is "
                                          "stopped: what was played so far).")
 @click.option("--verbose", "-v", is_flag=True,
-              help="Print every step of the match (for now this is what run does anyway, unless --quiet).")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the final standings.")
+              help="Print every step of the match (the default when a person plays; bots alone get a "
+                   "summary per deal).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result (the final standings).")
 @click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
               help="Stop a match that has not ended after this many decisions.")
 def run(file, players, seed, variants, humans, bots, log_path, verbose, quiet, max_decisions):
@@ -255,18 +256,30 @@ def run(file, players, seed, variants, humans, bots, log_path, verbose, quiet, m
     console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}", soft_wrap=True)
     human_seats = {s for s, kind in enumerate(kinds) if kind == "human"}
 
+    from .engine.narrate import seat_name
+
+    # bots alone: a summary per deal, every step with --verbose; with a person: every step
+    every_step = verbose or bool(human_seats)
+
     def on_events(state, events):
         if quiet:
             return
         for ev in events:
-            if ev.seat is not None and human_seats and ev.seat not in human_seats:
+            if ev.seat is not None and ev.seat not in human_seats:
+                # a private result (an inspection) is for the seat that saw it alone
+                if every_step:
+                    seen = len(ev.data.get("cards", ()))
+                    console.print(f"  ({seat_name(ev.seat)} is shown {_count(seen, 'card')})", markup=False,
+                                  soft_wrap=True)
                 continue
             if ev.kind == "deal_end":
-                console.print(_deal_summary(engine, state.n, ev.data), markup=False)
+                console.print(_deal_summary(engine, state.n, ev.data), markup=False, soft_wrap=True)
+                continue
+            if not every_step and ev.kind not in ("deal_start", "match_end", "out"):
                 continue
             line = engine.describe_event(ev, state.n)
             if line:
-                console.print(line, markup=False)
+                console.print(line, markup=False, soft_wrap=True)
 
     record = None
     try:

@@ -244,7 +244,10 @@ def test_dash_v_is_verbose_not_variant():
     runner = CliRunner()
     verbose = runner.invoke(main, ["run", DTC, "--seed", "1", "--bots", "random", "-v"])
     assert 0 == verbose.exit_code, verbose.output
-    assert verbose.stdout == runner.invoke(main, ["run", DTC, "--seed", "1", "--bots", "random"]).stdout
+    summary = runner.invoke(main, ["run", DTC, "--seed", "1", "--bots", "random"]).stdout
+    # bots alone: a summary per deal by default; -v prints every step of the same match
+    assert len(verbose.stdout.splitlines()) > len(summary.splitlines())
+    assert [line for line in verbose.stdout.splitlines() if line in summary.splitlines()] == summary.splitlines()
     assert 2 == runner.invoke(main, ["run", LUGENBEUTEL, "-v", "in_hand", "--seed", "1"]).exit_code
     assert "-v, --verbose" in runner.invoke(main, ["run", "-h"]).stdout
     for command in ("check", "simulate", "compile"):
@@ -448,3 +451,25 @@ def test_singular_in_every_command(tmp_path):
     simulated = runner.invoke(main, ["simulate", str(solo), "--games", "1", "--seed", "1", "--workers", "1"],
                               terminal_width=200)
     assert "1 match, 1 player, random bots" in simulated.stdout
+
+
+def test_bots_alone_get_a_summary_per_deal_and_private_results_stay_private():
+    """Without a person, run prints a summary per deal; with -v every step, and an inspection
+    says who saw how many cards, never which."""
+    runner = CliRunner()
+    nimms = str(ROOT / "games" / "nimms_leich.rules")
+    summary = runner.invoke(main, ["run", nimms, "--seed", "4", "--bots", "random"]).stdout
+    verbose = runner.invoke(main, ["run", nimms, "--seed", "4", "--bots", "random", "-v"]).stdout
+    assert "— deal 1 —" in summary and "Final standings" in summary
+    assert "spends a chip to look" not in summary and "spends a chip to look" in verbose
+    assert "is shown 2 cards)" in verbose and "(shown to" not in verbose
+
+
+def test_a_draw_from_an_empty_zone_is_told():
+    from rulekit import Engine, load
+    from rulekit.engine import Event
+    engine = Engine(load(LUGENBEUTEL))
+    stock, drawn = engine.cg.zone_index["stock"], engine.cg.zone_index["drawn"]
+    event = Event("draw", None, {"to": engine.cg.zone_slot(drawn, 1, 4), "from": engine.cg.zone_slot(stock, 0, 4),
+                                 "cards": (), "wanted": 1})
+    assert engine.describe_event(event, 4) == "  the stock is empty: P2 draws nothing"

@@ -53,7 +53,7 @@ def test_markup_in_titles_labels_and_card_names_is_printed_as_text(tmp_path):
     """`[/]` and `[bold]` in a title, an action label and a card label are printed literally."""
     path = tmp_path / "markup.rules"
     path.write_text(MARKUP_GAME, encoding="utf-8")
-    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--bots", "random"])
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--bots", "random", "-v"])
     assert 0 == result.exit_code, result.output
     assert "[/] [bold]Gold — 2 players, seed 1" == result.stdout.splitlines()[0]
     assert "P1 gives [/] 1" in result.stdout

@@ -44,11 +44,14 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "voted":
         return f"{seat_name(d['seat'])} has voted"
     if kind == "draw":
-        if d["wanted"] <= 0 or not d["cards"]:
+        if d["wanted"] <= 0:
             return None
         zi, owner = cg.zone_owner(d["to"], n)
         who = f"{seat_name(owner)} " if owner >= 0 else ""
         got = len(d["cards"])
+        if not got:
+            source = cg.zones[cg.zone_owner(d["from"], n)[0]].name
+            return f"  the {source} is empty: {who}draws nothing"
         lost = f" (only {got} left to draw)" if got < d["wanted"] else ""
         return f"  {who}draws {got} card(s){lost}"
     if kind == "refill":
