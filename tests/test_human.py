@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from rulekit import Engine, load
+from rulekit import Action, Engine, load
 from rulekit.match import play_match, seat_rng
 from rulekit.players import HumanPlayer, RandomBot
 
@@ -95,3 +95,38 @@ def test_help_history_and_rules_answer_and_ask_again():
     assert "Other commands: history" in text
     assert "when others may interrupt: calls Liar!" in text        # the labels, not the names
     assert "on a turn: plays {…} card(s) as {…} · plays a card as skip · passes and draws a card" in text
+
+
+def _typed(engine, state, lines: list[str]):
+    out = io.StringIO()
+    answers = iter(lines)
+    human = HumanPlayer(engine, Console(file=out, width=200), lambda prompt: next(answers))
+    decision = engine.decision(state)
+    return human.choose(engine.view(state, decision.seat), decision), out.getvalue()
+
+
+def test_a_whole_move_is_typed_in_one_line_with_cards_by_name():
+    state, _ = ENGINE.new_match(4, random.Random(4))
+    seat = ENGINE.decision(state).seat
+    hand = sorted(state.zones[ENGINE.zone_slot(state, "hand", seat)])
+    twice = next(k for k in hand if hand.count(k) >= 2)
+    once = next(k for k in hand if k != twice)
+    label = ENGINE.kind_label
+    action, _ = _typed(ENGINE, state, [f"play {label(once)} 2x{label(twice)}"])
+    assert action == Action("play", tuple(sorted((once, twice, twice))), ())
+    # names in any case, and the card numbers of the listing still work
+    action, _ = _typed(ENGINE, state, ["PLAY", label(twice).upper()])
+    assert action == Action("play", (twice,), ())
+    action, _ = _typed(ENGINE, state, ["play", "1 2"])
+    assert action == Action("play", tuple(hand[:2]), ())
+    # a card named more often than it is held is refused, and the question asked again
+    action, text = _typed(ENGINE, state, [f"play 9x{label(once)}", "pass"])
+    assert action.name == "pass" and "is not a card number" in text
+
+
+def test_a_value_by_its_name_and_an_action_not_offered_says_why():
+    dice = Engine(load(str(GAMES / "liars_dice.rules")))
+    state, _ = dice.new_match(2, random.Random(1))
+    action, text = _typed(dice, state, ["liar", "bid 2 5"])
+    assert action == Action("bid", (), (2, 5))
+    assert "'liar' is not possible now: the opener must bid" in text

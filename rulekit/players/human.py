@@ -147,7 +147,7 @@ class HumanPlayer:
             self.console.print("  [dim]help · history · rules[/dim]")
         while True:
             try:
-                action = self._read(options, decision.phase if window else None, view)
+                action = self._read(options, decision.phase if window else None, view, decision)
             except ValueError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/red] — try again.")
                 continue
@@ -184,7 +184,8 @@ class HumanPlayer:
         covered = view.claim[3] if view.claim is not None else 0
         return covered < rule
 
-    def _read(self, options, window: str | None = None, view: View | None = None) -> Action:
+    def _read(self, options, window: str | None = None, view: View | None = None,
+              decision: Decision | None = None) -> Action:
         while True:
             text = self.ask("choose an option by number or name").strip()
             if not self._command(text.lower(), view):
@@ -212,40 +213,114 @@ class HumanPlayer:
                 if covered < count:
                     return DECLINE_ACTION
                 raise ValueError("this claim covers enough cards: choose an option")
+        tokens = text.split()
+        first = tokens[0] if tokens else ""
         option = None
-        number = _number(text)
+        number = _number(first)
         if number is not None and 1 <= number <= len(options):
             option = options[number - 1]
         else:
-            option = next((o for o in options if o.name == text), None)
+            option = next((o for o in options if o.name.lower() == first.lower()), None)
         if option is None:
+            why = self._not_offered(first, decision)
+            if why is not None:
+                raise ValueError(why)
             raise ValueError(f"'{text}' is not one of the options 1..{len(options)}")
+        rest = tokens[1:]
+        nvalues = len(option.params)
+        grouped_values = any(" " in name for shown in option.shown for name in shown)
+        one_line = bool(rest) and not grouped_values and (option.cards is not None or len(rest) == nvalues)
+        if rest and not one_line:
+            raise ValueError(f"'{option.name}' takes {nvalues} value{'' if nvalues == 1 else 's'} after it"
+                             if option.cards is None else f"type the values of '{option.name}' when asked")
+        card_tokens = rest[:len(rest) - nvalues] if one_line else []
+        value_tokens = rest[len(rest) - nvalues:] if one_line and nvalues else []
+        if one_line and nvalues and len(rest) < nvalues:
+            raise ValueError(f"'{option.name}' takes {nvalues} value{'' if nvalues == 1 else 's'}")
         cards: tuple = ()
         if option.cards is not None:
             pool = list(option.cards)
-            listing = "  ".join(f"{i}:{self.engine.kind_label(k)}" for i, k in enumerate(pool, 1))
-            self.console.print(f"  cards: {listing}", markup=False)
-            high = "any number" if option.high is None else str(option.high)
-            raw = self.ask(f"which cards? numbers separated by spaces ({option.low} to {high})").split()
-            picked = []
-            for token in raw:
-                number = _number(token)
-                if number is None or not 1 <= number <= len(pool):
-                    raise ValueError(f"'{token}' is not a card number 1..{len(pool)}")
-                if number in picked:
-                    raise ValueError(f"card {token} is chosen twice")
-                picked.append(number)
-            cards = tuple(sorted(pool[i - 1] for i in picked))
+            if not card_tokens:
+                listing = "  ".join(f"{i}:{self.engine.kind_label(k)}" for i, k in enumerate(pool, 1))
+                self.console.print(f"  cards: {listing}", markup=False)
+                high = "any number" if option.high is None else str(option.high)
+                card_tokens = self.ask(f"which cards? names (7 7 joker, 2x7) or numbers ({option.low} to {high})"
+                                       ).split()
+            cards = self._parse_cards(card_tokens, pool)
         params = []
         for i, (name, values) in enumerate(option.params):
             names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
             shown = self._values_text(values, names)
-            raw = self.ask(f"{name}? one of {shown}").strip()
+            raw = value_tokens[i] if value_tokens else self.ask(f"{name}? one of {shown}").strip()
             value = self._parse_value(raw, values, names)
             if value is None:
                 raise ValueError(f"'{raw}' is not one of {shown}")
             params.append(value)
         return Action(option.name, cards, tuple(params))
+
+    def _not_offered(self, name: str, decision: Decision | None) -> str | None:
+        """Why an action of this phase that is not among the options cannot be taken now
+        (its ``require`` message), or None when ``name`` is no action of the phase."""
+        if decision is None or not name:
+            return None
+        phase = self.engine.cg.phases.get(decision.phase)
+        action = phase.by_name.get(name.lower()) if phase is not None else None
+        if action is None:
+            return None
+        reason = decision.check(Action(action.name))
+        return f"'{action.name}' is not possible now" + (f": {reason}" if reason else "")
+
+    def _parse_cards(self, tokens: list, pool: list) -> tuple:
+        """The cards typed: by their names ('7 7 joker', '2x7', several-word names too), or
+        by their numbers in the listing; each card at most as often as the pool holds it."""
+        by_label: dict = {}
+        for k in pool:
+            by_label.setdefault(self.engine.kind_label(k).lower(), k)
+        words = []
+        for token in tokens:          # '2x7' / '2×7': that card twice
+            low = token.lower()
+            head, sep, tail = low.partition("x") if "x" in low else low.partition("×")
+            count = _number(head) if sep else None
+            if count is not None and tail and (tail in by_label or any(lb.startswith(tail) for lb in by_label)):
+                words.extend([tail] * min(count, len(pool) + 1))
+            else:
+                words.append(low)
+        picked = self._cards_by_name(words, by_label, pool)
+        if picked is not None:
+            return picked
+        numbers = []
+        for token in tokens:
+            number = _number(token)
+            if number is None or not 1 <= number <= len(pool):
+                raise ValueError(f"'{token}' is not a card number 1..{len(pool)} or the name of a card you may choose")
+            if number in numbers:
+                raise ValueError(f"card {token} is chosen twice")
+            numbers.append(number)
+        return tuple(sorted(pool[i - 1] for i in numbers))
+
+    @staticmethod
+    def _cards_by_name(words: list, by_label: dict, pool: list) -> tuple | None:
+        """The kinds the words name (longest names first, so 'Lügenbeutel card' is one card),
+        or None when a word names no card of the pool or a card is named more often than it
+        is there."""
+        left = {}
+        for k in pool:
+            left[k] = left.get(k, 0) + 1
+        picked = []
+        i = 0
+        while i < len(words):
+            for j in range(min(len(words), i + 4), i, -1):
+                k = by_label.get(" ".join(words[i:j]))
+                if k is not None:
+                    break
+            else:
+                return None
+            if left[k] == 0:
+                return None
+            left[k] -= 1
+            picked.append(k)
+            i = j
+        return tuple(sorted(picked))
 
     def _values_text(self, values, names) -> str:
         vals = list(values)
