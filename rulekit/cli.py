@@ -157,7 +157,8 @@ def _ask(text: str) -> str:
     """A line typed at the prompt. click.prompt turns both Ctrl-C and the end of input into
     click.Abort; they are told apart again here: KeyboardInterrupt and EOFError."""
     try:
-        return click.prompt(text, prompt_suffix=": ")
+        # an empty line is an answer (Enter declines a window, hands the keyboard over)
+        return click.prompt(text, prompt_suffix=": ", default="", show_default=False)
     except click.Abort as exc:
         stop = EOFError("end of input") if isinstance(exc.__context__, EOFError) else KeyboardInterrupt()
         stop.at_prompt = True           # the line of the prompt is not finished
@@ -167,12 +168,15 @@ def _ask(text: str) -> str:
 def _make_players(engine, n, seed, kinds, console):
     from .match import seat_rng
     from .players import GenericBot, HumanPlayer, RandomBot
+    from .players.human import HotSeat
 
+    # several people at one keyboard: the screen is cleared between them
+    hot_seat = HotSeat() if list(kinds).count("human") > 1 else None
     players = []
     for seat in range(n):
         kind = kinds[seat]
         if kind == "human":
-            players.append(HumanPlayer(engine, console, _ask))
+            players.append(HumanPlayer(engine, console, _ask, hot_seat))
         elif kind == "random":
             players.append(RandomBot(seat_rng(seed, seat)))
         else:

@@ -130,3 +130,39 @@ def test_a_value_by_its_name_and_an_action_not_offered_says_why():
     action, text = _typed(dice, state, ["liar", "bid 2 5"])
     assert action == Action("bid", (), (2, 5))
     assert "'liar' is not possible now: the opener must bid" in text
+
+
+def test_hot_seat_clears_the_screen_and_passes_the_keyboard():
+    """Two people at one keyboard (Liar's Dice, --human 1 --human 2): between their
+    decisions the screen is cleared and the keyboard passed; one person alone is never
+    asked to pass it."""
+    from click.testing import CliRunner
+
+    from rulekit.cli import main
+
+    dice = str(GAMES / "liars_dice.rules")
+    both = CliRunner().invoke(main, ["run", dice, "--seed", "1", "--human", "1", "--human", "2"],
+                              input="bid 1 1\n\nbid 1 2\n\nliar\n")
+    assert both.exit_code == 0, both.output
+    assert "pass the keyboard to P2 and press Enter" in both.output
+    assert "pass the keyboard to P1 and press Enter" in both.output
+    one = CliRunner().invoke(main, ["run", dice, "--seed", "1", "--human", "1"], input="bid 1 1\nliar\n" * 5)
+    assert "pass the keyboard" not in one.output
+
+
+def test_enter_declines_at_the_real_prompt(tmp_path):
+    """Through click's prompt (which asks again after an empty line unless told otherwise):
+    P1's first decision is the Liar! window, and an empty line declines it."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rulekit.cli import main
+
+    log = tmp_path / "m.jsonl"
+    result = CliRunner().invoke(main, ["run", str(GAMES / "lugenbeutel.rules"), "--human", "1", "--seed", "4",
+                                       "--log", str(log)], input="\n")
+    assert result.exit_code == 1 and "stopped: end of input" in result.stderr     # then the input ends
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    mine = [r for r in records if r.get("type") == "decision" and r["seat"] == 0]
+    assert mine and mine[0]["action"] == "decline"

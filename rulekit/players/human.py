@@ -18,6 +18,21 @@ COMMANDS = ("Type an option's number or name. Other commands: history (everythin
 WINDOW_HELP = "Enter: decline · never: not again this deal · only N: only for claims of N+ cards · always"
 
 
+class HotSeat:
+    """Several people at one keyboard: before a seat's decision that follows another seat's,
+    the screen is cleared and the keyboard passed, so that no seat sees another's hand."""
+
+    def __init__(self):
+        self.last: int | None = None
+
+    def hand_over(self, player: "HumanPlayer", seat: int) -> None:
+        if self.last is not None and self.last != seat:
+            player.console.clear()
+            player.ask(f"pass the keyboard to {seat_name(seat)} and press Enter")
+            player.console.clear()
+        self.last = seat
+
+
 class HumanPlayer:
     """Reads choices from ``ask`` (a prompt function) and prints to ``console``.
 
@@ -26,6 +41,7 @@ class HumanPlayer:
         console: where the view and the options are shown.
         ask: returns one line typed by the person for a prompt; raises EOFError at the end
             of input.
+        hot_seat: shared by the people of one keyboard (see :class:`HotSeat`).
     """
 
     #: the match runner gives this player its public history (View.history)
@@ -33,10 +49,12 @@ class HumanPlayer:
     #: at most this many of the events since the last decision are printed
     recent = 12
 
-    def __init__(self, engine: Engine, console: Console, ask: Callable[[str], str]):
+    def __init__(self, engine: Engine, console: Console, ask: Callable[[str], str],
+                 hot_seat: HotSeat | None = None):
         self.engine = engine
         self.console = console
         self.ask = ask
+        self.hot_seat = hot_seat       # shared by the people at one keyboard, or None
         self._seen = 0                 # events of the history already shown
         # per window (phase name): None, "never", or the fewest claimed cards worth asking
         # about, for the rest of the deal ``self._deal``
@@ -135,6 +153,8 @@ class HumanPlayer:
         if window and rejected is None and self._skip(view, decision):
             return DECLINE_ACTION
         if rejected is None:
+            if self.hot_seat is not None:
+                self.hot_seat.hand_over(self, view.seat)
             self.show(view, decision)
         else:       # the same decision again: the view was just shown
             self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
