@@ -332,15 +332,10 @@ class Generator:
     def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
         """The source of the generator of an action's legal concrete actions, or None when
         the interpreter enumerates it."""
-        stmts = []
-        for s in action.body:
-            if not isinstance(s, (m.Require, m.ChooseCards, m.ChooseParam)):
-                break
-            stmts.append(s)
-        steps = compiled.steps
-        extra = len(steps) - len(stmts)             # a 'forced when' adds a first require
-        if extra not in (0, 1) or any(st[0] == "blind" for st in steps):
+        opening = self._opening(action, compiled)
+        if opening is None:
             return None
+        stmts, steps, extra = opening
         self.scope, self.env = {}, {}
         self.hoisted = []
         closures = self.closures
@@ -496,15 +491,10 @@ class Generator:
         choices bound in ``ctx`` for the action's effects), False if it is not or if the
         interpreter should judge it (its ``_check`` says why); None when the interpreter
         checks every such action (blind choices)."""
-        stmts = []
-        for s in action.body:
-            if not isinstance(s, (m.Require, m.ChooseCards, m.ChooseParam)):
-                break
-            stmts.append(s)
-        steps = compiled.steps
-        extra = len(steps) - len(stmts)
-        if extra not in (0, 1) or any(st[0] == "blind" for st in steps):
+        opening = self._opening(action, compiled)
+        if opening is None:
             return None
+        stmts, steps, extra = opening
         self.scope, self.env, self.hoisted = {}, {}, None
         nparams = sum(1 for st in steps if st[0] == "param")
         has_cards = any(st[0] == "cards" for st in steps)
@@ -681,6 +671,17 @@ class Generator:
         self.env, self.hoisted = {}, None
         lines = self.block(stmts, scope)
         return f"def {name}(ctx):\n    # {comment}\n" + "".join(f"    {x}\n" for x in lines)
+
+    def _opening(self, action: m.Action, compiled):
+        """(the statements that open ``action``: requires and choices, its compiled steps,
+        how many steps a 'forced when' put first), or None when the interpreter handles the
+        action (a blind choice)."""
+        stmts = action.body[:self._choice_count(action)]
+        steps = compiled.steps
+        extra = len(steps) - len(stmts)             # a 'forced when' adds a first require
+        if extra not in (0, 1) or any(st[0] == "blind" for st in steps):
+            return None
+        return stmts, steps, extra
 
     @staticmethod
     def _choice_count(action: m.Action) -> int:
