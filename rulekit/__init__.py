@@ -9,7 +9,7 @@ objects (``rulekit.players``). Run from the top directory of the repository::
     from rulekit import Engine, load, play_match
     from rulekit.players import RandomBot
 
-    game = load("games/lugenbeutel.rules", variants=["in_hand"])
+    game = load("docs/examples/coin_bluff.rules")      # any .rules file; variants=[NAME, …] applies variants
     engine = Engine(game)
     record = play_match(engine, [RandomBot(random.Random(i)) for i in range(4)], 4, seed=7)
     print(record.winners, record.steps)     # seat indices (P1 is 0), number of decisions

@@ -124,7 +124,7 @@ class HumanPlayer:
         return lines
 
     def grouped(self, cards) -> str:
-        """Cards grouped by kind, in kind order: '3×7, 9, joker'; '(empty)' for none."""
+        """Cards grouped by kind, in kind order: '3×A, B' (three of A, one B); '(empty)' for none."""
         if not cards:
             return "(empty)"
         counts: dict = {}
@@ -264,8 +264,8 @@ class HumanPlayer:
                 listing = "  ".join(f"{i}:{self.engine.kind_label(k)}" for i, k in enumerate(pool, 1))
                 self.console.print(f"  cards: {listing}", markup=False)
                 high = "any number" if option.high is None else str(option.high)
-                card_tokens = self.ask(f"which cards? names (7 7 joker, 2x7) or numbers ({option.low} to {high})"
-                                       ).split()
+                card_tokens = self.ask(f"which cards? their names (2x for two alike) or numbers "
+                                       f"({option.low} to {high})").split()
             cards = self._parse_cards(card_tokens, pool)
         params = []
         for i, (name, values) in enumerate(option.params):
@@ -291,7 +291,7 @@ class HumanPlayer:
         return f"'{action.name}' is not possible now" + (f": {reason}" if reason else "")
 
     def _parse_cards(self, tokens: list, pool: list) -> tuple:
-        """The cards typed: by their names ('7 7 joker', '2x7', several-word names too), or
+        """The cards typed: by their names ('A A B', '2xA', several-word names too), or
         by their numbers in the listing; each card at most as often as the pool holds it."""
         by_label: dict = {}
         for k in pool:
@@ -320,7 +320,7 @@ class HumanPlayer:
 
     @staticmethod
     def _cards_by_name(words: list, by_label: dict, pool: list) -> tuple | None:
-        """The kinds the words name (longest names first, so 'Lügenbeutel card' is one card),
+        """The kinds the words name (longest names first, so a two-word name is one card),
         or None when a word names no card of the pool or a card is named more often than it
         is there."""
         left = {}
