@@ -71,7 +71,6 @@ class Generator:
         self.hoisted: list | None = None  # lines computed once at the top of a function
         self.strict = False
         self.closures = 0                 # closures referenced so far
-        self.extra: list[str] = []        # module functions made on demand (the claims' truth)
 
     # ------------------------------------------------------------ module globals
     def ref(self, obj, prefix: str = "f") -> str:
@@ -166,7 +165,7 @@ class Generator:
         if isinstance(cards, m.Where):
             pred = self.cpred(cards.pred)
             inner = self.selection(cards.cards)
-            if pred is not None and inner is not None:
+            if pred is not None:
                 return f"sum(1 for _, ks in {inner} for k in ks if {pred})"
             return None
         if isinstance(cards, m.ZoneRef):
@@ -213,9 +212,7 @@ class Generator:
     def ex_ClaimHolds(self, node):
         if node.cards is not None:
             return None
-        if "holds" not in self.globals and not any(f.startswith("def holds(") for f in self.extra):
-            self.extra.append(self.holds_function())
-        return "holds(ctx)"
+        return "holds(ctx)"           # every module has it (see module)
 
     def holds_function(self) -> str:
         """``holds(ctx)``: whether the standing claim is true, each claim's 'true when'
@@ -618,8 +615,6 @@ class Generator:
 
     def st_Move(self, node):
         picked = self.selection(node.cards)
-        if picked is None:
-            return None
         return [f"move_cards(ctx, cg, {picked}, {self.zone(node.dest)}, {node.bottom}, {node.lay}, "
                 f"{isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
                 f"{isinstance(node.cards, m.Chosen)})"]
@@ -653,8 +648,9 @@ class Generator:
         self.scope[node.name] = typ
         return [f"ctx.locals[{node.name!r}] = {value}"]
 
-    def selection(self, node) -> str | None:
-        """A card selection [(zone instance, kinds)] for the common cases, or None."""
+    def selection(self, node) -> str:
+        """A card selection [(zone instance, kinds)]: written out for a zone, the chosen
+        cards and every zone of a kind, else its closure (in strict mode: _Untranslated)."""
         if isinstance(node, m.ZoneRef):
             return f"[(slot, ctx.zones[slot]) for slot in ({self.zone(node)},)]"
         if isinstance(node, m.Chosen):
@@ -779,9 +775,7 @@ class Generator:
         rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
         crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
-        if not any(f.startswith("def holds(") for f in self.extra):
-            self.extra.append(self.holds_function())
-        functions = self.extra + functions
+        functions = [self.holds_function()] + functions
         brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
         lrows = "".join("    " + (_tuple([x.replace("enum_", "list_") for x in row]) if "None" not in row else "None")
                         + ",\n" for row in ([str(x) for x in r] for r in table))
