@@ -164,10 +164,9 @@ class Generator:
         cards = node.cards
         if isinstance(cards, m.Where):
             pred = self.cpred(cards.pred)
-            inner = self.selection(cards.cards)
-            if pred is not None:
-                return f"sum(1 for _, ks in {inner} for k in ks if {pred})"
-            return None
+            if pred is None:
+                return None
+            return f"sum(1 for _, ks in {self.selection(cards.cards)} for k in ks if {pred})"
         if isinstance(cards, m.ZoneRef):
             return f"len(ctx.zones[{self.zone(cards)}])"
         if isinstance(cards, m.Chosen):
