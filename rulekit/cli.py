@@ -284,6 +284,9 @@ def run(file, players, seed, variants, humans, bots, log_path, verbose, quiet, m
             line = engine.describe_event(ev, state.n)
             if line:
                 console.print(line, markup=False, soft_wrap=True)
+        if every_step and not state.is_terminal and any(ev.kind == "deal_start" for ev in events):
+            # the deal is set up: say whose decision opens it
+            console.print(f"  {seat_name(engine.decider(state))} starts", markup=False, soft_wrap=True)
 
     record = None
     try:

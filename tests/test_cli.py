@@ -473,3 +473,15 @@ def test_a_draw_from_an_empty_zone_is_told():
     event = Event("draw", None, {"to": engine.cg.zone_slot(drawn, 1, 4), "from": engine.cg.zone_slot(stock, 0, 4),
                                  "cards": (), "wanted": 1})
     assert engine.describe_event(event, 4) == "  the stock is empty: P2 draws nothing"
+
+
+def test_each_deal_says_who_starts_it():
+    """With every step shown, the line after each deal's header names the seat whose decision
+    opens the deal, and that seat acts next."""
+    out = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--seed", "4", "--bots", "random", "-v"]).stdout.splitlines()
+    starts = [i for i, line in enumerate(out) if line.startswith("— deal ")]
+    assert starts
+    for i in starts:
+        assert out[i + 1].endswith(" starts")
+        seat = out[i + 1].split()[0]
+        assert out[i + 2].startswith(seat + " "), out[i:i + 3]
