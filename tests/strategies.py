@@ -129,7 +129,7 @@ def set_zone(engine: Engine, state, name: str, owner: int | None, cards) -> obje
     """A copy of ``state`` with one zone instance replaced (``known`` left as it is)."""
     zones = list(state.zones)
     zones[engine.zone_slot(state, name, owner)] = tuple(cards)
-    return attrs.evolve(state, zones=tuple(zones))
+    return state._replace(zones=tuple(zones))
 
 
 def counter_value(engine: Engine, state, name: str, seat: int = 0) -> int:
@@ -143,7 +143,7 @@ def set_counter(engine: Engine, state, name: str, seat: int, value: int):
     ci = engine.cg.counter_index[name]
     counters = list(state.counters)
     counters[engine.cg.counter_slot(ci, seat, state.n)] = value
-    return attrs.evolve(state, counters=tuple(counters))
+    return state._replace(counters=tuple(counters))
 
 
 def seat_value(engine: Engine, state, name: str) -> int:
@@ -155,7 +155,7 @@ def set_seat(engine: Engine, state, name: str, value: int):
     """A copy of ``state`` with one seat variable set."""
     seats = list(state.seats)
     seats[engine.cg.seat_names.index(name)] = value
-    return attrs.evolve(state, seats=tuple(seats))
+    return state._replace(seats=tuple(seats))
 
 
 def zone_visibility(engine: Engine, state, slot: int) -> tuple[str, str, int | None]:
@@ -290,7 +290,7 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     za[i], zb[j] = zb[j], za[i]
     zones = list(state.zones)
     zones[a], zones[b] = tuple(za), tuple(zb)
-    return attrs.evolve(state, zones=tuple(zones))
+    return state._replace(zones=tuple(zones))
 
 
 def reface_hidden_die(engine: Engine, state, seat: int, rng: random.Random, known_slots):
@@ -310,7 +310,7 @@ def reface_hidden_die(engine: Engine, state, seat: int, rng: random.Random, know
     cards[i] = rng.choice(faces)
     zones = list(state.zones)
     zones[slot] = tuple(cards)
-    return attrs.evolve(state, zones=tuple(zones))
+    return state._replace(zones=tuple(zones))
 
 
 def some_legal_action(engine: Engine, state, decision, rng: random.Random, tries: int = 500) -> Action:

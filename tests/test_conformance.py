@@ -219,7 +219,7 @@ def test_illegal_actions_raise_and_leave_state_unchanged(combo, seed, steps, dat
             engine.apply(state, Action("decline"), rng)
         return
     decision = engine.decision(state)
-    pristine = attrs.evolve(state)
+    pristine = state._replace()
     views = [engine.view(state, s) for s in range(state.n)]
     pick = random.Random(data.draw(st.integers(0, 2**32 - 1)))
     for what, action in illegal_variants(engine, state, decision, pick):

@@ -131,7 +131,7 @@ def table(hands, lost=None, coins=None, current: int = 0, court=None, out=()):
         assert not hands[s]
         outs[s] = k
     state = set_seat(E, state, "current", current)
-    state = attrs.evolve(state, out=tuple(outs), phase=E.phase_index("act"), poll=(), stack=(),
+    state = state._replace(out=tuple(outs), phase=E.phase_index("act"), poll=(), stack=(),
                          claim=None, claimed=None)
     assert DECK == cards_in_state(state)
     assert (current, "act") == decider(state)

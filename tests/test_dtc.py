@@ -88,7 +88,7 @@ def layout(state, hands: dict, stock_cards=None, penalties: dict | None = None, 
             assert sink is not None, "say where the leftover cards go"
             slot = engine.zone_slot(state, "penalty", sink)
             zones[slot] = zones[slot] + tuple(rest)
-    rigged = attrs.evolve(state, zones=tuple(zones), known=())
+    rigged = state._replace(zones=tuple(zones), known=())
     assert cards_in_state(rigged) == deck_counter(engine)
     return rigged
 

@@ -102,7 +102,7 @@ def rig(state, *, hands=None, stock=None, table=None, required=None, current=Non
         seats[ENGINE.cg.seat_index["current"]] = current
     if dealer is not None:
         seats[ENGINE.cg.seat_index["dealer"]] = dealer
-    return attrs.evolve(state, zones=tuple(zones), counters=tuple(counters), seats=tuple(seats))
+    return state._replace(zones=tuple(zones), counters=tuple(counters), seats=tuple(seats))
 
 
 def rest_of_deck(*used: tuple) -> tuple:

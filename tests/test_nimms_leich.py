@@ -124,7 +124,7 @@ def layout(state, hands: dict, piles: dict | None = None, pile_size: int = 3, bo
         zones[ENGINE.zone_slot(state, "pile", s)] = tuple(piles[s])
     zones[ENGINE.zone_slot(state, "box", None)] = tuple(box)
     zones[ENGINE.zone_slot(state, "undealt", None)] = tuple(pool)
-    rigged = attrs.evolve(state, zones=tuple(zones), known=())
+    rigged = state._replace(zones=tuple(zones), known=())
     assert cards_in_state(rigged) == deck_counter(ENGINE)
     return rigged
 

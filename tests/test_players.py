@@ -6,7 +6,10 @@ import io
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from rulekit import Engine, load
@@ -219,3 +222,45 @@ def test_option_texts_are_built_only_for_players_that_read_them():
     assert any(label != name for name, label, _ in seen[_Reader])            # e.g. "bids {q} × {f}"
     assert any(shown for _, _, shown in seen[_Reader])
     assert all(label == name and shown == () for name, label, shown in seen[_Skipper])
+
+
+def _game_setups():
+    for path in sorted(GAMES.glob("*.rules")):
+        base = load(str(path))
+        for variant in (None,) + tuple(v[0] for v in base.variants):
+            game = base if variant is None else load(str(path), variants=(variant,))
+            low, high = game.players
+            yield pytest.param(path.name, variant, low, high, id=f"{path.stem}-{variant or 'base'}")
+
+
+@pytest.mark.parametrize("name, variant, low, high", list(_game_setups()))
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32), pick=st.integers(0, 100))
+def test_every_choice_within_an_exact_option_is_legal(name, variant, low, high, seed, pick):
+    """An option marked exact (the bots take its choices unchecked) has no illegal choice:
+    random choices within its cards, counts and values are all legal, at every decision
+    of random matches of every shipped game and variant."""
+    from rulekit.players.base import random_concrete, random_legal
+
+    engine = Engine(load(str(GAMES / name), variants=() if variant is None else (variant,)))
+    n = low + pick % (high - low + 1)
+    rng = random.Random(seed)
+    state, _ = engine.new_match(n, rng)
+    for _ in range(300):
+        if state.is_terminal:
+            break
+        decision = engine.decision(state, texts=False)
+        for option in decision.options:
+            if option.exact:
+                for _ in range(3):
+                    action = random_concrete(option, rng)
+                    assert engine.why_illegal(state, action) is None, (option, action)
+        state, _ = engine.apply(state, random_legal(decision, rng), rng, texts=False)
+
+
+def test_an_option_whose_require_reads_a_choice_is_not_exact():
+    """A bid that must beat the standing claim needs checking; a plain call does not."""
+    engine, state, decision = _first_decision("liars_dice.rules", 2)
+    state, _ = engine.apply(state, engine.legal_actions(state)[0], random.Random(1))
+    exact = {o.name: o.exact for o in engine.decision(state).options}
+    assert exact == {"bid": False, "liar": True}

@@ -121,7 +121,7 @@ def table(mats, hands=None, leader: int = 0, out=(), wins=None):
     seats = list(state.seats)
     seats[E.cg.seat_names.index("current")] = leader
     seats[E.cg.seat_names.index("leader")] = leader
-    state = attrs.evolve(state, zones=tuple(zones), seats=tuple(seats), out=tuple(outs), poll=(),
+    state = state._replace(zones=tuple(zones), seats=tuple(seats), out=tuple(outs), poll=(),
                          votes=(None,) * n, phase=E.phase_index("add_or_bid"))
     for s, v in (wins or {}).items():
         state = set_counter(E, state, "successes", s, v)
@@ -225,7 +225,7 @@ def test_place_takes_exactly_one_disc_from_hand():
 def test_add_or_bid_starts_with_the_round_first_player_and_goes_clockwise():
     """From the round's first player (here seat 2 of 4), adds go clockwise: 2, 3, 0, 1."""
     state = start(4)
-    state = attrs.evolve(state, seats=tuple(2 if name == "leader" else v
+    state = state._replace(seats=tuple(2 if name == "leader" else v
                                             for name, v in zip(E.cg.seat_names, state.seats)))
     state = place_all(state, [F, F, F, F])
     order = []

@@ -296,7 +296,7 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
-    __slots__ = ("name", "index", "label", "steps", "body", "span", "preview", "effects")
+    __slots__ = ("name", "index", "label", "_steps", "body", "span", "preview", "effects", "exact")
 
     def __init__(self, name, index, label, steps, body, span, preview=None, effects=()):
         self.effects = effects        # the statements of ``body``, one closure each (votes run them in step)
@@ -310,6 +310,17 @@ class CompiledAction:
         self.steps = steps
         self.body = body
         self.span = span
+
+    @property
+    def steps(self) -> tuple:
+        return self._steps
+
+    @steps.setter
+    def steps(self, steps: tuple) -> None:
+        self._steps = steps
+        #: every choice an option of this action offers is legal: no require reads a choice
+        #: and no range depends on an earlier one (a player needs no check of its choice)
+        self.exact = not any((st[0] == "req" and st[3]) or (st[0] == "param" and st[4]) for st in steps)
 
 
 class CompiledPhase:

@@ -50,9 +50,11 @@ class Action(NamedTuple):
 DECLINE_ACTION = Action(DECLINE)
 
 
-@attrs.frozen(slots=True)
-class State:
-    """A position in a match. Zones hold card kind indices, the top card last."""
+class State(NamedTuple):
+    """A position in a match. Zones hold card kind indices, the top card last.
+
+    A named tuple (a simulation makes one per decision): ``state._replace(zones=…)`` gives
+    a changed copy."""
 
     n: int
     zones: tuple
@@ -101,7 +103,10 @@ class Option:
     ``cards``: the zone contents the cards are chosen from (kind indices) or None;
     ``low``/``high``: how many cards (``high`` None: any number up to all of them);
     ``params``: (name, allowed values) for each value the action chooses;
-    ``shown``: for each value, how people name its allowed values (symbol names, P1…).
+    ``shown``: for each value, how people name its allowed values (symbol names, P1…);
+    ``exact``: every choice within ``cards``, ``low``..``high`` and ``params`` is legal (the
+    action has no ``require`` that reads a choice and no range that depends on another), so
+    a choice made within them needs no check.
     """
 
     name: str
@@ -111,6 +116,7 @@ class Option:
     high: int | None
     params: tuple
     shown: tuple = attrs.field(default=(), eq=False)
+    exact: bool = attrs.field(default=False, eq=False)
 
 
 @attrs.frozen
@@ -312,7 +318,7 @@ class Engine:
         ctx.seats[ACTOR] = seat
         options = tuple(self._options(ctx, phase, texts))
         if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
-            options = options + (Option(DECLINE, "declines", None, 0, 0, ()),)
+            options = options + (Option(DECLINE, "declines", None, 0, 0, (), (), True),)
         return Decision(seat, phase.name, phase.kind, options,
                         check=lambda action: self.why_illegal(state, action),
                         actions=lambda limit=None, largest_first=False, budget=None:
@@ -379,7 +385,7 @@ class Engine:
         except KeyError:
             return None
         label = self._label(ctx, a, preview=True) if texts else a.name
-        option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown))
+        option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown), a.exact)
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" and step[3] for step in a.steps) and (cards is not None or params):
             if self._none_legal(ctx, a, option):
@@ -910,10 +916,13 @@ class Engine:
         return _context(state, state.zones, state.counters, _NO_CHANCE)
 
     def _freeze(self, ctx: Ctx) -> State:
-        return State(ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
-                     tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
-                     getattr(ctx, "winners", ()) if ctx.phase == -1 else (), ctx.out,
-                     ctx.stack if ctx.phase != -1 else ())
+        if ctx.phase == -1:
+            return _new(State, (ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), -1, tuple(ctx.poll),
+                                tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
+                                getattr(ctx, "winners", ()), ctx.out, ()))
+        return _new(State, (ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
+                            tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups, (), ctx.out,
+                            ctx.stack))
 
     def _events(self, ctx: Ctx) -> list[Event]:
         return [_new(Event, e) for e in ctx.events]

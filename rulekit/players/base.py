@@ -34,12 +34,13 @@ def random_concrete(option: Option, rng: random.Random) -> Action:
 
 def random_legal(decision: Decision, rng: random.Random, options=None, tries: int = 30) -> Action:
     """A random legal action: an option chosen uniformly, then a random concrete choice of
-    it; falls back to listing concrete actions when random choices keep failing."""
+    it; falls back to listing concrete actions when random choices keep failing. A choice
+    of an ``exact`` option is legal as made, unchecked."""
     options = list(decision.options if options is None else options)
     for _ in range(tries):
         option = rng.choice(options)
         action = random_concrete(option, rng)
-        if decision.check(action) is None:
+        if option.exact or decision.check(action) is None:
             return action
     names = {o.name for o in options}
     # larger choices first, then smaller ones: one of the two finds a legal choice fast
