@@ -905,3 +905,38 @@ setup { end deal }
     assert [(("duke", 1),), (("captain", 1),)] == [k.attrs for k in engine.kinds]
     assert "<rules>:5:19: error: unknown symbol set 'characters'" == error_of(
         text.replace("each character,", "each characters,"))
+
+
+# ---------------------------------------------------------------------------- texts after a reveal
+REVEALING = """\
+game "Show"
+players 2
+deck {{ card gem: count 6, points 2 }}
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+setup {{
+  deal 2 from stock to each hand
+  {body}
+  end deal
+}}
+match {{ winners: highest 1 }}
+"""
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_text_after_reveal_every_zone_may_read_those_zones(generated):
+    """'reveal every hand' puts every hand on the table: a log right after it may count them."""
+    engine = Engine(loads(REVEALING.format(body='reveal every hand\n  log "{total points of every hand} points shown"')),
+                    generated=generated)
+    _, events = engine.new_match(2, random.Random(0))
+    assert [e.data["text"] for e in events if e.kind == "log"] == ["8 points shown"]
+
+
+@pytest.mark.parametrize("body", [
+    'log "{total points of every hand}"',                                               # nothing revealed
+    'reveal every hand\n  draw 1 from stock to hand of P1\n  log "{total points of every hand}"',  # a card moved since
+    'reveal hand of P1\n  log "{total points of every hand}"',                          # not every hand
+    'show every hand to P1\n  log "{total points of every hand}"',                      # not to everyone
+])
+def test_a_text_may_not_read_hidden_cards_unless_just_revealed_to_all(body):
+    assert "which not every seat may see" in error_of(REVEALING.format(body=body))

@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, GROUP, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, roll_dice_in,
+from .compile import (ACTOR, CURRENT, GROUP, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed,
+                      roll_dice_in,
                       multiset_contains, CompiledGame, Compiler, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
 
@@ -565,6 +566,7 @@ class Generator:
                     lines.append(f"{self.ref(rest[0])}(ctx)")
                     break
                 lines.extend(self.stmt(node))
+                note_revealed(self.scope, node)
         finally:
             self.scope = saved
         return lines or ["pass"]

@@ -1086,11 +1086,11 @@ class Compiler:
         return lambda ctx: []
 
     # ------------------------------------------------------------ templates
-    def secret_in(self, expr) -> str | None:
+    def secret_in(self, expr, revealed=frozenset()) -> str | None:
         """What an expression of a text (a label, a log) reads that some seat may not see:
-        cards of a zone not seen by all (beyond how many there are), the chosen or claimed
-        cards, the truth of the claim, a counter not seen by all; None if it reads nothing
-        hidden."""
+        cards of a zone not seen by all (beyond how many there are; ``revealed``: zones whose
+        every instance was just revealed to everyone), the chosen or claimed cards, the
+        truth of the claim, a counter not seen by all; None if it reads nothing hidden."""
         cg = self.cg
         for node in m.nodes(expr):
             if isinstance(node, m.ClaimHolds):
@@ -1105,7 +1105,7 @@ class Compiler:
                         return "the faces of the chosen cards" if isinstance(inner, m.Chosen) else \
                             "the faces of the claimed cards"
                     if isinstance(inner, (m.ZoneRef, m.EveryZone)) and inner.zone in cg.zone_index:
-                        if cg.zones[cg.zone_index[inner.zone]].seen != "all":
+                        if cg.zones[cg.zone_index[inner.zone]].seen != "all" and inner.zone not in revealed:
                             return f"the cards of '{inner.zone}'"
         return None
 
@@ -1124,7 +1124,7 @@ class Compiler:
                                for n in m.nodes(part)):
                 pieces.append(lambda ctx: "…")
                 continue
-            secret = self.secret_in(part)
+            secret = self.secret_in(part, scope.get("$revealed", frozenset()))
             if secret is not None:
                 self.err(f"this text is shown to every seat, but it reads {secret}, which not every seat may see",
                          getattr(part, "span", tmpl.span) if getattr(part, "span", None) else tmpl.span,
@@ -1166,6 +1166,7 @@ class Compiler:
                 out.append(self.stmt(attrs.evolve(s, then=tuple(stmts[i + 1:])), scope))
                 break
             out.append(self.stmt(s, scope))
+            note_revealed(scope, s)
         return out
 
     @staticmethod
@@ -2066,6 +2067,24 @@ def _with_claim_args(fn, positions: dict):
         finally:
             ctx.locals = saved
     return run
+
+
+def note_revealed(scope: dict, s) -> None:
+    """After statement ``s`` of a block: 'reveal every ZONE' (to everyone) lets the texts of
+    the rest of the block read those zones (``scope["$revealed"]``), until a statement that
+    may move a card."""
+    if isinstance(s, m.Reveal) and s.to is None and isinstance(s.cards, m.EveryZone):
+        scope["$revealed"] = scope.get("$revealed", frozenset()) | {s.cards.zone}
+    elif "$revealed" in scope and not _moves_no_card(s):
+        del scope["$revealed"]
+
+
+def _moves_no_card(s) -> bool:
+    """Whether statement ``s`` certainly leaves every card where it is (a log, a reveal, a
+    counter, a local, the claim, or an ``if`` of such statements)."""
+    if isinstance(s, m.If):
+        return all(_moves_no_card(t) for t in s.then + s.orelse)
+    return isinstance(s, (m.Log, m.Reveal, m.Assign, m.LetValue, m.LetGroup, m.ClearClaim, m.MakeClaim))
 
 
 def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
