@@ -160,6 +160,7 @@ def test_caught_lie_returns_the_play_and_the_liar_draws_the_roll():
     assert len(zone(state, "stock")) == len(STOCK) - ROLL
     assert counter(state, "required") == 3
     assert (ENGINE.decision(state).phase, ENGINE.decision(state).seat) == ("turn", 1)
+    assert state.claim is None and ENGINE.view(state, 1).claim is None     # the void play no longer stands
 
 
 def test_honest_play_makes_the_challenger_draw_and_the_rank_advances():
