@@ -214,6 +214,7 @@ class Cheater:
             self._no_truth(found, truth, match_rng, hidden)
         action = random_legal(decision, self.rng)
         if walk:
+            decision.check(action)      # an exact option needs no check: make the sampled state anyway
             found = reachable(view, decision, self.engine, self.rng)
             states = _of_type(found, State)
             assert len(states) == 1 and states[0] is not truth
@@ -582,5 +583,5 @@ def test_the_human_player_is_told_why_the_match_refused_and_asked_again():
     human = HumanPlayer(engine, out, lambda prompt: next(answers))
     record = play_match(engine, [human, RandomBot(seat_rng(1, 1))], 2, 0)
     assert "Not allowed: as many coins as the box holds. Try again." in out.file.getvalue()
-    assert [(r["seat"], r["cards"]) for r in record.log if r["type"] == "decision"] == [(0, ["gold coin"])]
+    assert [(r["seat"], r["cards"]) for r in record.log if r["type"] == "decision"] == [("P1", ["gold coin"])]
     assert next(answers, None) is None
