@@ -875,7 +875,7 @@ class Engine:
         ctx.seats[ACTOR] = saved
         ctx.goto = None
         if phase.kind == "vote":
-            ctx.events.append(("votes", None, {"votes": tuple(None if v is None else v.name
+            ctx.events.append(("votes", None, {"phase": phase.name, "votes": tuple(None if v is None else v.name
                                                               for v in ctx.votes)}))
             # the choices take effect together: each statement of the chosen actions is done
             # for every voter (in seat order) before the next, so no effect sees another's

@@ -61,13 +61,24 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "log":
         return f"  {d['text']}"
     if kind == "votes":
-        parts = [f"{seat_name(s)}: {v}" for s, v in enumerate(d["votes"]) if v is not None]
+        parts = [f"{seat_name(s)}: {_vote_label(engine, d.get('phase'), v)}"
+                 for s, v in enumerate(d["votes"]) if v is not None]
         return "  votes: " + ", ".join(parts)
     if kind == "deal_start":
         return f"— deal {d['deal']} —"
     if kind == "match_end":
         return "the match is over; winner(s): " + ", ".join(seat_name(s) for s in d["winners"])
     return None
+
+
+def _vote_label(engine, phase: str | None, name: str) -> str:
+    """A vote as its action's label reads (the action's name when the label has holes)."""
+    for p in engine.game.phases:
+        if p.name == phase:
+            for a in p.actions:
+                if a.name == name and a.label is not None and all(isinstance(x, str) for x in a.label.parts):
+                    return a.label.plain
+    return name
 
 
 def _grouped(engine, data, n: int) -> str:
