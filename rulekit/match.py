@@ -1,7 +1,10 @@
 """Playing a match: players take turns on an engine, the log records every step.
 
 The log is a list of JSON-ready records: one per decision (who decided what) and one per
-event. The same game, seed, players and variants always give the same log.
+event, naming seats as the screen does (P1, P2, …), zones by name and owner ("hand of P2")
+and cards by label. The same game, seed, players and variants always give the same log. A
+log file (``rulekit run --log``) begins with :func:`log_header`; :mod:`rulekit.replay`
+plays it again and checks every event.
 """
 
 from __future__ import annotations
@@ -226,25 +229,220 @@ def player_decision(engine: Engine, view: View, decision: Decision,
                     judge.check, judge.actions, rejected)
 
 
-def event_record(engine: Engine, event: Event) -> dict:
-    data = {}
-    for key, value in event.data.items():
-        if key == "cards":
-            value = [engine.kind_label(k) for k in value]
-        elif isinstance(value, tuple):
-            value = list(value)
-        data[key] = value
-    return {"type": "event", "kind": event.kind, "to": event.seat, "data": data}
+#: the version of the log format this module writes (the header's ``format``)
+LOG_FORMAT = 1
 
 
-def action_record(engine: Engine, step: int, seat: int, action: Action) -> dict:
-    return {"type": "decision", "step": step, "seat": seat, "action": action.name,
-            "cards": [engine.kind_label(k) for k in action.cards], "params": list(action.params)}
+def rulekit_version() -> str:
+    """The installed rulekit's version (the header's ``rulekit``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulekit")
+    except PackageNotFoundError:            # run from a source tree that is not installed
+        from . import __version__
+        return __version__
+
+
+def file_digest(path: str) -> str:
+    """The SHA-256 of the bytes of the file at ``path``, in hexadecimal.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def log_header(engine: Engine, path: str, n: int, seed: int | None, lineup: Sequence[str],
+               seat: int | None = None) -> dict:
+    """The first record of a log file: what it takes to play the match again.
+
+    ``{"type": "header", "rulekit": version, "file": path (as given), "sha256": of the
+    file's bytes, "variants": [...], "players": n, "seed": seed, "lineup": [kind per
+    seat], "format": LOG_FORMAT}``. With ``seat`` (a log of what one seat saw), the header
+    names that seat (``"seat": "P1"``) and leaves the seed out: the seed recomputes every
+    shuffle and roll, so it would tell the seat every hidden card.
+
+    Raises:
+        OSError: the file at ``path`` cannot be read.
+    """
+    header = {"type": "header", "rulekit": rulekit_version(), "file": path, "sha256": file_digest(path),
+              "game": engine.game.title, "variants": list(engine.game.applied), "players": n, "seed": seed,
+              "lineup": list(lineup), "format": LOG_FORMAT}
+    if seat is not None:
+        del header["seed"]
+        header["seat"] = seat_name(seat)
+    return header
+
+
+class LogNames:
+    """How a log names the things of one game for ``n`` seats: seats as the screen does
+    (P1, P2, …), zone instances by name and owner ("hand of P2", "stock"), cards by label.
+    Made once per engine and seat count (:meth:`of`)."""
+
+    __slots__ = ("engine", "n", "zones", "declared", "labels", "counters", "__weakref__")
+
+    _made: "weakref.WeakKeyDictionary[Engine, dict]" = weakref.WeakKeyDictionary()
+
+    def __init__(self, engine: Engine, n: int):
+        cg = engine.cg
+        self.engine = engine
+        self.n = n
+        self.zones = tuple(cg.zones[zi].name + (f" of {seat_name(owner)}" if owner >= 0 else "")
+                           for zi, owner in cg.zone_owners(n))
+        self.declared = tuple(z.name for z in cg.zones)
+        self.labels = tuple(k.label for k in engine.kinds)
+        bases = cg.counter_base(n)
+        self.counters = tuple((decl.name, bases[ci], decl.per_player) for ci, decl in enumerate(engine.game.counters))
+
+    @classmethod
+    def of(cls, engine: Engine, n: int) -> "LogNames":
+        per = cls._made.get(engine)
+        if per is None:
+            per = cls._made[engine] = {}
+        names = per.get(n)
+        if names is None:
+            names = per[n] = cls(engine, n)
+        return names
+
+    def seat(self, seat) -> str | None:
+        """"P1" for seat 0; None for None or a number that is no seat."""
+        return seat_name(seat) if isinstance(seat, int) and 0 <= seat < self.n else None
+
+    def zone(self, slot) -> str | None:
+        """The name of a zone instance ("hand of P2", "stock"); None for none (-1)."""
+        return self.zones[slot] if isinstance(slot, int) and 0 <= slot < len(self.zones) else None
+
+    def cards(self, kinds) -> list:
+        """Card labels; a card hidden from a seat (None) stays None."""
+        labels = self.labels
+        return [None if k is None else labels[k] for k in kinds]
+
+    def counter_values(self, values) -> dict:
+        """A flat tuple of counter values as {name: value} or, per player, {name: {"P1": …}}."""
+        out = {}
+        for name, base, per_player in self.counters:
+            if per_player:
+                out[name] = {seat_name(s): values[base + s] for s in range(self.n)}
+            else:
+                out[name] = values[base]
+        return out
+
+    def event(self, event: Event) -> dict:
+        """The record of an event (see :func:`event_record`)."""
+        kind = event.kind
+        data = {}
+        for key, value in event.data.items():
+            if key in ("cards", "order"):
+                value = self.cards(value)
+            elif key in ("to", "from", "zone", "zones"):
+                if kind == "deal" and key == "zone":
+                    value = self.declared[value]         # 'deal N to each ZONE': the zone, not one instance
+                elif isinstance(value, int):
+                    value = self.zone(value)
+                else:
+                    value = [self.zone(s) for s in value]
+            elif key == "groups":
+                value = [[self.zone(s), self.cards(ks)] for s, ks in value]
+            elif key == "seat" or key == "value" and kind == "pick":
+                value = self.seat(value) if isinstance(value, int) else value   # a random pick names its seat
+            elif key == "winners":
+                value = [seat_name(s) for s in value]
+            elif key == "votes":
+                value = {seat_name(s): v for s, v in enumerate(value)}
+            elif key == "counters":
+                value = self.counter_values(value)
+            elif isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            data[key] = value
+        record = {"type": "event", "kind": kind, "data": data}
+        if event.seat is not None:
+            record["to"] = seat_name(event.seat)                # a private show: for that seat alone
+        return record
+
+    def choice(self, action: Action, decision: Decision | None = None) -> dict:
+        """What an action chose, as people name it: {"action", "cards" (labels), "params"}.
+
+        A value is written as its option names it (``Option.shown``: "P2", a symbol's name,
+        "#1" for a place) when that differs from the plain number; ``decision`` is a
+        decision with texts (``Engine.decision(state)``) that offers the action."""
+        params = [list(v) if isinstance(v, tuple) else v for v in action.params]
+        if action.params and decision is not None:
+            for option in decision.options:
+                if option.name == action.name and len(option.shown) == len(action.params):
+                    for i, (v, (_, values), shown) in enumerate(zip(action.params, option.params, option.shown)):
+                        if v in values:
+                            text = shown[values.index(v)]
+                            if not (type(v) is int and text == str(v)):
+                                params[i] = text
+                    break
+        return {"action": action.name, "cards": self.cards(action.cards), "params": params}
+
+
+def event_record(engine: Engine, event: Event, n: int) -> dict:
+    """The log record of an event of a match of ``n`` seats: ``{"type": "event", "kind",
+    "data"}``, and ``"to": "P2"`` for a ``show`` to one seat. Seats are named P1…, zone
+    instances by name and owner ("hand of P2", "stock"; a ``deal`` names the zone each seat
+    receives in), cards and shuffle orders by label, counters by name
+    (``{"score": {"P1": 3, …}}``) and votes by seat. A card hidden from a seat (an event as
+    :meth:`Engine.observe` gives it) is null."""
+    return LogNames.of(engine, n).event(event)
+
+
+def action_record(engine: Engine, step: int, state: State, action: Action, decision: Decision | None = None) -> dict:
+    """The log record of the decision ``action`` taken in ``state`` (the ``step``-th of the
+    match): ``{"type": "decision", "step", "seat": "P1", "phase", "action", "cards"
+    (labels), "params"}``; a value its option names otherwise than as a plain number is
+    written as named ("P2", a symbol's name). ``decision``: ``Engine.decision(state)`` with
+    texts, when the caller has it (else it is made when the action chooses values)."""
+    names = LogNames.of(engine, state.n)
+    if action.params and (decision is None or not any(o.shown for o in decision.options)):
+        decision = engine.decision(state, True)
+    return {"type": "decision", "step": step, "seat": seat_name(engine.decider(state)),
+            "phase": engine.cg.phase_list[state.phase].name, **names.choice(action, decision)}
+
+
+def view_record(engine: Engine, view: View) -> dict:
+    """A seat's :class:`View` as plain JSON, named as a log names things: the phase, deal
+    and deciding seat; every zone instance with its count (null when hidden) and its cards
+    (null when the seat may not see them), and its dice per die where it holds dice; the
+    counters (a value the seat may not see is null); the named seats; the standing claim
+    (its name, values, text, claimant, number of cards and zone); the cards the seat was
+    shown or remembers (``known``); who voted, who is still to be asked, the groups and who
+    is out. Nothing in it comes from outside the view."""
+    n = view.players
+    names = LogNames.of(engine, n)
+    zones = []
+    die_names = engine.die_names
+    for i, (name, owner, count, cards) in enumerate(view.zones):
+        zone = {"zone": name + (f" of {seat_name(owner)}" if owner is not None else ""), "count": count,
+                "cards": None if cards is None else names.cards(cards)}
+        if view.dice and view.dice[i] is not None and any(view.dice[i]):
+            zone["dice"] = {d: c for d, c in zip(die_names, view.dice[i]) if c}
+        zones.append(zone)
+    counters = {}
+    for name, value in view.counters:
+        counters[name] = ({seat_name(s): v for s, v in enumerate(value)} if isinstance(value, tuple) else value)
+    claim = None
+    if view.claim is not None:
+        cname, values, claimant, count, slot = view.claim
+        claim = {"claim": cname, "args": [list(v) if isinstance(v, tuple) else v for v in values],
+                 "text": view.claim_text, "by": names.seat(claimant), "cards": count, "zone": names.zone(slot)}
+    return {"phase": view.phase, "deal": view.deal, "decider": names.seat(view.decider), "zones": zones,
+            "counters": counters, "seats": {name: names.seat(s) for name, s in view.seats}, "claim": claim,
+            "known": [{"zone": name + (f" of {seat_name(owner)}" if owner is not None else ""),
+                       "cards": names.cards(cards)} for name, owner, cards in view.known],
+            "voted": [seat_name(s) for s in view.voted], "poll": [seat_name(s) for s in view.poll],
+            "groups": {name: [seat_name(s) for s in seats] for name, seats in view.groups},
+            "out": [seat_name(s) for s in sorted(range(n), key=lambda s: view.out[s]) if view.out[s]]
+            if view.out else []}
 
 
 def play_match(engine: Engine, players: list, n: int, seed: int | None,
                on_events: Callable[[State, Iterable[Event]], None] | None = None,
-               max_steps: int = MAX_DECISIONS, keep_log: bool = True) -> MatchRecord:
+               max_steps: int = MAX_DECISIONS, keep_log: bool = True,
+               texts: bool | None = None) -> MatchRecord:
     """Play one match to its end.
 
     Each player is given its seat's view and :func:`player_decision` (never the state or
@@ -259,8 +457,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         seed: the seed of chance (shuffles, dice); None for a fresh random seed.
         on_events: called after every step with the new state and its events.
         max_steps: a bound on decisions; reaching it raises ``MatchTooLong``.
-        keep_log: build the log (a JSON-ready record of every decision and event); with
-            False the record's ``log`` is empty and no record is built, for simulations.
+        keep_log: build the log (a JSON-ready record of every decision and event:
+            :func:`action_record`, :func:`event_record`; a file adds :func:`log_header`
+            before it); with False the record's ``log`` is empty and no record is built,
+            for simulations.
+        texts: give events their texts (labels, claims' words, log lines); None (the
+            default): when there is a log, an ``on_events`` or a player that reads texts;
+            False for an ``on_events`` that reads none (a simulation's statistics).
 
     Raises:
         OptionError: the player count does not fit the game.
@@ -279,14 +482,15 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         raise OptionError(f"{len(players)} players for {n} seats")
     rng = random.Random(seed)
     state, events = engine.new_match(n, rng)
-    log = [event_record(engine, e) for e in events] if keep_log else []
+    log = [event_record(engine, e, n) for e in events] if keep_log else []
     seen: list[list] = [[] for _ in range(n)]        # each seat's public history
     # only for the players that read it (``uses_history``): nobody else pays for it
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
     # option labels and value names only for the players that read them (bots say they do not)
     reads_texts = [getattr(p, "uses_texts", True) for p in players]
     # the texts of events (labels, claims, log lines) only for a log, a narrator or a reader
-    texts = keep_log or on_events is not None or any(reads_texts[s] for s in readers)
+    if texts is None:
+        texts = keep_log or on_events is not None or any(reads_texts[s] for s in readers)
 
     def perceive(events):
         for e in events:
@@ -328,8 +532,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 raise IllegalAnswers(f"{seat_name(seat)} answered '{decision.phase}' with {MAX_REJECTIONS} illegal "
                                      f"actions in a row (the last: {rejected[1]})")
             if keep_log:
-                log.append(action_record(engine, steps, seat, action))
-                log.extend(event_record(engine, e) for e in events)
+                log.append(action_record(engine, steps, state, action, decision))
+                log.extend(event_record(engine, e, n) for e in events)
             state = new_state
             perceive(events)
             if on_events:

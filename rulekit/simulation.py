@@ -12,14 +12,24 @@ and on Ray.
 A worker is given the rules text, not a path (nodes of a cluster need not have the file);
 it builds the game once per process (:func:`engine_for` keeps it) and reuses it for every
 chunk it plays.
+
+Besides who won, each match is read as it is played (the ``on_events`` callback of
+:func:`rulekit.match.play_match`, here only: the engine does no more work for anyone else)
+for its length in turns and deals and for the claims its rules declare: how many were made,
+how many were false when made, which were challenged and whether the challenge caught a lie
+(see :func:`challenge_actions` and docs/simulate.md). These figures are part of the match's
+outcome, so they too are the same for any number of workers and on Ray.
 """
 
 from __future__ import annotations
 
+import math
+import weakref
 from collections.abc import Callable, Iterator
 
 import attrs
 
+from . import stats
 from .bounds import MAX_DECISIONS
 
 #: the bots a simulation can seat: "generic" (``GenericBot``) or "random" (``RandomBot``)
@@ -59,6 +69,9 @@ class SimulationSpec:
             as ``players``); a single kind given as a string sits at every seat.
         seed: the seed of match 0; match ``k`` is played with ``seed + k``.
         max_decisions: a match that has not ended after this many decisions is unfinished.
+        rotate: rotate the line-up over the seats: match ``k`` seats ``bots`` shifted by
+            ``k`` places (:meth:`lineup`), so that over ``players`` matches each bot sits
+            once at each seat.
     """
 
     text: str
@@ -69,11 +82,24 @@ class SimulationSpec:
                                         validator=_check_bots)
     seed: int
     max_decisions: int = MAX_DECISIONS
+    rotate: bool = False
+
+    def lineup(self, match: int) -> tuple[str, ...]:
+        """The bot at each seat in match ``match`` (0-based): ``bots`` itself, or with
+        ``rotate`` the line-up moved ``match`` seats on (seat ``s`` gets
+        ``bots[(s - match) % players]``: the bot of P1 in match 0 sits at P2 in match 1)."""
+        if not self.rotate:
+            return self.bots
+        n = self.players
+        return tuple(self.bots[(s - match) % n] for s in range(n))
 
 
 @attrs.frozen
 class MatchOutcome:
-    """How one match of a simulation ended.
+    """How one match of a simulation ended, and what was played in it.
+
+    The figures after ``decisions`` count what was played up to the end of the match (or
+    up to its stop, if unfinished); the per-seat ones are tuples by seat (0 = P1).
 
     Attributes:
         match: its number in the simulation, 0-based.
@@ -82,6 +108,21 @@ class MatchOutcome:
         winners: the winning seats (0 = P1), in the engine's order; () if unfinished.
         returns: each seat's result (``Engine.returns``), by seat; () if unfinished.
         decisions: the decisions played (``max_decisions`` if unfinished).
+        bots: the bot at each seat (:meth:`SimulationSpec.lineup`).
+        turns: the actions taken in phases declared ``turn`` (not window actions, declines
+            or votes).
+        deals: the deals begun.
+        claims: per seat, the claims it made.
+        false_claims: per seat, its claims that were false in the state right after the
+            decision that made them.
+        unjudged_claims: per seat, its claims that no longer stood at the end of the
+            decision that made them (replaced or cleared in the same decision), so that
+            their truth was not judged.
+        challenges: per seat, its challenges: actions of :func:`challenge_actions` taken
+            while another seat's claim stood.
+        successful_challenges: per seat, its challenges of a claim that was false.
+        lies_caught: per seat, its false claims that were challenged at least once while
+            they stood.
     """
 
     match: int
@@ -90,6 +131,45 @@ class MatchOutcome:
     winners: tuple[int, ...]
     returns: tuple
     decisions: int
+    bots: tuple[str, ...] = ()
+    turns: int = 0
+    deals: int = 0
+    claims: tuple[int, ...] = ()
+    false_claims: tuple[int, ...] = ()
+    unjudged_claims: tuple[int, ...] = ()
+    challenges: tuple[int, ...] = ()
+    successful_challenges: tuple[int, ...] = ()
+    lies_caught: tuple[int, ...] = ()
+
+
+#: the per-seat counts of a :class:`MatchOutcome` that :class:`Tally` adds up, in this order
+COUNTS = ("claims", "false_claims", "unjudged_claims", "challenges", "successful_challenges", "lies_caught")
+
+
+@attrs.frozen
+class Tally:
+    """What one seat, or every seat of one bot kind, did over the finished matches.
+
+    Attributes:
+        seats: the seats taken: for a seat, the finished matches; for a bot kind, the seats
+            it had, added up over the finished matches.
+        per_match: how many seats it has in each match (1 for a seat).
+        wins: the matches won; a win shared by k seats counts 1/k.
+        results: the sum of the results (``Engine.returns``).
+        claims, false_claims, unjudged_claims, challenges, successful_challenges,
+        lies_caught: the sums of the :class:`MatchOutcome` figures of those names.
+    """
+
+    seats: int
+    per_match: int
+    wins: float
+    results: float
+    claims: int
+    false_claims: int
+    unjudged_claims: int
+    challenges: int
+    successful_challenges: int
+    lies_caught: int
 
 
 @attrs.frozen
@@ -103,6 +183,14 @@ class Summary:
         results: per seat, the sum of its results over the finished matches.
         decisions: the decisions of each finished match, in match order.
         unfinished: how many matches had not ended after ``max_decisions`` decisions.
+        turns: the turns of each finished match (:attr:`MatchOutcome.turns`), in match order.
+        deals: the deals of each finished match, in match order.
+        seats: a :class:`Tally` per seat, over the finished matches.
+        kinds: (bot kind, its :class:`Tally`) for each kind of bot seated, in the order of
+            their first seat in the first match.
+        bluffs: per finished match, in match order, the totals over its seats of (claims,
+            claims judged, false claims, challenges, successful challenges, lies caught).
+        shared: how many finished matches were won by more than one seat.
     """
 
     games: int
@@ -111,6 +199,12 @@ class Summary:
     results: tuple
     decisions: tuple[int, ...]
     unfinished: int
+    turns: tuple[int, ...] = ()
+    deals: tuple[int, ...] = ()
+    seats: tuple = ()
+    kinds: tuple = ()
+    bluffs: tuple = ()
+    shared: int = 0
 
     @property
     def finished(self) -> int:
@@ -159,6 +253,177 @@ def engine_for(spec: SimulationSpec):
     return engine
 
 
+def challenge_actions(game) -> frozenset[tuple[str, str]]:
+    """The actions of ``game`` (a checked :class:`~rulekit.model.Game`) that challenge a
+    claim: (phase name, action name) pairs.
+
+    An action challenges when what it does reads whether the standing claim holds
+    (``claim holds``, ``claim holds on …``) before any claim is made or cleared: in its own
+    statements (its ``require`` aside: a condition of taking it is not an effect of it),
+    in the procedures they call, in the ``then`` block of its phase if that is a turn,
+    and in what play goes on to without another choice: for a phase it sends play to
+    (``go to``, ``ask``), that phase's ``then``/``otherwise`` block and the conditions
+    (``require``, ``forced when``) of its actions, which are judged to offer them. So an
+    action that sends play to a vote whose ``then`` reveals whether the claim holds, or asks
+    the claimant to prove it by an action that requires it, challenges; the action that
+    makes the claim does not (it makes a claim first). At play, such an action counts as
+    a challenge only when it is taken while a claim stands, by a seat other than its
+    claimant. Computed once per game, from the rules alone.
+    """
+    from . import model as m
+
+    procedures = {p.name: p for p in game.procedures}
+    phases = {p.name: p for p in game.phases}
+    loops = (m.ForEach, m.Repeat, m.ForRange, m.ForKinds)
+
+    def reads(node) -> bool:
+        return node is not None and m.mentions(node, m.ClaimHolds)
+
+    def block(stmts, seen) -> tuple[bool, bool]:
+        """(whether the block reads the claim's truth, whether play stops going through it:
+        a claim made or cleared, a 'go to', the end of the deal or turn)."""
+        for stmt in stmts:
+            found, stops = statement(stmt, seen)
+            if found or stops:
+                return found, True
+        return False, False
+
+    def statement(stmt, seen) -> tuple[bool, bool]:
+        if isinstance(stmt, (m.Require, m.Log)):
+            return False, False
+        if isinstance(stmt, m.MakeClaim):
+            return any(reads(a) for a in stmt.args), True
+        if isinstance(stmt, (m.ClearClaim, m.EndDeal, m.EndTurn)):
+            return False, True
+        if isinstance(stmt, m.If):
+            if reads(stmt.cond):
+                return True, True
+            found, stops = block(stmt.then, seen)
+            other, other_stops = block(stmt.orelse, seen)
+            return found or other, stops and other_stops
+        if isinstance(stmt, loops):
+            head = any(reads(getattr(stmt, f.name)) for f in attrs.fields(type(stmt))
+                       if f.name not in ("body", "span"))
+            return head or block(stmt.body, seen)[0], False
+        if isinstance(stmt, m.Do):
+            key = ("procedure", stmt.procedure)
+            if any(reads(a) for a in stmt.args):
+                return True, True
+            if key in seen or stmt.procedure not in procedures:
+                return False, False
+            return block(procedures[stmt.procedure].body, seen | {key})
+        if isinstance(stmt, m.GoTo):
+            return reads(stmt.start) or goes_to(stmt.phase, seen), True
+        if isinstance(stmt, m.Ask):
+            if reads(stmt.seat) or goes_to(stmt.phase, seen):
+                return True, True
+            return block(stmt.then, seen)
+        return reads(stmt), False
+
+    def goes_to(name: str, seen) -> bool:
+        key = ("phase", name)
+        phase = phases.get(name)
+        if key in seen or phase is None:
+            return False
+        seen = seen | {key}
+        if reads(phase.seats):
+            return True
+        for a in phase.actions:
+            if reads(a.forced) or any(reads(r.cond) for r in m.walk(a.body) if isinstance(r, m.Require)):
+                return True
+        return phase.after is not None and block(phase.after, seen)[0]
+
+    found = set()
+    for phase in game.phases:
+        for a in phase.actions:
+            seen = frozenset({("phase", phase.name)})
+            hit, stops = block(a.body, seen)
+            if not hit and not stops and phase.kind == "turn" and phase.after is not None:
+                hit = block(phase.after, seen)[0]
+            if hit:
+                found.add((phase.name, a.name))
+    return frozenset(found)
+
+
+#: per engine (held weakly): what :class:`_Watch` needs to know of its game, found once
+_READINGS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _reading(engine):
+    """(claim index by name, the indices of turn phases, the challenge actions as (phase
+    index, action name)) of ``engine``'s game, made once per engine."""
+    got = _READINGS.get(engine)
+    if got is None:
+        cg = engine.cg
+        got = _READINGS[engine] = (
+            {name: c.index for name, c in cg.claims.items()},
+            frozenset(p.index for p in cg.phase_list if p.kind == "turn"),
+            frozenset((cg.phases[phase].index, action) for phase, action in challenge_actions(engine.game)))
+    return got
+
+
+class _Watch:
+    """Reads one match as it is played (``play_match``'s ``on_events``): its turns and deals,
+    and its claims and challenges (see :class:`MatchOutcome`)."""
+
+    __slots__ = ("engine", "claim_index", "turn_phases", "challengers", "before", "standing", "turns", "deals",
+                 "claims", "false_claims", "unjudged_claims", "challenges", "successful_challenges", "lies_caught")
+
+    def __init__(self, engine, n: int):
+        self.engine = engine
+        self.claim_index, self.turn_phases, self.challengers = _reading(engine)
+        self.before = None                  # the state before the decision being reported
+        self.standing = None                # [the standing claim, false when made, caught already]
+        self.turns = self.deals = 0
+        for name in COUNTS:
+            setattr(self, name, [0] * n)
+
+    def __call__(self, state, events) -> None:
+        before = self.before
+        self.before = state
+        made = None
+        for e in events:
+            kind = e[0]                     # Event.kind
+            if kind == "action":            # the decision's own action: the first event of its step
+                data = e[2]
+                phase = before.phase
+                if phase in self.turn_phases:
+                    self.turns += 1
+                claim = before.claim
+                if claim is not None and (phase, data["action"]) in self.challengers and claim[2] != data["seat"]:
+                    seat = data["seat"]
+                    self.challenges[seat] += 1
+                    standing = self.standing
+                    if standing is not None and standing[0] == claim and standing[1]:
+                        self.successful_challenges[seat] += 1
+                        if not standing[2]:
+                            standing[2] = True
+                            self.lies_caught[claim[2]] += 1
+            elif kind == "claim":
+                data = e[2]
+                seat = data["seat"]
+                self.claims[seat] += 1
+                if made is not None:        # a second claim in one decision: the first no longer stands
+                    self.unjudged_claims[made[2]] += 1
+                made = (self.claim_index[data["claim"]], data["args"], seat)
+            elif kind == "deal_start":
+                self.deals += 1
+        if made is not None:
+            if state.claim == made:
+                false = not self.engine.claim_holds_in(state)
+                if false:
+                    self.false_claims[made[2]] += 1
+                self.standing = [made, false, False]
+            else:
+                self.unjudged_claims[made[2]] += 1
+                self.standing = None
+
+    def outcome(self, k: int, seed: int, lineup: tuple, finished: bool, winners: tuple, returns: tuple,
+                decisions: int) -> MatchOutcome:
+        return MatchOutcome(k, seed, finished, winners, returns, decisions, lineup, self.turns, self.deals,
+                            *(tuple(getattr(self, name)) for name in COUNTS))
+
+
 def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutcome]:
     """Play matches ``first`` .. ``first + count - 1`` of the simulation ``spec``.
 
@@ -179,17 +444,20 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
     played = []
     for k in range(first, first + count):
         seed = spec.seed + k
+        lineup = spec.lineup(k)
         bots = [RandomBot(seat_rng(seed, s)) if kind == "random" else GenericBot(engine, seat_rng(seed, s))
-                for s, kind in enumerate(spec.bots)]
+                for s, kind in enumerate(lineup)]
+        watch = _Watch(engine, n)
         try:
-            record = play_match(engine, bots, n, seed, max_steps=spec.max_decisions, keep_log=False)
+            record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,
+                                texts=False)
             returns = tuple(engine.returns(record.state))
         except MatchTooLong as exc:
-            played.append(MatchOutcome(k, seed, False, (), (), exc.bound))
+            played.append(watch.outcome(k, seed, lineup, False, (), (), exc.bound))
             continue
         except RulesRuntimeError as exc:
             raise MatchFailed(str(exc), k, seed) from None
-        played.append(MatchOutcome(k, seed, True, tuple(record.winners), returns, record.steps))
+        played.append(watch.outcome(k, seed, lineup, True, tuple(record.winners), returns, record.steps))
     return played
 
 
@@ -204,18 +472,151 @@ def summarize(outcomes, players: int) -> Summary:
     wins: list = [0] * players
     results: list = [0] * players
     decisions = []
-    games = unfinished = 0
+    turns = []
+    deals = []
+    bluffs = []
+    seat_counts = [[0] * len(COUNTS) for _ in range(players)]
+    kinds: dict = {}                        # kind -> [seats, per match, wins, results, *counts]
+    games = unfinished = shared = 0
     for o in outcomes:
         games += 1
         if not o.finished:
             unfinished += 1
             continue
+        share = 1 / len(o.winners) if o.winners else 0
+        if len(o.winners) > 1:
+            shared += 1
         for s in o.winners:
-            wins[s] += 1 / len(o.winners)
+            wins[s] += share
         for s, value in enumerate(o.returns):
             results[s] += value
         decisions.append(o.decisions)
-    return Summary(games, players, tuple(wins), tuple(results), tuple(decisions), unfinished)
+        turns.append(o.turns)
+        deals.append(o.deals)
+        counts = [getattr(o, name) for name in COUNTS]
+        if counts[0]:
+            for s in range(players):
+                row = seat_counts[s]
+                for i, values in enumerate(counts):
+                    row[i] += values[s]
+        total = [sum(values) for values in counts] if counts[0] else [0] * len(COUNTS)
+        claims, false, unjudged, challenges, successful, caught = total
+        bluffs.append((claims, claims - unjudged, false, challenges, successful, caught))
+        for s, kind in enumerate(o.bots):
+            row = kinds.get(kind)
+            if row is None:
+                row = kinds[kind] = [0, o.bots.count(kind), 0, 0] + [0] * len(COUNTS)
+            row[0] += 1
+            if s in o.winners:
+                row[2] += share
+            if o.returns:
+                row[3] += o.returns[s]
+            if counts[0]:
+                for i, values in enumerate(counts):
+                    row[4 + i] += values[s]
+    seats = tuple(Tally(len(decisions), 1, wins[s], results[s], *seat_counts[s]) for s in range(players))
+    return Summary(games, players, tuple(wins), tuple(results), tuple(decisions), unfinished, tuple(turns),
+                   tuple(deals), seats, tuple((kind, Tally(*row)) for kind, row in kinds.items()), tuple(bluffs),
+                   shared)
+
+
+def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
+    """Every figure of a simulation, from its :class:`Summary`, as plain values (the
+    ``figures`` of ``simulate --json``; the tables of ``simulate`` and ``compare`` print
+    them). Shares are fractions (0.25 is 25 %), intervals ``[low, high]`` pairs at
+    ``confidence``; everything is of the finished matches.
+
+    Returns:
+        a dict: ``games``, ``players``, ``finished``, ``unfinished``; ``seats`` (one dict
+        per seat: ``seat`` (1 = P1), ``wins``, ``win_share``, ``win_interval`` (Wilson),
+        ``mean_result`` and the bluffing figures below); ``kinds`` (one dict per bot kind:
+        ``kind``, ``seats_per_match``, the same figures, the win share per seat it had and
+        its Wilson interval over the matches); ``fairness`` (``statistic``, ``df``, ``p``:
+        Pearson's chi-square test of equal win shares per seat); ``length`` (for
+        ``decisions``, ``turns`` and ``deals`` per match: ``min``, ``q1``, ``median``,
+        ``q3``, ``max``, ``mean``, ``median_interval``); ``bluffing`` (over every seat:
+        ``claims``, ``claims_per_match`` and its interval, ``unjudged_claims``,
+        ``false_share`` of the claims judged, ``challenges``, ``challenges_per_match``,
+        ``challenge_success`` of the challenges, ``lies_caught`` of the false claims, each
+        share with an interval over the matches (:func:`rulekit.stats.share_interval`)).
+    """
+    finished = summary.finished
+    n = summary.players
+
+    def bluffing(t: Tally) -> dict:
+        judged = t.claims - t.unjudged_claims
+        return {"claims": t.claims, "false_claims": t.false_claims, "unjudged_claims": t.unjudged_claims,
+                "false_share": _share(t.false_claims, judged), "challenges": t.challenges,
+                "successful_challenges": t.successful_challenges,
+                "challenge_success": _share(t.successful_challenges, t.challenges), "lies_caught": t.lies_caught,
+                "lies_caught_share": _share(t.lies_caught, t.false_claims)}
+
+    seats = []
+    for s, t in enumerate(summary.seats):
+        seats.append({"seat": s + 1, "wins": t.wins, "win_share": _share(t.wins, finished),
+                      "win_interval": list(stats.wilson(t.wins, finished, confidence)),
+                      "mean_result": t.results / finished if finished else None, **bluffing(t)})
+    kinds = []
+    for kind, t in summary.kinds:
+        matches = t.seats / t.per_match     # the finished matches
+        kinds.append({"kind": kind, "seats_per_match": t.per_match, "wins": t.wins,
+                      "win_share": _share(t.wins, t.seats),
+                      "win_interval": list(stats.wilson(t.wins / t.per_match, matches, confidence)),
+                      "mean_result": t.results / t.seats if t.seats else None, **bluffing(t)})
+    statistic, df, p = stats.chi_square_equal([t.wins for t in summary.seats])
+    length = {}
+    for name, values in (("decisions", summary.decisions), ("turns", summary.turns), ("deals", summary.deals)):
+        if values:
+            low, q1, median, q3, high = stats.five_numbers(values)
+            length[name] = {"min": low, "q1": q1, "median": median, "q3": q3, "max": high,
+                            "mean": sum(values) / len(values),
+                            "median_interval": list(stats.median_interval(values, confidence))}
+        else:
+            length[name] = None
+    bluffs = summary.bluffs
+    column = list(zip(*bluffs)) if bluffs else [()] * 6
+    claims, judged, false, challenges, successful, caught = (sum(c) for c in column)
+    bluff = {
+        "claims": claims,
+        "claims_per_match": claims / finished if finished else None,
+        "claims_per_match_interval": _finite(stats.mean_interval(column[0], confidence)),
+        "unjudged_claims": claims - judged,
+        "false_claims": false,
+        "false_share": _share(false, judged),
+        "false_interval": list(stats.share_interval(list(zip(column[2], column[1])), confidence)),
+        "challenges": challenges,
+        "challenges_per_match": challenges / finished if finished else None,
+        "challenges_per_match_interval": _finite(stats.mean_interval(column[3], confidence)),
+        "successful_challenges": successful,
+        "challenge_success": _share(successful, challenges),
+        "challenge_success_interval": list(stats.share_interval(list(zip(column[4], column[3])), confidence)),
+        "lies_caught": caught,
+        "lies_caught_share": _share(caught, false),
+        "lies_caught_interval": list(stats.share_interval(list(zip(column[5], column[2])), confidence)),
+    }
+    return {"games": summary.games, "players": n, "finished": finished, "unfinished": summary.unfinished,
+            "confidence": confidence, "seats": seats, "kinds": kinds,
+            "fairness": {"statistic": statistic, "df": df, "p": p if n > 1 and finished else None},
+            "length": length, "bluffing": bluff}
+
+
+def _share(part, whole):
+    """``part / whole``, or None when ``whole`` is 0 (no share to speak of)."""
+    return part / whole if whole else None
+
+
+def _finite(interval) -> list | None:
+    """An interval as a list, or None when it is unbounded (too few values to tell)."""
+    low, high = interval
+    return [low, high] if math.isfinite(low) and math.isfinite(high) else None
+
+
+def outcome_row(o: MatchOutcome) -> dict:
+    """One match as plain values (a row of ``simulate --json``; ``--csv`` flattens it):
+    ``match`` and ``seat`` numbers 1-based, like the tables."""
+    return {"match": o.match + 1, "seed": o.seed, "lineup": list(o.bots), "finished": o.finished,
+            "winners": [s + 1 for s in o.winners], "returns": list(o.returns), "decisions": o.decisions,
+            "turns": o.turns, "deals": o.deals, **{name: list(getattr(o, name)) for name in COUNTS}}
 
 
 def chunks(games: int, workers: int) -> list[tuple[int, int]]:
@@ -272,9 +673,12 @@ def outcomes(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = 
 
 
 def simulate(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = False,
-             on_progress: Callable[[int], None] | None = None, engine=None) -> Summary:
+             on_progress: Callable[[int], None] | None = None, engine=None,
+             on_outcome: Callable[[MatchOutcome], None] | None = None) -> Summary:
     """Play matches 0 .. ``games - 1`` of ``spec`` and add up their outcomes in match order
-    (:func:`outcomes`, then :func:`summarize`); the arguments are those of :func:`outcomes`.
+    (:func:`outcomes`, then :func:`summarize`); the arguments are those of :func:`outcomes`,
+    and ``on_outcome``, called with each :class:`MatchOutcome` in match order (to keep the
+    rows of ``--json`` and ``--csv``).
 
     Returns:
         the :class:`Summary`, the same, bit for bit, for any ``workers`` and on Ray.
@@ -284,9 +688,17 @@ def simulate(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = 
     """
     played = outcomes(spec, games, workers, ray=ray, on_progress=on_progress, engine=engine)
     try:
-        return summarize(played, spec.players)
+        if on_outcome is None:
+            return summarize(played, spec.players)
+        return summarize(_passing(played, on_outcome), spec.players)
     finally:
         played.close()
+
+
+def _passing(played: Iterator[MatchOutcome], on_outcome) -> Iterator[MatchOutcome]:
+    for o in played:
+        on_outcome(o)
+        yield o
 
 
 def _in_order(parts: Iterator[tuple[int, object]], on_progress) -> Iterator[MatchOutcome]:

@@ -97,7 +97,7 @@ def test_end_of_input_later_in_the_match_keeps_the_decisions_played(tmp_path):
     assert 1 == result.exit_code, result.output
     assert _stop_line(result).startswith("stopped: end of input")
     rows = _log_rows(log)
-    assert any(r["type"] == "decision" and r["seat"] == 0 for r in rows)
+    assert any(r["type"] == "decision" and r["seat"] == "P1" for r in rows)
 
 
 def _abort_like_click(exc_type):
@@ -482,6 +482,43 @@ def test_each_deal_says_who_starts_it():
     starts = [i for i, line in enumerate(out) if line.startswith("— deal ")]
     assert starts
     for i in starts:
-        assert out[i + 1].endswith(" starts")
-        seat = out[i + 1].split()[0]
-        assert out[i + 2].startswith(seat + " "), out[i:i + 3]
+        assert out[i + 1].strip().startswith("dealer: P")     # the seat the file names comes first
+        assert out[i + 2].endswith(" starts")
+        seat = out[i + 2].split()[0]
+        assert out[i + 3].startswith(seat + " "), out[i:i + 4]
+
+
+# ---------------------------------------------------------------------------- the play-by-play
+def _verbose(name: str, seed: int, *extra: str) -> list[str]:
+    result = CliRunner().invoke(main, ["run", str(GAMES / name), "--seed", str(seed), "-v", *extra])
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_each_deal_says_who_holds_the_seats_the_rules_name_and_who_starts():
+    """Right after '— deal k —' and its setup: 'dealer: Pk' (a seat the file names and
+    sets), then who starts; the dealer moves left between Lügenbeutel deals."""
+    lines = _verbose("lugenbeutel.rules", 3)
+    dealers = [line.strip() for line in lines if line.strip().startswith("dealer: ")]
+    deals = [line for line in lines if line.startswith("— deal ")]
+    assert len(dealers) == len(deals) >= 2
+    first = int(dealers[0].split("P")[1])
+    assert dealers[1] == f"dealer: P{first % 4 + 1}"
+
+
+def test_votes_are_told_by_their_labels():
+    votes = [line for line in _verbose("nimms_leich.rules", 2) if line.strip().startswith("votes:")]
+    assert votes and all("thumb up" in v or "thumb hidden" in v for v in votes)
+    assert not any("thumb_up" in v for v in votes)
+
+
+def test_a_resolved_bid_tells_the_count_and_a_won_deal_the_losers_points():
+    """Liar's Dice and Nimm's Leich say how many dice or pictures there were; a Lügenbeutel
+    deal's end reveals the hands and says each loser's points."""
+    assert any(line.strip().endswith(("show 1", "show 2", "show 3", "show 4", "show 5", "show 6"))
+               and "of the dice show" in line for line in _verbose("liars_dice.rules", 5))
+    assert any("in play" in line and " × B" in line for line in _verbose("nimms_leich.rules", 2))
+    lines = _verbose("lugenbeutel.rules", 3)
+    won = next(i for i, line in enumerate(lines) if "wins the deal" in line)
+    assert lines[won + 1].strip().startswith("revealed: ")
+    assert all(lines[won + k].strip().endswith(" points") for k in (2, 3, 4))

@@ -306,8 +306,8 @@ for combo in COMBOS:
         log = []
         for step in walk(engine, n, seed, bots, max_steps=300):
             if step.action is not None:
-                log.append(action_record(engine, step.index, step.decision.seat, step.action))
-            log.extend(event_record(engine, e) for e in step.events)
+                log.append(action_record(engine, step.index, step.state, step.action, step.decision))
+            log.extend(event_record(engine, e, n) for e in step.events)
         text = json.dumps(log, ensure_ascii=False, sort_keys=True)
         print(combo.id, seed, len(log), hashlib.sha256(text.encode()).hexdigest())
 """

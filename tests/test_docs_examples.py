@@ -123,8 +123,8 @@ PYTHON = _python_sources()
 
 
 def test_python_examples_are_found():
-    """The README, the reference, the tutorial and the docstring each show Python."""
-    assert {p.values[0] for p in PYTHON} >= {"README.md", "docs/language.md", "docs/tutorial.md",
+    """The README, the reference, the tutorial, the API page and the docstring each show Python."""
+    assert {p.values[0] for p in PYTHON} >= {"README.md", "docs/language.md", "docs/tutorial.md", "docs/api.md",
                                               "rulekit/__init__.py"}
 
 

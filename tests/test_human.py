@@ -6,6 +6,8 @@ import io
 import random
 from pathlib import Path
 
+import pytest
+
 from rich.console import Console
 
 from rulekit import Action, Engine, load
@@ -58,7 +60,7 @@ def test_enter_declines_a_window():
     record = play(person)
     windows = [s for s in person.shown if s[0] != "turn"]
     assert windows, "the person was asked in the Liar! window"
-    declined = [r for r in record.log if r.get("type") == "decision" and r["seat"] == 0 and r["action"] == "decline"]
+    declined = [r for r in record.log if r.get("type") == "decision" and r["seat"] == "P1" and r["action"] == "decline"]
     assert len(declined) == len(windows)
 
 
@@ -164,5 +166,35 @@ def test_enter_declines_at_the_real_prompt(tmp_path):
                                        "--log", str(log)], input="\n")
     assert result.exit_code == 1 and "stopped: end of input" in result.stderr     # then the input ends
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    mine = [r for r in records if r.get("type") == "decision" and r["seat"] == 0]
+    mine = [r for r in records if r.get("type") == "decision" and r["seat"] == "P1"]
     assert mine and mine[0]["action"] == "decline"
+
+
+def test_tab_completes_commands_options_cards_and_values():
+    """Tab offers what may be typed at the decision: commands, option names, the names of
+    the cards the options choose from and of their values (as typed: lower case)."""
+    import io
+    import random
+
+    from rich.console import Console
+
+    from rulekit import Engine, load
+    from rulekit.players import HumanPlayer
+    from rulekit.players.human import tab_completion
+    from strategies import ROOT
+
+    engine = Engine(load(str(ROOT / "games" / "nimms_leich.rules")))
+    state, _ = engine.new_match(4, random.Random(1))
+    while engine.decision(state).phase != "bid":
+        state, _ = engine.apply(state, engine.legal_actions(state)[-1], random.Random(1))
+    decision = engine.decision(state)
+    human = HumanPlayer(engine, Console(file=io.StringIO()), lambda prompt: "raise 1 b2")
+    words = human.completions(decision)
+    assert {"help", "history", "rules", "raise", "b1", "b6"} <= set(words) and "never" not in words
+    human.choose(engine.view(state, decision.seat), decision)      # the words of the decision asked
+    assert human.words == words
+    readline = pytest.importorskip("readline")
+    assert tab_completion([human])
+    complete = readline.get_completer()
+    assert [complete("b", i) for i in range(7)] == ["b1", "b2", "b3", "b4", "b5", "b6", None]
+    assert complete("RA", 0) == "raise" and complete("zz", 0) is None

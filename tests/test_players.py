@@ -121,7 +121,10 @@ def test_cli_simulate_reports_wins_for_every_seat():
     for seat in ("P1", "P2", "P3"):
         assert seat in result.output
     assert "decisions per match: min" in result.output
-    shares = [float(cell.rstrip("%")) for cell in result.output.split() if cell.endswith("%")]
+    # the win share of each seat's row (the cell before its interval): they add up to 100 %
+    first_table = result.output.split("└")[0]
+    rows = [line.split("│") for line in first_table.splitlines() if line.startswith("│ P")]
+    shares = [float(row[3].strip().rstrip("%")) for row in rows]
     assert len(shares) == 3 and abs(sum(shares) - 100.0) < 0.5
 
 

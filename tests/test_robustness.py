@@ -206,7 +206,7 @@ def test_a_seat_with_no_legal_action_stops_the_match_with_a_located_error(tmp_pa
         assert "stuck.rules: error: P1 must decide in 'play' but has no legal action (line 17)" in result.stderr
         # nothing is lost: the log holds what was played up to the error (here the setup)
         rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-        assert rows and all("kind" in r or "action" in r for r in rows), rows
+        assert rows[0]["type"] == "header" and rows[1:] and all("kind" in r or "action" in r for r in rows[1:]), rows
 
 
 def test_misleading_messages_now_say_what_to_write(tmp_path):

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulekit.cli import main
-from rulekit.simulation import MatchFailed, SimulationSpec, chunks, outcomes, play_matches, simulate
+from rulekit.simulation import (MatchFailed, SimulationSpec, chunks, figures, outcomes, play_matches, simulate,
+                                summarize)
 from strategies import ROOT
 
 GAMES = ROOT / "games"
@@ -208,3 +209,209 @@ def test_ray_gives_the_same_outcomes_and_table_as_one_worker(local_ray):
     with pytest.raises(MatchFailed) as caught:
         simulate(stuck, 40, ray=True)
     assert (16, 19) == (caught.value.match, caught.value.seed)
+
+
+# --------------------------------------------------------------------------- the figures
+
+# A game whose every decision is forced, so that what is claimed and challenged is known:
+# five claims, P1 and P2 in turn: false (P1), true (P2), true (P1), false (P2), and a false
+# one (P1) cleared in the decision that made it, so not judged. P2 must doubt the first and
+# the third; P2 reads his own second claim, which is no challenge (he is its claimant).
+COUNTED = """\
+game "Counted bluffs"
+players 2
+deck { card chip: count 1 }
+zone table: shared, holds the deck
+counter step = 0
+
+claim says(v) "says {v}": true when v = 1
+
+setup { go to speak from P1 }
+
+turn speak {
+  action say "says {v}" {
+    choose v in (if step = 0 or step >= 3 then 0 else 1)..(if step = 0 or step >= 3 then 0 else 1)
+    claim says(v)
+    add 1 to step
+    if step = 5 { clear claim }
+    go to doubt
+  }
+}
+
+window doubt: first of everyone after claimant {
+  action doubt "doubts it" forced when step = 1 or step = 3 {
+    require step = 1 or step = 3
+    if claim holds { log "it was true" } else { log "it was false" }
+    do next
+  }
+  otherwise { do next }
+}
+
+procedure next {
+  if step = 5 { end deal }
+  if step = 2 { go to own from claimant }
+  go to speak from left of claimant
+}
+
+turn own {
+  action peek "reads his own claim" {
+    if claim holds { log "true" }
+    go to speak from left of claimant
+  }
+}
+
+match {
+  winners: highest step
+}
+"""
+
+
+def test_claims_and_challenges_are_counted_as_the_rules_make_them():
+    """Every figure of a match whose decisions are all forced, for both kinds of bot."""
+    from rulekit.check import loads
+    from rulekit.simulation import challenge_actions
+
+    assert challenge_actions(loads(COUNTED, "counted.rules")) == {("doubt", "doubt"), ("own", "peek")}
+    for bots in ("random", "generic", ("generic", "random")):
+        for o in play_matches(SimulationSpec(COUNTED, "counted.rules", (), 2, bots, 5), 0, 3):
+            assert (o.finished, o.winners, o.returns) == (True, (0, 1), (1, 1))
+            assert (o.decisions, o.turns, o.deals) == (8, 6, 1)     # 5 claims, 2 doubts, 1 peek; 6 in turns
+            assert o.claims == (3, 2)
+            assert o.false_claims == (1, 1)
+            assert o.unjudged_claims == (1, 0)
+            assert o.challenges == (0, 2)                           # P2's peek at his own claim is none
+            assert o.successful_challenges == (0, 1)
+            assert o.lies_caught == (1, 0)                          # P2's false claim was never doubted
+    summary = simulate(SimulationSpec(COUNTED, "counted.rules", (), 2, "random", 1), 4)
+    assert summary.shared == 4 and summary.wins == (2.0, 2.0)
+    bluff = figures(summary)["bluffing"]
+    assert (bluff["claims"], bluff["unjudged_claims"], bluff["false_claims"]) == (20, 4, 8)
+    assert bluff["false_share"] == 0.5 and bluff["challenge_success"] == 0.5 and bluff["lies_caught_share"] == 0.5
+    assert bluff["claims_per_match"] == 5 and bluff["challenges_per_match"] == 2
+
+
+def test_the_challenges_of_the_shipped_games_are_found_from_their_rules():
+    """A challenge reads whether the claim holds: at once (Liar's Dice, Lügenbeutel, DTC), in
+    the turn it asks the claimant to take (Coup), or in the vote it goes to (Nimm's Leich);
+    the actions that make a claim, or block with one, are none."""
+    from rulekit.check import load
+    from rulekit.simulation import challenge_actions
+
+    expected = {"coup.rules": {("challenge", "challenge")}, "dtc.rules": {("decide", "refuse")},
+                "liars_dice.rules": {("bidding", "liar")}, "lugenbeutel.rules": {("liar", "call")},
+                "nimms_leich.rules": {("bid", "challenge")}, "skull.rules": set()}
+    for name, found in expected.items():
+        assert challenge_actions(load(GAMES / name)) == found, name
+    assert challenge_actions(load(GAMES / "lugenbeutel.rules", ("single_card",))) == {("liar", "call")}
+
+
+def test_rotate_moves_the_lineup_one_seat_on_each_match():
+    spec = spec_of("liars_dice.rules", 2, bots=("generic", "random"))
+    assert [spec.lineup(k) for k in range(3)] == [("generic", "random")] * 3
+    text = (GAMES / "lugenbeutel.rules").read_text(encoding="utf-8")
+    rotated = SimulationSpec(text, "lugenbeutel.rules", (), 3, ("generic", "random", "random"), 1, rotate=True)
+    assert [rotated.lineup(k) for k in range(4)] == [("generic", "random", "random"), ("random", "generic", "random"),
+                                                     ("random", "random", "generic"), ("generic", "random", "random")]
+    ld = spec_of("liars_dice.rules", 2, bots=("generic", "random"))
+    played = play_matches(SimulationSpec(ld.text, ld.path, (), 2, ("generic", "random"), 9, rotate=True), 0, 4)
+    assert [o.bots for o in played] == [("generic", "random"), ("random", "generic")] * 2
+    # the same match, seat for seat, as a fixed line-up that seats the bots so
+    swapped = play_matches(SimulationSpec(ld.text, ld.path, (), 2, ("random", "generic"), 9), 1, 1)[0]
+    assert played[1] == swapped
+    summary = summarize(played, 2)
+    assert [(kind, t.seats, t.per_match) for kind, t in summary.kinds] == [("generic", 4, 1), ("random", 4, 1)]
+    generic_wins = sum(1 for o in played if o.bots[o.winners[0]] == "generic")
+    assert summary.kinds[0][1].wins == generic_wins
+    assert sum(t.wins for _, t in summary.kinds) == 4
+
+
+def test_summaries_and_figures_are_the_same_for_one_and_two_workers():
+    """Every field, rotation and mixed bots included; the figures too (floats compared exactly)."""
+    text = (GAMES / "dtc.rules").read_text(encoding="utf-8")
+    spec = SimulationSpec(text, "dtc.rules", (), 4, ("generic", "random", "random", "random"), 3, rotate=True)
+    alone = simulate(spec, 12, 1)
+    assert alone == simulate(spec, 12, 2)
+    assert figures(alone) == figures(simulate(spec, 12, 2))
+    assert len(alone.turns) == len(alone.deals) == len(alone.bluffs) == 12
+    assert sum(t.claims for t in alone.seats) == sum(b[0] for b in alone.bluffs) > 0
+    assert [kind for kind, _ in alone.kinds] == ["generic", "random"]
+
+
+def test_simulate_prints_fairness_lengths_and_bluffing():
+    result = simulate_cli(str(GAMES / "dtc.rules"), "--games", "8", "--seed", "1", "--workers", "1",
+                          "--bots", "generic,random,random,random", "--rotate")
+    assert 0 == result.exit_code, result.output
+    text = " ".join(result.stdout.split())
+    assert "8 matches, 4 players, bots generic,random,random,random, rotated over the seats" in text
+    assert "¹ a win shared by k seats counts 1/k to each seat" in text
+    assert "seat fairness: chi-square" in text and "3 degrees of freedom, p =" in text
+    for name in ("decisions", "turns", "deals"):
+        assert f"{name} per match: min" in text and "lower quartile" in text
+    assert "unfinished: 0" in text
+    assert "generic (1 seat)" in text and "random (3 seats)" in text
+    assert "challenge: refuse (in decide), taken against another seat's claim" in text
+
+
+def test_json_and_csv_hold_one_row_per_match_and_every_figure(tmp_path):
+    import csv
+    import json
+
+    out_json, out_csv = tmp_path / "m.json", tmp_path / "m.csv"
+    result = simulate_cli(str(GAMES / "liars_dice.rules"), "--games", "6", "--seed", "4", "--workers", "2",
+                          "--bots", "generic,random", "--rotate", "--json", str(out_json), "--csv", str(out_csv))
+    assert 0 == result.exit_code, result.output
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert (data["games"], data["seed"], data["bots"], data["rotate"]) == (6, 4, ["generic", "random"], True)
+    assert data["challenge_actions"] == [{"phase": "bidding", "action": "liar"}]
+    rows = data["matches"]
+    assert [r["match"] for r in rows] == [1, 2, 3, 4, 5, 6] and [r["seed"] for r in rows] == [4, 5, 6, 7, 8, 9]
+    assert [r["lineup"] for r in rows] == [["generic", "random"], ["random", "generic"]] * 3
+    figs = data["figures"]
+    assert figs["finished"] == 6 and len(figs["seats"]) == 2 and {k["kind"] for k in figs["kinds"]} == {
+        "generic", "random"}
+    assert figs["fairness"]["df"] == 1 and 0 <= figs["fairness"]["p"] <= 1
+    assert figs["bluffing"]["claims"] == sum(sum(r["claims"]) for r in rows)
+    assert figs["length"]["decisions"]["max"] == max(r["decisions"] for r in rows)
+    with open(out_csv, newline="", encoding="utf-8") as fh:
+        table = list(csv.DictReader(fh))
+    assert len(table) == 6
+    for row, match in zip(table, rows):
+        assert int(row["match"]) == match["match"] and int(row["seed"]) == match["seed"]
+        assert row["lineup"] == " ".join(match["lineup"])
+        assert row["winners"] == " ".join(f"P{s}" for s in match["winners"])
+        for name in ("claims", "false_claims", "challenges", "successful_challenges"):
+            assert [int(row[f"{name}_P{s}"]) for s in (1, 2)] == match[name]
+        assert (int(row["decisions"]), int(row["turns"]), int(row["deals"])) == (
+            match["decisions"], match["turns"], match["deals"])
+    # the same files, byte for byte, with one worker
+    again_json, again_csv = tmp_path / "1.json", tmp_path / "1.csv"
+    simulate_cli(str(GAMES / "liars_dice.rules"), "--games", "6", "--seed", "4", "--workers", "1",
+                 "--bots", "generic,random", "--rotate", "--json", str(again_json), "--csv", str(again_csv))
+    assert again_json.read_bytes() == out_json.read_bytes() and again_csv.read_bytes() == out_csv.read_bytes()
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_playing(tmp_path):
+    result = simulate_cli(str(GAMES / "liars_dice.rules"), "--games", "2", "--json", str(tmp_path / "no" / "m.json"))
+    assert 2 == result.exit_code
+    assert "Invalid value for '--json': cannot write" in result.stderr
+
+
+def test_plot_draws_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "sim.png"
+    result = simulate_cli(str(GAMES / "dtc.rules"), "--games", "6", "--seed", "2", "--workers", "1",
+                          "--bots", "generic,random,random,random", "--rotate", "--plot", str(out))
+    assert 0 == result.exit_code, result.output
+    assert f"plot drawn into {out}" in " ".join(result.stdout.split())
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (1600, 520)
+
+
+def test_plot_without_matplotlib_names_the_extra(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)         # `import matplotlib` raises ImportError
+    result = simulate_cli(str(GAMES / "liars_dice.rules"), "--games", "2", "--plot", str(tmp_path / "p.png"))
+    assert 2 == result.exit_code, result.output
+    assert '--plot needs matplotlib, which is not installed here: pip install "rulekit[plot]"' in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "p.png").exists()

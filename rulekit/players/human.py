@@ -42,6 +42,9 @@ class HumanPlayer:
         ask: returns one line typed by the person for a prompt; raises EOFError at the end
             of input.
         hot_seat: shared by the people of one keyboard (see :class:`HotSeat`).
+        recap: before each decision, print what happened since the last one (the events
+            the seat perceived); False when a narrator already prints every step on the
+            same screen.
     """
 
     #: the match runner gives this player its public history (View.history)
@@ -50,16 +53,19 @@ class HumanPlayer:
     recent = 12
 
     def __init__(self, engine: Engine, console: Console, ask: Callable[[str], str],
-                 hot_seat: HotSeat | None = None):
+                 hot_seat: HotSeat | None = None, recap: bool = True):
         self.engine = engine
         self.console = console
         self.ask = ask
         self.hot_seat = hot_seat       # shared by the people at one keyboard, or None
+        self.recap = recap             # show the events since the last decision (False: a narrator shows them)
         self._seen = 0                 # events of the history already shown
         # per window (phase name): None, "never", or the fewest claimed cards worth asking
         # about, for the rest of the deal ``self._deal``
         self._filters: dict = {}
         self._deal = None
+        #: what Tab completes at this player's prompts now (see :func:`tab_completion`)
+        self.words: tuple = ()
 
     # -- display
     def show(self, view: View, decision: Decision) -> None:
@@ -68,7 +74,7 @@ class HumanPlayer:
         news = [line for line in (self.engine.describe_event(e, view.players)
                                   for e in view.history[self._seen:]) if line]
         self._seen = len(view.history)
-        if news:
+        if news and self.recap:
             c.rule("since your last decision")
             if len(news) > self.recent:
                 c.print(f"… ({len(news) - self.recent} earlier)", markup=False)
@@ -88,13 +94,16 @@ class HumanPlayer:
         lines = []
         per_seat: dict = {s: [] for s in range(view.players)}
         shared = []
-        for name, owner, count, cards in view.zones:
+        for slot, (name, owner, count, cards) in enumerate(view.zones):
+            # a zone that holds only dice counts dice
+            dice = view.dice[slot] if view.dice and view.dice[slot] is not None else ()
+            shown = self.grouped(cards) if cards is not None else _count(count, count and sum(dice) == count)
             if owner == me:
-                lines.append(f"your {name}: {self.grouped(cards) if cards is not None else _count(count)}")
+                lines.append(f"your {name}: {shown}")
             elif owner is None:
-                shared.append(f"{name} {self.grouped(cards) if cards is not None else _count(count)}")
+                shared.append(f"{name} {shown}")
             else:
-                per_seat[owner].append(f"{name} {self.grouped(cards) if cards is not None else _count(count)}")
+                per_seat[owner].append(f"{name} {shown}")
         table_counters = []
         for name, value in view.counters:
             if isinstance(value, tuple):
@@ -159,6 +168,7 @@ class HumanPlayer:
         else:       # the same decision again: the view was just shown
             self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
         options = decision.options
+        self.words = self.completions(decision, window)
         for i, o in enumerate(options, 1):
             self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
         if window:
@@ -175,6 +185,19 @@ class HumanPlayer:
             if reason is None:
                 return action
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
+
+    def completions(self, decision: Decision, window: bool = False) -> tuple:
+        """What may be typed at this decision's prompts, for Tab: the commands, the options'
+        names, the names of the cards they choose from and of their values (lower case, as
+        typed; a name of several words is one completion)."""
+        words = ["help", "history", "rules"] + (["never", "only", "always"] if window else [])
+        for o in decision.options:
+            words.append(o.name.lower())
+            if o.cards is not None:
+                words.extend(self.engine.kind_label(k).lower() for k in o.cards)
+            for names in o.shown:
+                words.extend(str(v).lower() for v in names)
+        return tuple(dict.fromkeys(words))
 
     def _command(self, word: str, view: View | None) -> bool:
         """Answer ``help``, ``history`` or ``rules``; False for anything else."""
@@ -358,10 +381,33 @@ class HumanPlayer:
         return None
 
 
-def _count(count: int | None) -> str:
-    """How many cards a zone holds, as people say it; '?' when nobody may know."""
+def tab_completion(players) -> bool:
+    """Let Tab complete what the person typing may enter (:meth:`HumanPlayer.completions` of
+    whichever of ``players`` is asking), where the terminal has GNU readline; False where
+    it has none (the prompts work the same, without completion)."""
+    try:
+        import readline
+    except ImportError:                 # e.g. Windows without pyreadline
+        return False
+    humans = [p for p in players if isinstance(p, HumanPlayer)]
+
+    def complete(text: str, state: int):
+        low = text.lower()
+        words = [w for h in humans for w in h.words]
+        found = [w for w in dict.fromkeys(words) if w.startswith(low)]
+        return found[state] if state < len(found) else None
+    readline.set_completer_delims(" \t")
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+    return True
+
+
+def _count(count: int | None, dice: bool = False) -> str:
+    """How many cards (``dice``: dice) a zone holds, as people say it; '?' when nobody may know."""
     if count is None:
         return "?"
+    if dice:
+        return f"{count} die" if count == 1 else f"{count} dice"
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
