@@ -198,3 +198,17 @@ def test_tab_completes_commands_options_cards_and_values():
     complete = readline.get_completer()
     assert [complete("b", i) for i in range(7)] == ["b1", "b2", "b3", "b4", "b5", "b6", None]
     assert complete("RA", 0) == "raise" and complete("zz", 0) is None
+
+
+def test_counters_shown_to_nobody_stay_off_the_screen():
+    """Nimm's Leich keeps 'hand_size' and 'out' for the rules alone (seen by nobody): the
+    screen shows the chips, never those."""
+    from strategies import ROOT
+
+    engine = Engine(load(str(ROOT / "games" / "nimms_leich.rules")))
+    state, _ = engine.new_match(4, random.Random(2))
+    decision = engine.decision(state)
+    out = io.StringIO()
+    human = HumanPlayer(engine, Console(file=out, width=120), lambda prompt: "")
+    text = "\n".join(human.screen(engine.view(state, decision.seat)))
+    assert "chips 2" in text and "hand_size" not in text and " out " not in text + " "
