@@ -350,6 +350,7 @@ class ChooseParam:
     name: str
     domain: Domain
     names: str | None = None     # a names declaration for how its values are shown and typed
+    prompt: str | None = None    # the question a person is asked, e.g. "how many bodies?"
     span: Span = _span()
 
 

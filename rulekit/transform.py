@@ -375,8 +375,9 @@ class ToModel(Transformer):
     def between(self, meta, low, high):
         return (low, high)
 
-    def choose_param(self, meta, name, names, domain):
-        return m.ChooseParam(str(name), domain, str(names) if names else None, span=_span(meta))
+    def choose_param(self, meta, name, names, domain, prompt):
+        return m.ChooseParam(str(name), domain, str(names) if names else None,
+                             str(prompt)[1:-1] if prompt else None, span=_span(meta))
 
     def names_decl(self, meta, name, *pairs):
         return m.NamesDecl(str(name), tuple(pairs), span=_span(meta))

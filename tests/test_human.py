@@ -212,3 +212,21 @@ def test_counters_shown_to_nobody_stay_off_the_screen():
     human = HumanPlayer(engine, Console(file=out, width=120), lambda prompt: "")
     text = "\n".join(human.screen(engine.view(state, decision.seat)))
     assert "chips 2" in text and "hand_size" not in text and " out " not in text + " "
+
+
+def test_a_value_is_asked_with_the_question_the_file_gives():
+    """`choose q in … "how many dice?"`: the person is asked that question, not "q?"."""
+    from strategies import ROOT
+
+    engine = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
+    state, _ = engine.new_match(2, random.Random(1))
+    decision = engine.decision(state)
+    asked = []
+    answers = iter(["bid", "1", "2"])
+
+    def ask(prompt):
+        asked.append(prompt)
+        return next(answers)
+    human = HumanPlayer(engine, Console(file=io.StringIO()), ask)
+    assert human.choose(engine.view(state, decision.seat), decision) == Action("bid", (), (1, 2))
+    assert asked[1].startswith("how many dice? one of 1") and asked[2].startswith("showing which face? one of 1")

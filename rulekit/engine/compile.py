@@ -305,7 +305,7 @@ class CompiledAction:
         self.label = label
         self.preview = preview        # the label before the choices are made
         # ("req", fn, message, reads a choice) | ("cards", src, low, high)
-        # | ("param", name, domain, type, dependent, guards): ``dependent``: the domain reads an
+        # | ("param", name, domain, type, dependent, guards, prompt): ``dependent``: the domain reads an
         # earlier choice; ``guards``: the requires that follow and read this choice only
         self.steps = steps
         self.body = body
@@ -1721,7 +1721,7 @@ class Compiler:
                     typ = SEAT
                 earlier = {st[1] for st in steps if st[0] == "param"}
                 dependent = bool(names_read(d) & earlier)
-                steps.append(["param", s.name, dom, typ, dependent, ()])
+                steps.append(["param", s.name, dom, typ, dependent, (), s.prompt])
                 scope[s.name] = typ
             else:
                 body_start = i

@@ -106,7 +106,9 @@ class Option:
     ``shown``: for each value, how people name its allowed values (symbol names, P1…);
     ``exact``: every choice within ``cards``, ``low``..``high`` and ``params`` is legal (the
     action has no ``require`` that reads a choice and no range that depends on another), so
-    a choice made within them needs no check.
+    a choice made within them needs no check;
+    ``prompts``: for each value, the question the file asks a person (``choose n in 1..6
+    "how many?"``) or None.
     """
 
     name: str
@@ -117,6 +119,7 @@ class Option:
     params: tuple
     shown: tuple = attrs.field(default=(), eq=False)
     exact: bool = attrs.field(default=False, eq=False)
+    prompts: tuple = attrs.field(default=(), eq=False)
 
 
 @attrs.frozen
@@ -354,6 +357,7 @@ class Engine:
         low = high = 0
         params = []
         shown = []
+        prompts = []
         try:
             for step in a.steps:
                 kind = step[0]
@@ -373,6 +377,7 @@ class Engine:
                     if not values:
                         return None
                     params.append(("card", values))
+                    prompts.append(None)
                     if texts:
                         shown.append(tuple(_place_text(v) for v in values))
                 else:
@@ -380,12 +385,14 @@ class Engine:
                     if not values:
                         return None
                     params.append((step[1], values))
+                    prompts.append(step[6])
                     if texts:
                         shown.append(tuple(self._value_text(step[3], v) for v in values))
         except KeyError:
             return None
         label = self._label(ctx, a, preview=True) if texts else a.name
-        option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown), a.exact)
+        option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown), a.exact,
+                        tuple(prompts) if texts else ())
         # an option none of whose concrete choices is legal is not an option
         if any(step[0] == "req" and step[3] for step in a.steps) and (cards is not None or params):
             if self._none_legal(ctx, a, option):

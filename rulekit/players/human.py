@@ -294,7 +294,8 @@ class HumanPlayer:
         for i, (name, values) in enumerate(option.params):
             names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
             shown = self._values_text(values, names)
-            raw = value_tokens[i] if value_tokens else self.ask(f"{name}? one of {shown}").strip()
+            question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
+            raw = value_tokens[i] if value_tokens else self.ask(f"{question} one of {shown}").strip()
             value = self._parse_value(raw, values, names)
             if value is None:
                 raise ValueError(f"'{raw}' is not one of {shown}")
