@@ -135,6 +135,45 @@ def _load(path: str, variants) -> Engine:
         raise click.BadParameter(str(exc), param_hint="'--variant'") from None
 
 
+class _GameCommand(click.Command):
+    """A command on a FILE of rules: its ``--help`` names that game's own player counts when
+    FILE is given and loads (``rulekit run games/skull.rules -h``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["rulekit.args"] = tuple(args)          # read by format_options, if --help
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter) -> None:
+        players = next((p for p in self.params if p.name == "players"), None)
+        game = _game_of(ctx.meta.get("rulekit.args", ()))
+        if players is None or game is None:
+            return super().format_options(ctx, formatter)
+        low, high = game.players
+        default = min(max(4, low), high)
+        counts = f"{low}" if low == high else f"{low} to {high}"
+        saved = players.help
+        players.help = f"Number of seats: {counts} for {game.title} (default: {default})."
+        try:
+            super().format_options(ctx, formatter)
+        finally:
+            players.help = saved
+
+
+def _game_of(args) -> "object | None":
+    """The game of the first argument that names a readable rules file, or None."""
+    import os
+
+    for arg in args:
+        if not arg.startswith("-") and os.path.isfile(arg):
+            try:
+                from .check import load
+
+                return load(arg)
+            except Exception:               # a broken file: the plain help will do
+                return None
+    return None
+
+
 def _players_default(engine: Engine, players: int | None) -> int:
     low, high = engine.game.players
     if players is None:
@@ -210,7 +249,7 @@ def main() -> None:
     """Write bluffing card games as plain text, then play, simulate and study them."""
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(cls=_GameCommand, context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None,
               help=f"Number of seats ({PLAYERS_HELP}).")
@@ -574,7 +613,7 @@ def _check_one(path: str, variants, stdin: list) -> bool:
     return fine
 
 
-@main.command(name="compile", context_settings=CONTEXT)
+@main.command(cls=_GameCommand, name="compile", context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None,
               help=f"Number of seats the module is written for ({PLAYERS_HELP}).")
@@ -654,7 +693,7 @@ def _output_option(name: str, metavar: str, help_text: str):
                         help=help_text)
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(cls=_GameCommand, context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_variant_option("Apply a variant (repeatable, applied in order).")
 @_simulation_options
@@ -944,7 +983,7 @@ def _write_csv(path: str, n: int, rows) -> None:
                           row["deals"], *(v for name in COUNTS for v in (row[name] or [""] * n))])
 
 
-@main.command(context_settings=CONTEXT, short_help="Simulate the game and its variants side by side.")
+@main.command(cls=_GameCommand, context_settings=CONTEXT, short_help="Simulate the game and its variants side by side.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--variant", "variants", multiple=True, required=True, metavar="NAME",
               shell_complete=_complete_variants,

@@ -522,3 +522,13 @@ def test_a_resolved_bid_tells_the_count_and_a_won_deal_the_losers_points():
     won = next(i for i, line in enumerate(lines) if "wins the deal" in line)
     assert lines[won + 1].strip().startswith("revealed: ")
     assert all(lines[won + k].strip().endswith(" points") for k in (2, 3, 4))
+
+
+def test_help_names_the_player_counts_of_the_file_given():
+    """`rulekit run FILE -h` says how many seats that game takes; without FILE, the general text."""
+    out = CliRunner().invoke(main, ["run", str(GAMES / "skull.rules"), "-h"]).output
+    assert "Number of seats: 3 to 6 for Skull (default: 4)." in " ".join(out.split())
+    out = CliRunner().invoke(main, ["simulate", str(GAMES / "liars_dice.rules"), "--help"]).output
+    assert "Number of seats: 2 for Liar's Dice (default: 2)." in " ".join(out.split())
+    out = CliRunner().invoke(main, ["run", "-h"]).output
+    assert "nearest count the game allows" in " ".join(out.split())

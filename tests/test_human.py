@@ -95,8 +95,10 @@ def test_help_history_and_rules_answer_and_ask_again():
     text = out.getvalue()
     assert action.name == "pass"
     assert "Other commands: history" in text
-    assert "when others may interrupt: calls Liar!" in text        # the labels, not the names
-    assert "on a turn: plays {…} card(s) as {…} · plays a card as skip · passes and draws a card" in text
+    from rulekit.explain import explain
+
+    assert explain(ENGINE.game) in text                            # 'rules': the game's rulebook
+    assert "“calls Liar!”" in text and "“passes and draws a card”" in text     # the labels, not the names
 
 
 def _typed(engine, state, lines: list[str]):

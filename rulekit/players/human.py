@@ -14,7 +14,7 @@ from ..engine.narrate import seat_name
 #: what a person types at a window's prompt to let it pass (Enter is the empty line)
 DECLINE_WORDS = ("", "n", "no", "decline", "pass")
 COMMANDS = ("Type an option's number or name. Other commands: history (everything you have seen this "
-            "match) · rules (what each player may do) · help (this list).")
+            "match) · rules (the rulebook of the game) · help (this list).")
 WINDOW_HELP = "Enter: decline · never: not again this deal · only N: only for claims of N+ cards · always"
 
 
@@ -209,10 +209,9 @@ class HumanPlayer:
             for line in lines or ["(nothing yet)"]:
                 c.print(line, markup=False, highlight=False)
         elif word == "rules":
-            for phase in self.engine.game.phases:
-                labels = [a.label.plain if a.label is not None else a.name for a in phase.actions]
-                who = {"turn": "on a turn", "vote": "in a vote"}.get(phase.kind, "when others may interrupt")
-                c.print(f"{who}: " + " · ".join(labels), markup=False, highlight=False)
+            from ..explain import explain        # the rulebook written from the rules (rulekit explain)
+
+            c.print(explain(self.engine.game), markup=False, highlight=False, soft_wrap=True)
         else:
             return False
         return True
