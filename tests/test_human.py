@@ -232,3 +232,15 @@ def test_a_value_is_asked_with_the_question_the_file_gives():
     human = HumanPlayer(engine, Console(file=io.StringIO()), ask)
     assert human.choose(engine.view(state, decision.seat), decision) == Action("bid", (), (1, 2))
     assert asked[1].startswith("how many dice? one of 1") and asked[2].startswith("showing which face? one of 1")
+
+
+def test_what_a_seat_knows_of_a_zone_is_one_line():
+    """Two plays of one's own on the table: one line 'you know the table holds: …'."""
+    import attrs
+
+    state, _ = ENGINE.new_match(4, random.Random(4))
+    view = ENGINE.view(state, 0)
+    view = attrs.evolve(view, known=(("table", None, (3,)), ("table", None, (7,))))
+    human = HumanPlayer(ENGINE, Console(file=io.StringIO()), lambda prompt: "")
+    lines = [line for line in human.screen(view) if line.startswith("you know")]
+    assert lines == [f"you know the table holds: {ENGINE.kind_label(3)}, {ENGINE.kind_label(7)}"]

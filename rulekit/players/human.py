@@ -127,9 +127,12 @@ class HumanPlayer:
             claimant, count = view.claim[2], view.claim[3]
             cards = f" ({_count(count)})" if count else ""
             lines.append(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}")
+        known: dict = {}                # what the seat knows of each zone, one line a zone
         for name, owner, cards in view.known:
+            known.setdefault((name, owner), []).append(self.cards_text(cards))
+        for (name, owner), texts in known.items():
             who = "" if owner is None else f" of {seat_name(owner)}"
-            lines.append(f"you know the {name}{who}: {self.cards_text(cards)}")
+            lines.append(f"you know the {name}{who} holds: {', '.join(texts)}")
         return lines
 
     def grouped(self, cards) -> str:
