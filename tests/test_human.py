@@ -244,3 +244,18 @@ def test_what_a_seat_knows_of_a_zone_is_one_line():
     human = HumanPlayer(ENGINE, Console(file=io.StringIO()), lambda prompt: "")
     lines = [line for line in human.screen(view) if line.startswith("you know")]
     assert lines == [f"you know the table holds: {ENGINE.kind_label(3)}, {ENGINE.kind_label(7)}"]
+
+
+def test_only_n_is_offered_only_where_claims_cover_cards():
+    """Nimm's Leich bids lay no cards: its windows offer Enter and 'never', not 'only N',
+    and 'only 3' is explained and asked again."""
+    from strategies import ROOT
+
+    engine = Engine(load(str(ROOT / "games" / "nimms_leich.rules")))
+    state, _ = engine.new_match(4, random.Random(2))
+    decision = engine.decision(state)
+    assert decision.kind in ("first", "each")
+    action, text = _typed(engine, state, ["only 3", ""])
+    assert action.name == "decline"
+    assert "only N: only for claims" not in text and "no claim of this game covers cards" in text
+    assert "only" not in HumanPlayer(engine, Console(file=io.StringIO()), input).completions(decision, True)

@@ -16,6 +16,8 @@ DECLINE_WORDS = ("", "n", "no", "decline", "pass")
 COMMANDS = ("Type an option's number or name. Other commands: history (everything you have seen this "
             "match) · rules (the rulebook of the game) · help (this list).")
 WINDOW_HELP = "Enter: decline · never: not again this deal · only N: only for claims of N+ cards · always"
+#: the same, for a game whose claims lay no cards ('only N' counts the claimed cards)
+WINDOW_HELP_NO_CARDS = "Enter: decline · never: not again this deal · always"
 
 
 class HotSeat:
@@ -66,6 +68,10 @@ class HumanPlayer:
         self._deal = None
         #: what Tab completes at this player's prompts now (see :func:`tab_completion`)
         self.words: tuple = ()
+        from .. import model as m
+
+        # whether a claim ever covers cards (a 'lay'): only then does 'only N' mean anything
+        self._lays = any(isinstance(node, m.Move) and node.lay for node in m.nodes(engine.game))
 
     # -- display
     def show(self, view: View, decision: Decision) -> None:
@@ -175,7 +181,7 @@ class HumanPlayer:
         for i, o in enumerate(options, 1):
             self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
         if window:
-            self.console.print(f"  [dim]{escape(WINDOW_HELP)}[/dim]")
+            self.console.print(f"  [dim]{escape(WINDOW_HELP if self._lays else WINDOW_HELP_NO_CARDS)}[/dim]")
         else:
             self.console.print("  [dim]help · history · rules[/dim]")
         while True:
@@ -193,7 +199,7 @@ class HumanPlayer:
         """What may be typed at this decision's prompts, for Tab: the commands, the options'
         names, the names of the cards they choose from and of their values (lower case, as
         typed; a name of several words is one completion)."""
-        words = ["help", "history", "rules"] + (["never", "only", "always"] if window else [])
+        words = ["help", "history", "rules"] + (["never", "always"] + ["only"] * self._lays if window else [])
         for o in decision.options:
             words.append(o.name.lower())
             if o.cards is not None:
@@ -248,6 +254,9 @@ class HumanPlayer:
                 self.console.print(f"  you will be asked in '{window}' again", markup=False)
                 raise ValueError("choose an option")
             if word.startswith("only"):
+                if not self._lays:
+                    raise ValueError("'only N' counts the cards a claim covers, and no claim of this game covers "
+                                     "cards: use 'never' or Enter")
                 count = _number(word[4:].strip())
                 if count is None:
                     raise ValueError("write 'only N' with a number of cards, e.g. 'only 3'")
