@@ -26,7 +26,7 @@ from typing import Callable
 from .. import model as m
 from .compile import (ACTOR, CURRENT, GROUP, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed,
                       roll_dice_in,
-                      multiset_contains, CompiledGame, Compiler, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
+                      multiset_contains, CompiledGame, Compiler, MAX_CHOICES, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
 
 #: what an enumerator yields when its budget of candidates runs out
@@ -544,9 +544,11 @@ class Generator:
     def domain(self, s: m.ChooseParam, st) -> str:
         d = s.domain
         if d.kind == "range":
+            if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) and d.high.value - d.low.value < MAX_CHOICES:
+                return self.ref(range(d.low.value, d.high.value + 1), "R")     # made once
             return f"_choice_range({self.ex(d.low)}, {self.ex(d.high)}, {s.name!r}, {d.span.line})"
         if d.kind == "symbols":
-            return f"range({len(self.cg.symbols[d.name])})"
+            return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
             return f"{self.ref(st[2])}(ctx)"
         return self.seat_set(d.seats)
@@ -593,8 +595,10 @@ class Generator:
         lines = []
         if node.start is not None:
             lines.append(f"ctx.seats[{CURRENT}] = {self.seat(node.start)}")
+        # the generated functions are effects, closing blocks and the setup, which the engine
+        # runs as a 'go to' ends them (Jump or return alike): a return costs no exception
         lines += [f"ctx.goto = {self.cg.phases[node.phase].index}  # {node.phase!r}",
-                  "ctx.stack = ()", "raise Jump()"]
+                  "ctx.stack = ()", "return"]
         return lines
 
     def st_EndTurn(self, node):

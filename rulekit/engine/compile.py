@@ -265,13 +265,15 @@ def roll_dice_in(ctx, picked, faces: tuple) -> None:
     """``roll``: every die among the selection ``picked`` [(zone instance, kinds)] shows a
     random face (``faces[kind]``: (the kind of face 1, sides), None for a card); the dice
     rolled go on top of their zone."""
+    rng = ctx.rng
     for slot, ks in picked:
         dice = [k for k in ks if faces[k] is not None]
         if not dice:
             continue
-        rolled = tuple(faces[k][0] + ctx.rng.randint(1, faces[k][1]) - 1 for k in dice)
-        rest = remove_cards(ctx.zones[slot], dice)
-        ctx.zones[slot] = rest + rolled
+        rolled = tuple([faces[k][0] + rng.randint(1, faces[k][1]) - 1 for k in dice])
+        zone = ctx.zones[slot]
+        # the dice are part of the zone: as many as it holds, they are all of it
+        ctx.zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
         touch(ctx, slot)
         ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
 
