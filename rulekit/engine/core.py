@@ -481,11 +481,12 @@ class Engine:
         if state.phase < 0:
             return []
         phase = self.cg.phase_list[state.phase]
-        ctx = self._read_ctx(state)
-        ctx.seats[ACTOR] = self.decider(state)
+        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)     # conditions only read it
+        ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
         out: list[Action] = []
         if self.generated and limit is None and budget is None and not largest_first:
-            listers = self.program(state.n).listers[state.phase]
+            prog = self._programs.get(state.n) or self.program(state.n)
+            listers = prog.listers[state.phase]
             if listers is not None:         # the fast path: every action listed by generated code
                 for lister in listers:
                     lister(ctx, out)
@@ -651,15 +652,21 @@ class Engine:
             raise IllegalAction("the match is over")
         cg = self.cg
         phase = cg.phase_list[state.phase]
-        seat = self.decider(state)
-        ctx = self._ctx(state, None)            # no chance while the action is checked
+        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        # no chance while the action is checked
+        ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
         ctx.seats[ACTOR] = seat
         ctx.texts = texts
+        prog = (self._programs.get(state.n) or self.program(state.n)) if self.generated else None
         if action.name == DECLINE:
             reason = self._decline_reason(ctx, phase, action)
         else:
             a = phase.by_name.get(action.name)
-            reason = self._no_such_action(phase, action) if a is None else self._judge(ctx, a, action)
+            if a is None:
+                reason = self._no_such_action(phase, action)
+            else:           # the generated check first; only an action it rejects is told why
+                fast = prog.check_of.get(a) if prog is not None else None
+                reason = None if fast is not None and fast(ctx, action) else self._check(ctx, a, action)
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
@@ -683,7 +690,7 @@ class Engine:
                                             "text": self._label(ctx, a) if texts else None,
                                             "ncards": len(action.cards)}))
         ctx.goto = None
-        self._run(ctx, self.program(ctx.n).bodies[state.phase][a.index] if self.generated else a.body)
+        self._run(ctx, prog.bodies[state.phase][a.index] if prog is not None else a.body)
         if ctx.phase == -1:
             return self._freeze(ctx), self._events(ctx)
         if ctx.goto is None and phase.kind == "each":
