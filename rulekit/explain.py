@@ -220,6 +220,13 @@ class _Rulebook:
             self.variables.add(node.var)
             if node.seats.kind == "var" and node.seats.name in self.symbol_sets:
                 self.symbol_vars[node.var] = node.seats.name
+        elif isinstance(node, m.LetValue):
+            self.variables.add(node.name)
+            # 'let b2 = claimed b' (or '= b'): a symbol-valued local, like the value it copies
+            source = node.value.field if isinstance(node.value, m.ClaimedField) else \
+                node.value.name if isinstance(node.value, m.Name) else None
+            if source in self.symbol_vars:
+                self.symbol_vars[node.name] = self.symbol_vars[source]
         elif isinstance(node, m.ForKinds):
             self.variables.add(node.var)
             self.kind_vars.add(node.var)
