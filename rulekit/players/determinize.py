@@ -27,7 +27,9 @@ def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
 def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
     """A function that draws states agreeing with ``view`` (as :func:`sample_state` does)
     from the generator it is given; what the view fixes is worked out once, here, so that
-    many samples of one view cost little more than their shuffles.
+    many samples of one view cost little more than their shuffles. Its ``zones(rng, slots)``
+    deals only some zones ({slot: cards}, the same distribution as a whole state's), for a
+    question about those zones alone: it draws as many cards as they take, not the deck.
 
     Raises:
         ValueError: the view is inconsistent with the deck (a bug, never the player's fault).
@@ -94,6 +96,35 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
                 zones[slot], pool = tuple(pool[:k]), pool[k:]
         return State(n, tuple(zones), **fields)
 
+    sized = {slot: (have, dice, count) for slot, have, dice, count in plan}
+
+    def draw_zones(rng: random.Random, slots) -> dict | None:
+        """The cards of the zones ``slots`` alone, {slot: cards}, dealt as ``draw`` deals
+        them (the same distribution of those zones), drawing from the unknown cards only
+        as many as they take; None when one of them has a hidden size."""
+        out = {}
+        todo = []
+        for slot in slots:
+            if fixed[slot] is not None:
+                out[slot] = fixed[slot]
+            elif slot in sized:
+                have, dice, count = sized[slot]
+                if dice is not None:
+                    have = have + _roll_unseen(engine, dice, have, rng)
+                todo.append((slot, have, count - len(have)))
+            else:
+                return None
+        picked = rng.sample(unknown_cards, sum(need for _, _, need in todo))
+        at = 0
+        for slot, have, need in todo:
+            take = picked[at:at + need]
+            at += need
+            for card in reversed(have):         # each known card at a uniformly random place
+                take.insert(rng.randint(0, len(take)), card)
+            out[slot] = tuple(take)
+        return out
+
+    draw.zones = draw_zones
     return draw
 
 

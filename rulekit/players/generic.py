@@ -110,8 +110,16 @@ class GenericBot:
         """
         if view.claim is None:
             return None
-        states = self._states(view)
         name, values, claimant, count, slot = view.claim
+        hand_slots = [i for i, (zname, owner, _, _) in enumerate(view.zones)
+                      if owner == claimant and i != slot]
+        draw = sampler(self.engine, view)
+        if name in self.analysis.about_cards and slot >= 0 and count > 0:
+            # only the claimed cards and the claimant's hand matter: deal those zones alone
+            dealt = [draw.zones(self.rng, [slot] + hand_slots) for _ in range(self.samples)]
+            if all(d is not None for d in dealt):
+                return self.trust * self._honest_share(view, dealt, slot, count, hand_slots)
+        states = [draw(self.rng) for _ in range(self.samples)]
         if name not in self.analysis.about_cards or slot < 0 or count == 0:
             heard = self._heard(view)
             if not heard:
@@ -124,25 +132,35 @@ class GenericBot:
                 total += w
                 weight += w * self.engine.claim_holds_in(s)
             return weight / total if total else 0.0
-        possible = 0
-        hand_slots = [i for i, (zname, owner, _, _) in enumerate(view.zones)
-                      if owner == claimant and i != slot]
+        return self.trust * self._honest_share(view, [s.zones for s in states], slot, count, hand_slots)
+
+    def _honest_share(self, view: View, dealt: list, slot: int, count: int, hand_slots: list) -> float:
+        """The share of the deals (each zones by slot) in which the claimant's hand, with
+        the ``count`` claimed cards on top of zone ``slot``, held enough cards to make the
+        claim honestly."""
+        from ..match import view_state
+
         # the claim reads only the claimed cards: whether it holds of `count` cards of one
-        # kind is the same in every sampled state, so it is asked once per kind
+        # kind is the same in every deal, so it is asked once per kind (of any state that
+        # agrees with the view)
         holds: dict = {}
-        for s in states:
-            pool = list(s.zones[slot][len(s.zones[slot]) - count:])
+        base = None
+        possible = 0
+        for zones in dealt:
+            pool = list(zones[slot][len(zones[slot]) - count:])
             for i in hand_slots:
-                pool.extend(s.zones[i])
+                pool.extend(zones[i])
             good = 0
             for kind in set(pool):
                 ok = holds.get(kind)
                 if ok is None:
-                    ok = holds[kind] = self._single_holds(s, slot, count, kind)
+                    if base is None:
+                        base = view_state(self.engine, view)
+                    ok = holds[kind] = self._single_holds(base, slot, count, kind)
                 if ok:
                     good += pool.count(kind)
             possible += good >= count
-        return self.trust * possible / len(states)
+        return possible / len(dealt)
 
     def _heard(self, view: View) -> list:
         """The claims without cards that other seats made earlier in this deal, from the
