@@ -137,7 +137,7 @@ def _load(path: str, variants) -> Engine:
 
 class _GameCommand(click.Command):
     """A command on a FILE of rules: its ``--help`` names that game's own player counts when
-    FILE is given and loads (``rulekit run games/skull.rules -h``)."""
+    FILE is given and loads (``rulekit run FILE -h``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["rulekit.args"] = tuple(args)          # read by format_options, if --help
