@@ -21,6 +21,8 @@ but ``ctx.locals``, ``ctx.chosen`` and ``ctx.chosen_zone``.
 
 from __future__ import annotations
 
+import re
+
 from typing import Callable
 
 from .. import model as m
@@ -352,7 +354,9 @@ class Generator:
                             + ([level_of["$chosen"]] if m.mentions(s.cond, (m.Chosen,)) and "$chosen" in level_of
                                else []) + [reqs_level])
                 reqs_level = level
-                self.prune(s.cond, level, level_of, levels, loops)
+                above = self.prune(s.cond, level, level_of, levels, loops)
+                if above is not None:        # a prefix already above the standing claim's beats it
+                    cond = f"({above} or {cond})"
                 if level == 0:
                     levels[0].append(f"if not {cond}:\n    return")
                 else:
@@ -372,7 +376,8 @@ class Generator:
                 levels.append([])
                 level_of[pname] = len(levels) - 1
                 if not dependent:        # computed once, where the interpreter computes it
-                    levels[0].append(f"dom_{len(loops)} = tuple({domain})")
+                    ranged = domain.startswith("_choice_range(") or re.fullmatch(r"R\d+", domain)
+                    levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else f"dom_{len(loops)} = tuple({domain})")
                     domain = f"dom_{len(loops)}"
                 loops.append(("param", pname, var, domain, dependent))
                 self.scope[pname] = typ
@@ -448,18 +453,20 @@ class Generator:
         out.append("        return")
         return "\n".join(out) + "\n"
 
-    def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> None:
+    def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> str | None:
         """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
         first keys of C's order are fixed by outer choices, skip the choices below them as
         soon as those keys fall short of the standing claim's (its key is compared key by
-        key, so a shorter prefix that is smaller can never beat it)."""
+        key, so a shorter prefix that is smaller can never beat it). Returns the name of a
+        flag, set where the longest such prefix is known, that says the prefix is above the
+        standing claim's (so the claim beats it whatever the other keys), or None."""
         if not isinstance(cond, m.Beats):
-            return
+            return None
         c = self.cg.claims[cond.claim]
         decl = self.cg.game.claims[c.index]
         parts = self.claim_key_parts(c, [self.ex(a) for a in cond.args])
         if parts is None or len(parts) < 2:
-            return
+            return None
 
         def level_of_node(node) -> int:
             found = [level_of[x] for x in names_read(node) if x in level_of]
@@ -468,11 +475,12 @@ class Generator:
             return max(found, default=0)
         arg_level = {p: level_of_node(a) for p, a in zip(c.params, cond.args)}
         prefix_level = 0
+        standing = f"standing{c.index}"
+        longest = None
         for j, key in enumerate(decl.ordering[:-1], start=1):
             prefix_level = max([prefix_level] + [arg_level[p] for p in names_read(key) if p in arg_level])
             if prefix_level >= level:
                 break
-            standing = f"standing{c.index}"
             if j == 1 and prefix_level > 0 and isinstance(key, m.Name) and key.name in arg_level:
                 arg = cond.args[c.params.index(key.name)]
                 cards = next((lp for lp in loops if lp[0] == "cards"), None)
@@ -480,8 +488,17 @@ class Generator:
                     # the order's first key is how many cards are chosen: fewer than the
                     # standing claim's can never beat it, so they are not even listed
                     cards[3] = f"({standing}[0] if {standing} is not None else 0)"
-            test = f"if {standing} is not None and {_tuple(parts[:j])} < {standing}[:{j}]:"
+            below = f"{parts[0]} < {standing}[0]" if j == 1 else f"{_tuple(parts[:j])} < {standing}[:{j}]"
+            test = f"if {standing} is not None and {below}:"
             levels[prefix_level].append(test + ("\n    return" if prefix_level == 0 else "\n    continue"))
+            longest = (j, prefix_level)
+        if longest is None:
+            return None
+        j, at = longest
+        flag = f"above{c.index}_{level}"
+        above = f"{parts[0]} > {standing}[0]" if j == 1 else f"{_tuple(parts[:j])} > {standing}[:{j}]"
+        levels[at].append(f"{flag} = {standing} is None or {above}")
+        return flag
 
     def checker(self, phase_index: int, action: m.Action, compiled) -> str | None:
         """The source of a fast check of one concrete action: True if it is legal (with its
