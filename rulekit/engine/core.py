@@ -556,10 +556,13 @@ class Engine:
             return self._no_such_action(phase, action)
         return self._judge(ctx, a, action)
 
-    def _judge(self, ctx: Ctx, a, action: Action) -> str | None:
+    def _judge(self, ctx: Ctx, a, action: Action, prog=None) -> str | None:
         """:meth:`_check`, by the generated check first: only an action it does not pass
-        is checked by the interpreter, which says why."""
-        fast = self.program(ctx.n).check_of.get(a) if self.generated else None
+        is checked by the interpreter, which says why. ``prog``: the program of ``ctx.n``
+        players when the caller has it already."""
+        if prog is None and self.generated:
+            prog = self.program(ctx.n)
+        fast = prog.check_of.get(a) if prog is not None else None
         if fast is not None and fast(ctx, action):
             return None
         return self._check(ctx, a, action)
@@ -662,11 +665,7 @@ class Engine:
             reason = self._decline_reason(ctx, phase, action)
         else:
             a = phase.by_name.get(action.name)
-            if a is None:
-                reason = self._no_such_action(phase, action)
-            else:           # the generated check first; only an action it rejects is told why
-                fast = prog.check_of.get(a) if prog is not None else None
-                reason = None if fast is not None and fast(ctx, action) else self._check(ctx, a, action)
+            reason = self._no_such_action(phase, action) if a is None else self._judge(ctx, a, action, prog)
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
