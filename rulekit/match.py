@@ -14,13 +14,14 @@ import random
 import weakref
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, repeat
+from itertools import chain, product, repeat
 from typing import Callable, Iterable
 
 import attrs
 
 from .engine import Action, Decision, Engine, Event, State, View
-from .engine.compile import RulesRuntimeError
+from .engine.compile import RulesRuntimeError, multiset_contains
+from .engine.core import multisets
 from .engine.narrate import seat_name
 from .bounds import MAX_DECISIONS
 from .errors import IllegalAction, OptionError
@@ -206,6 +207,65 @@ class _SampledJudge:
                 budget: int | None = None) -> list[Action]:
         """Concrete legal actions in the sampled state (see ``Engine.legal_actions``)."""
         return self._engine.legal_actions(self._sampled(), limit, largest_first, budget)
+
+
+class _OptionJudge:
+    """Answers a seat's questions about a decision whose options are all ``exact`` from the
+    options alone (an action within an exact option is legal): for a player that reads no
+    view (``uses_view`` False), so that no view is made for it."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: tuple):
+        self._options = options
+
+    def check(self, action: Action) -> str | None:
+        """None if ``action`` lies within one of the options, else why not."""
+        option = next((o for o in self._options if o.name == action.name), None)
+        if option is None:
+            names = ", ".join(o.name for o in self._options)
+            return f"'{action.name}' is not an action here (the actions are: {names})"
+        return option_reason(option, action)
+
+    def actions(self, limit: int | None = None, largest_first: bool = False,
+                budget: int | None = None) -> list[Action]:
+        """The concrete actions of the options (see ``Engine.legal_actions``), at most
+        ``limit``; ``budget`` caps the candidates listed per option."""
+        out: list[Action] = []
+        for o in self._options:
+            cards = [()]
+            if o.cards is not None:
+                high = len(o.cards) if o.high is None else min(o.high, len(o.cards))
+                cards = multisets(o.cards, o.low, high, largest_first)
+            domains = [tuple(reversed(v)) if largest_first else v for _, v in o.params]
+            for examined, (chosen, values) in enumerate(product(cards, product(*domains)), start=1):
+                if budget is not None and examined > budget:
+                    break
+                out.append(Action(o.name, chosen, values))
+                if limit is not None and len(out) >= limit:
+                    return out
+        return out
+
+
+def option_reason(option, action: Action) -> str | None:
+    """None if ``action`` is a choice within ``option`` (its cards a sub-multiset of the
+    option's, as many as it allows, each value among the allowed ones), else why not; for
+    an ``exact`` option that makes the action legal."""
+    if option.cards is None:
+        if action.cards:
+            return "this action takes no cards"
+    else:
+        high = len(option.cards) if option.high is None else option.high
+        if not option.low <= len(action.cards) <= high:
+            return f"choose {option.low} to {high} cards"
+        if not multiset_contains(option.cards, action.cards):
+            return "those cards are not there to choose"
+    if len(action.params) != len(option.params):
+        return "this action takes a different number of values"
+    for value, (name, values) in zip(action.params, option.params):
+        if value not in values:
+            return f"{name} cannot be {value!r} here"
+    return None
 
 
 def player_decision(engine: Engine, view: View, decision: Decision,
@@ -488,6 +548,9 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
     # option labels and value names only for the players that read them (bots say they do not)
     reads_texts = [getattr(p, "uses_texts", True) for p in players]
+    same_texts = reads_texts[0] if len(set(reads_texts)) == 1 else None     # every seat alike
+    # a view only for the players that read it, or whose decision needs one to be judged
+    reads_view = [getattr(p, "uses_view", True) or getattr(p, "uses_history", False) for p in players]
     # the texts of events (labels, claims, log lines) only for a log, a narrator or a reader
     if texts is None:
         texts = keep_log or on_events is not None or any(reads_texts[s] for s in readers)
@@ -508,18 +571,23 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 phase = engine.cg.phase_list[state.phase]
                 raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps,
                                    f"'{phase.name}' (line {phase.span.line})")
-            decision = engine.decision(state, reads_texts[engine.decider(state)])
-            if not decision.options:
-                line = engine.cg.phases[decision.phase].span.line
-                raise RulesRuntimeError(f"{seat_name(decision.seat)} must decide in '{decision.phase}' but has no "
-                                        f"legal action (line {line})")
-            seat = decision.seat
-            view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else (),
-                               reads_texts[seat])
+            seat, phase, options = engine.decide(
+                state, same_texts if same_texts is not None else reads_texts[engine.decider(state)])
+            if not options:
+                raise RulesRuntimeError(f"{seat_name(seat)} must decide in '{phase.name}' but has no "
+                                        f"legal action (line {phase.span.line})")
+            if reads_view[seat] or not all(o.exact for o in options):
+                view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else (),
+                                   reads_texts[seat])
+                judge = _SampledJudge(engine, view)
+            else:
+                view = None
+                judge = _OptionJudge(options)
             player = players[seat]
             rejected = None
             for _ in range(MAX_REJECTIONS):
-                action = player.choose(view, player_decision(engine, view, decision, rejected))
+                decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected)
+                action = player.choose(view, decision)
                 if not isinstance(action, Action):
                     rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
                     continue
@@ -535,7 +603,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 log.append(action_record(engine, steps, state, action, decision))
                 log.extend(event_record(engine, e, n) for e in events)
             state = new_state
-            perceive(events)
+            if readers:
+                perceive(events)
             if on_events:
                 on_events(state, events)
             steps += 1

@@ -74,6 +74,8 @@ class Generator:
         self.hoisted: list | None = None  # lines computed once at the top of a function
         self.strict = False
         self.closures = 0                 # closures referenced so far
+        self.checked = None               # the first effect of the action being written, when
+                                          # it may move the chosen cards unchecked
 
     # ------------------------------------------------------------ module globals
     def ref(self, obj, prefix: str = "f") -> str:
@@ -637,9 +639,10 @@ class Generator:
 
     def st_Move(self, node):
         picked = self.selection(node.cards)
+        checked = isinstance(node.cards, m.Chosen) and node is self.checked
         return [f"move_cards(ctx, cg, {picked}, {self.zone(node.dest)}, {node.bottom}, {node.lay}, "
                 f"{isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
-                f"{isinstance(node.cards, m.Chosen)})"]
+                f"{isinstance(node.cards, m.Chosen)}{', True' if checked else ''})"]
 
     def st_RollDice(self, node):
         return [f"roll_dice_in(ctx, {self.selection(node.cards)}, faces)"]
@@ -780,8 +783,13 @@ class Generator:
             for a, ca in zip(p.actions, cp.actions):
                 name = f"body_{pi}_{ca.index}"
                 effects = a.body[self._choice_count(a):]
+                # the action's check found its chosen cards in their zone: its first effect
+                # may move them without looking again
+                kinds = {st[0] for st in ca.steps}
+                self.checked = effects[0] if effects and "cards" in kinds and "blind" not in kinds else None
                 functions.append(self.body_function(name, effects, self._action_scope(ca),
                                                     f"the effects of {a.name!r} in {p.name!r} (line {a.span.line})"))
+                self.checked = None
                 row.append(name)
             bodies.append(row)
             if p.after is not None:

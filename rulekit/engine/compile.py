@@ -176,36 +176,53 @@ def remove_cards(zone: tuple, cards) -> tuple:
     Raises:
         ValueError: a card is not in the zone.
     """
-    lst = list(zone)
+    if len(cards) <= 4:
+        lst = list(zone)
+        for k in cards:
+            try:
+                # the topmost copy: the first in the reversed list (searched in C)
+                del lst[len(lst) - 1 - lst[::-1].index(k)]
+            except ValueError:
+                raise ValueError(f"card kind {k} is not in the zone") from None
+        return tuple(lst)
+    need: dict = {}
     for k in cards:
-        for i in range(len(lst) - 1, -1, -1):
-            if lst[i] == k:
-                del lst[i]
-                break
+        need[k] = need.get(k, 0) + 1
+    kept = []
+    for k in reversed(zone):                    # from the top: the topmost copies go first
+        c = need.get(k)
+        if c:
+            need[k] = c - 1
         else:
+            kept.append(k)
+    for k, c in need.items():
+        if c:
             raise ValueError(f"card kind {k} is not in the zone")
-    return tuple(lst)
+    kept.reverse()
+    return tuple(kept)
 
 
 def multiset_contains(pool: tuple, cards) -> bool:
     """Whether the multiset ``pool`` contains the multiset ``cards``."""
-    counts: dict = {}
-    for k in pool:
-        counts[k] = counts.get(k, 0) + 1
-    for k in cards:
-        c = counts.get(k, 0)
-        if c == 0:
+    if len(cards) == 1:
+        return cards[0] in pool
+    if len(cards) > len(pool):
+        return False
+    count = pool.count
+    for k in set(cards):
+        if count(k) < cards.count(k):
             return False
-        counts[k] = c - 1
     return True
 
 
-def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool) -> None:
+def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool,
+               checked: bool = False) -> None:
     """``move``: the cards of the selection ``picked`` [(zone instance, kinds)] go to zone
     instance ``d`` (to its bottom when ``bottom``; ``lay``: they become the claimed cards).
     What is known of them moves along when everyone can tell which cards moved (``whole``
     a zone, or the claimed ``group``); the actor remembers the cards he moved face down
-    from his own zone (``own``: the chosen cards)."""
+    from his own zone (``own``: the chosen cards). ``checked``: the cards are known to be
+    in their zones (the action's check found them there and nothing moved since)."""
     zones = cg.zones
     moved = []
     carried = ()
@@ -214,14 +231,15 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
             continue
         if slot == d:
             continue
-        if not multiset_contains(ctx.zones[slot], ks):
-            ks = _present(ctx.zones[slot], ks)        # chosen cards already moved away
+        zone = ctx.zones[slot]
+        if ks is not zone and not checked and not multiset_contains(zone, ks):
+            ks = _present(zone, ks)        # chosen cards already moved away
             if not ks:
                 continue
         if (whole or group) and ctx.known:
             carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
                              if s == slot and (whole or g))
-        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
+        ctx.zones[slot] = () if ks is zone else remove_cards(zone, ks)
         touch(ctx, slot)
         moved.extend(ks)
     if moved:
@@ -298,7 +316,7 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
-    __slots__ = ("name", "index", "label", "_steps", "body", "span", "preview", "effects", "exact")
+    __slots__ = ("name", "index", "label", "_steps", "body", "span", "preview", "effects", "exact", "reads_choice")
 
     def __init__(self, name, index, label, steps, body, span, preview=None, effects=()):
         self.effects = effects        # the statements of ``body``, one closure each (votes run them in step)
@@ -323,6 +341,8 @@ class CompiledAction:
         #: every choice an option of this action offers is legal: no require reads a choice
         #: and no range depends on an earlier one (a player needs no check of its choice)
         self.exact = not any((st[0] == "req" and st[3]) or (st[0] == "param" and st[4]) for st in steps)
+        #: a require reads a choice (an option may then offer no legal choice at all)
+        self.reads_choice = any(st[0] == "req" and st[3] for st in steps)
 
 
 class CompiledPhase:

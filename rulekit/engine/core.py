@@ -93,12 +93,13 @@ class Event(NamedTuple):
     data: dict
 
 
+_UNKNOWN = object()
 _new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 
 
-@attrs.frozen
-class Option:
+class Option(NamedTuple):
     """One action a deciding seat may take now, before its cards and values are chosen.
+    (A named tuple: a decision offers a few, a simulation makes millions.)
 
     ``cards``: the zone contents the cards are chosen from (kind indices) or None;
     ``low``/``high``: how many cards (``high`` None: any number up to all of them);
@@ -117,9 +118,12 @@ class Option:
     low: int
     high: int | None
     params: tuple
-    shown: tuple = attrs.field(default=(), eq=False)
-    exact: bool = attrs.field(default=False, eq=False)
-    prompts: tuple = attrs.field(default=(), eq=False)
+    shown: tuple = ()
+    exact: bool = False
+    prompts: tuple = ()
+
+
+_DECLINE_OPTION = Option(DECLINE, "declines", None, 0, 0, (), (), True)
 
 
 @attrs.frozen
@@ -203,6 +207,9 @@ class Engine:
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
         self._programs: dict = {}
         self._starts: dict = {}
+        self._fixed_options: dict = {}      # (phase index, texts) -> its constant options or None
+        #: per phase: an action of it is open to every seat (it requires and chooses nothing)
+        self._open = tuple(any(not a.steps for a in p.actions) for p in self.cg.phase_list)
 
     def program(self, players: int):
         """The generated module of this game for ``players`` seats (made once per engine and
@@ -315,17 +322,42 @@ class Engine:
         empty (for bots, which read neither: labels cost a text per option)."""
         if state.phase < 0:
             return None
-        phase = self.cg.phase_list[state.phase]
-        seat = self.decider(state)
-        ctx = self._ctx(state, None)
-        ctx.seats[ACTOR] = seat
-        options = tuple(self._options(ctx, phase, texts))
-        if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
-            options = options + (Option(DECLINE, "declines", None, 0, 0, (), (), True),)
+        seat, phase, options = self.decide(state, texts)
         return Decision(seat, phase.name, phase.kind, options,
                         check=lambda action: self.why_illegal(state, action),
                         actions=lambda limit=None, largest_first=False, budget=None:
                         self.legal_actions(state, limit, largest_first, budget))
+
+    def decide(self, state: State, texts: bool = True) -> tuple:
+        """(seat, compiled phase, options) of the decision in ``state`` (a match that is not
+        over): :meth:`decision` without its ``Decision`` (the match runner makes the one a
+        player receives)."""
+        phase = self.cg.phase_list[state.phase]
+        kind = phase.kind
+        seat = state.seats[CURRENT] if kind == "turn" else state.poll[0]
+        key = (state.phase, texts)
+        fixed = self._fixed_options.get(key, _UNKNOWN)
+        if fixed is _UNKNOWN:
+            fixed = self._fixed_options[key] = self._constant_options(phase, texts)
+        if fixed is not None:
+            return seat, phase, fixed
+        # options only read the state: the context shares its zones and counters
+        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
+        ctx.seats[ACTOR] = seat
+        options = tuple(self._options(ctx, phase, texts))
+        if (kind == "first" or kind == "each") and self._forced(ctx, phase) is None:
+            options = options + (_DECLINE_OPTION,)
+        return seat, phase, options
+
+    def _constant_options(self, phase, texts: bool) -> tuple | None:
+        """The options of ``phase`` when they are the same in every state (no action
+        requires, chooses or labels anything, nothing forces a window's seats), else None."""
+        if phase.forcing or any(a.steps or (texts and a.preview is not None) for a in phase.actions):
+            return None
+        options = tuple(Option(a.name, a.name, None, 0, 0, (), (), True, ()) for a in phase.actions)
+        if phase.kind in ("first", "each"):
+            options += (_DECLINE_OPTION,)
+        return options
 
     @staticmethod
     def _forced(ctx: Ctx, phase) -> str | None:
@@ -351,6 +383,8 @@ class Engine:
     def _option(self, ctx: Ctx, a, texts: bool = False) -> Option | None:
         """The option for action ``a`` if its conditions before any choice hold (with its
         label and the names of its values when ``texts``)."""
+        if not a.steps and (not texts or a.preview is None):
+            return _new(Option, (a.name, a.name, None, 0, 0, (), (), a.exact, ()))
         ctx.locals = {}
         ctx.chosen = ()
         cards = None
@@ -391,10 +425,10 @@ class Engine:
         except KeyError:
             return None
         label = self._label(ctx, a, preview=True) if texts else a.name
-        option = Option(a.name, label, cards, low, high, tuple(params), tuple(shown), a.exact,
-                        tuple(prompts) if texts else ())
+        option = _new(Option, (a.name, label, cards, low, high, tuple(params), tuple(shown), a.exact,
+                               tuple(prompts) if texts else ()))
         # an option none of whose concrete choices is legal is not an option
-        if any(step[0] == "req" and step[3] for step in a.steps) and (cards is not None or params):
+        if a.reads_choice and (cards is not None or params):
             if self._none_legal(ctx, a, option):
                 return None
         return option
@@ -656,6 +690,14 @@ class Engine:
         cg = self.cg
         phase = cg.phase_list[state.phase]
         seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        if action.name == DECLINE and not phase.forcing and self._open[phase.index] and \
+                (phase.kind == "first" or phase.kind == "each") and not action.cards and not action.params:
+            poll = state.poll[1:]
+            if poll and not (state.out and state.out[poll[0]]):
+                # the window stays open for the next seat (it may take an action open to
+                # every seat): only the poll moves on
+                return (state._replace(poll=poll),
+                        [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))])
         # no chance while the action is checked
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
         ctx.seats[ACTOR] = seat
@@ -881,7 +923,7 @@ class Engine:
                 ctx.poll = ctx.poll[1:]
                 continue
             ctx.seats[ACTOR] = ctx.poll[0]
-            if any(self._option(ctx, a) is not None for a in phase.actions):
+            if self._open[phase.index] or any(self._option(ctx, a) is not None for a in phase.actions):
                 ctx.seats[ACTOR] = saved
                 return
             ctx.poll = ctx.poll[1:]

@@ -12,9 +12,12 @@ class Player(Protocol):
     """Chooses one legal action of a decision from its seat's view.
 
     Optional class attributes tell ``play_match`` what the player reads, so that nobody
-    pays for the rest: ``uses_history`` (default False: ``View.history`` is then empty)
-    and ``uses_texts`` (default True; False: each option's ``label`` is the action's name
-    and its ``shown`` value names are empty).
+    pays for the rest: ``uses_history`` (default False: ``View.history`` is then empty),
+    ``uses_texts`` (default True; False: each option's ``label`` is the action's name
+    and its ``shown`` value names are empty) and ``uses_view`` (default True; False: the
+    player reads only the decision, and is given None for the view whenever every option
+    is ``exact``, since the decision's ``check`` and ``actions`` can then answer from the
+    options alone).
     """
 
     def choose(self, view: View, decision: Decision) -> Action: ...
@@ -64,11 +67,18 @@ class RandomBot:
     (after a rejected answer, an unchecked random choice: see ``unchecked_choice``)."""
 
     uses_texts = False      # it never reads option labels or value names
+    uses_view = False       # nor the view: only the decision
+
+    def __init_subclass__(cls, **kwargs):
+        # a subclass with its own ``choose`` may read the view: it gets one unless it says not
+        super().__init_subclass__(**kwargs)
+        if "choose" in cls.__dict__ and "uses_view" not in cls.__dict__:
+            cls.uses_view = True
 
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, view: View, decision: Decision) -> Action:
+    def choose(self, view: View | None, decision: Decision) -> Action:
         if decision.rejected is not None:
             return unchecked_choice(decision, self.rng)
         return random_legal(decision, self.rng)
