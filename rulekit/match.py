@@ -20,8 +20,8 @@ from typing import Callable, Iterable
 import attrs
 
 from .engine import Action, Decision, Engine, Event, State, View
-from .engine.compile import RulesRuntimeError, multiset_contains
-from .engine.core import multisets
+from .engine.compile import RulesRuntimeError
+from .engine.core import multisets, option_reason
 from .engine.narrate import seat_name
 from .bounds import MAX_DECISIONS
 from .errors import IllegalAction, OptionError
@@ -245,27 +245,6 @@ class _OptionJudge:
                 if limit is not None and len(out) >= limit:
                     return out
         return out
-
-
-def option_reason(option, action: Action) -> str | None:
-    """None if ``action`` is a choice within ``option`` (its cards a sub-multiset of the
-    option's, as many as it allows, each value among the allowed ones), else why not; for
-    an ``exact`` option that makes the action legal."""
-    if option.cards is None:
-        if action.cards:
-            return "this action takes no cards"
-    else:
-        high = len(option.cards) if option.high is None else option.high
-        if not option.low <= len(action.cards) <= high:
-            return f"choose {option.low} to {high} cards"
-        if not multiset_contains(option.cards, action.cards):
-            return "those cards are not there to choose"
-    if len(action.params) != len(option.params):
-        return "this action takes a different number of values"
-    for value, (name, values) in zip(action.params, option.params):
-        if value not in values:
-            return f"{name} cannot be {value!r} here"
-    return None
 
 
 def player_decision(engine: Engine, view: View, decision: Decision,

@@ -26,7 +26,7 @@ import re
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, GROUP, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed,
+from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed, too_deep,
                       roll_dice_in,
                       multiset_contains, CompiledGame, Compiler, MAX_CHOICES, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
@@ -48,7 +48,9 @@ class Program:
     concrete actions of that action in the order :meth:`Engine.legal_actions` documents, or
     None where the action is enumerated by the interpreter (blind choices);
     ``checks[phase][action]``: ``(ctx, action) -> bool``, True when a concrete action is
-    legal (its choices then bound in ``ctx``), False when the interpreter must judge it.
+    legal (its choices then bound in ``ctx``), False when the interpreter must judge it;
+    ``options[phase][action]``: ``(ctx) -> Option | None``, the action's option without
+    texts, or None where the interpreter makes it.
     """
 
     def __init__(self, source: str, namespace: dict, enumerators: tuple, checks: tuple):
@@ -74,6 +76,7 @@ class Generator:
         self.hoisted: list | None = None  # lines computed once at the top of a function
         self.strict = False
         self.closures = 0                 # closures referenced so far
+        self.procedures: dict = {}        # procedure name -> its generated function, as called
         self.checked = None               # the first effect of the action being written, when
                                           # it may move the chosen cards unchecked
 
@@ -617,8 +620,29 @@ class Generator:
         # the generated functions are effects, closing blocks and the setup, which the engine
         # runs as a 'go to' ends them (Jump or return alike): a return costs no exception
         lines += [f"ctx.goto = {self.cg.phases[node.phase].index}  # {node.phase!r}",
-                  "ctx.stack = ()", "return"]
+                  "ctx.stack = ()", "return True"]      # True: a procedure's caller stops too
         return lines
+
+    def st_Do(self, node):
+        decl = self.comp.procedure_decls.get(node.procedure)
+        if decl is None or decl.params or node.args:
+            return None
+        name = self.procedures.setdefault(node.procedure, f"proc_{len(self.procedures)}")
+        # as the interpreter's call: a bound on calls within calls; a 'go to' in the
+        # procedure (it returns True) ends its caller too
+        return ["ctx.calls += 1",
+                "try:",
+                f"    if ctx.calls > {MAX_CALLS}:",
+                f"        too_deep({node.procedure!r}, {node.span.line})",
+                f"    jumped = {name}(ctx)",
+                "finally:",
+                "    ctx.calls -= 1",
+                "if jumped:",
+                "    return True"]
+
+    def st_Log(self, node):
+        text = self.comp.template(node.text, self.scope)
+        return [f'ctx.events.append(("log", None, {{"text": {self.ref(text)}(ctx) if ctx.texts else None}}))']
 
     def st_EndTurn(self, node):
         return ["raise EndOfTurn()"]
@@ -704,6 +728,55 @@ class Generator:
             return None
         return stmts, steps, extra
 
+    def option_function(self, phase_index: int, action: m.Action, compiled) -> str | None:
+        """The source of ``option_P_A(ctx)``: the action's :class:`Option` for a player who
+        reads no texts (label: its name; no value names or prompts), or None when its
+        conditions before any choice fail; None (no function) when the interpreter makes
+        that option (a blind choice, a range that depends on another choice or that a
+        require narrows, a require that reads a choice)."""
+        opening = self._opening(action, compiled)
+        if opening is None or compiled.reads_choice:
+            return None
+        stmts, steps, extra = opening
+        if sum(1 for st in steps if st[0] == "cards") > 1 or any(st[0] == "param" and (st[4] or st[5])
+                                                                 for st in steps):
+            return None
+        self.scope, self.env, self.hoisted = {}, {}, None
+        body = []
+        if extra:
+            body.append(f"if not {self.ref(steps[0][1])}(ctx):")
+            body.append("    return None")
+        cards, low, high = "None", 0, 0          # as the interpreter's option without cards
+        params = []
+        for s, st in zip(stmts, steps[extra:]):
+            if st[0] == "req":
+                body.append(f"if not {self.ex(s.cond)}:")
+                body.append("    return None")
+            elif st[0] == "cards":
+                low, high = st[2], st[3]
+                body.append(f"pool = tuple(sorted(ctx.zones[{self.zone(s.source)}]))")
+                top = "len(pool)" if high is None else f"min({high}, len(pool))"
+                body.append(f"if {top} < {low}:")
+                body.append("    return None")
+                cards = "pool"
+            else:
+                var = f"dom_{len(params)}"
+                body.append(f"{var} = tuple({self.domain(s, st)})")
+                body.append(f"if not {var}:")
+                body.append("    return None")
+                params.append(f"({st[1]!r}, {var})")
+        option = (f"new(Option, ({action.name!r}, {action.name!r}, {cards}, {low}, {high}, "
+                  f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
+        body.append(f"return {option}")
+        out = [f"def option_{phase_index}_{compiled.index}(ctx):",
+               f"    # the option of {action.name!r} in {self.cg.phase_list[phase_index].name!r} "
+               f"(line {action.span.line}), without texts",
+               "    try:"]
+        out.extend("        " + line for line in body)
+        out.append("    except KeyError:")
+        out.append("        return None")
+        return "\n".join(out) + "\n"
+
     @staticmethod
     def _choice_count(action: m.Action) -> int:
         """How many statements open the action (requires and choices) before its effects."""
@@ -776,6 +849,15 @@ class Generator:
                         names.append(f"{prefix}_{pi}_{ca.index}")
             table.append(row)
             checks.append(crow)
+        options = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = []
+            for a, ca in zip(p.actions, cp.actions):
+                source = self.option_function(pi, a, ca)
+                if source is not None:
+                    functions.append(source)
+                row.append("None" if source is None else f"option_{pi}_{ca.index}")
+            options.append(row)
         bodies = []
         afters = []
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
@@ -799,6 +881,15 @@ class Generator:
             else:
                 afters.append("None")
         functions.append(self.body_function("setup", self.cg.game.setup, {}, "the setup of every deal"))
+        # the procedures called so far, and those they call in turn
+        done = set()
+        while len(done) < len(self.procedures):
+            for proc, fname in list(self.procedures.items()):
+                if proc not in done:
+                    done.add(proc)
+                    decl = self.comp.procedure_decls[proc]
+                    functions.append(self.body_function(fname, decl.body, {},
+                                                        f"procedure {proc!r} (line {decl.span.line})"))
         header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
                   f"Globals f<i> and claim<i> are compiled closures and claims of nodes this module does not\n"
                   f'translate; the engine supplies them when it loads the module."""\n')
@@ -812,6 +903,8 @@ class Generator:
         text = (header + "\n\n" + "\n\n".join(functions)
                 + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
                 + f"\nAFTER = {_tuple(afters) if afters else '()'}\n"
+                + "\n# per phase: the option_ functions of its actions (None: the interpreter makes that option)"
+                + f"\nOPTIONS = (\n{''.join('    ' + (_tuple(row) if row else '()') + ',' + chr(10) for row in options)})\n"
                 + "\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
                 + f"\nLISTERS = (\n{lrows})\n")
         return text
@@ -830,11 +923,13 @@ def _tuple(items) -> str:
 _PY_COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Program:
-    """Write, compile and load the module of ``cg`` for ``n`` seats."""
+def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_type=None) -> Program:
+    """Write, compile and load the module of ``cg`` for ``n`` seats (``option_type``: the
+    class of the options it makes)."""
     gen = Generator(cg, cg.compiler, n, action_type)
+    gen.globals["Option"] = option_type
     gen.globals["multisets"] = multisets
-    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, make_claim=make_claim,
+    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, make_claim=make_claim, too_deep=too_deep,
                        knock_out_seat=knock_out_seat, roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn, EndOfDeal=EndOfDeal,
                        cg=cg)
     text = gen.module()
@@ -845,6 +940,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable) -> Prog
     prog.bodies = namespace["BODIES"]
     prog.after = namespace["AFTER"]
     prog.listers = namespace["LISTERS"]
+    prog.options = namespace["OPTIONS"]
     prog.holds = namespace["holds"]
     prog.setup = namespace["setup"]
     prog.view_zones = namespace["view_zones"]

@@ -261,6 +261,16 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
                                       "lay": lay}))
 
 
+def too_deep(name: str, line: int) -> None:
+    """A procedure was called more than ``MAX_CALLS`` deep.
+
+    Raises:
+        RulesRuntimeError: always.
+    """
+    raise RulesRuntimeError(f"procedure '{name}' is called more than {MAX_CALLS} deep (line {line}): "
+                            "does it call itself without end?")
+
+
 def make_claim(ctx, c, values: tuple, line: int) -> None:
     """``claim C(values)`` by the actor: it becomes the standing claim.
 
@@ -1240,8 +1250,17 @@ class Compiler:
                 want = count(ctx)
                 s = src(ctx)
                 d = dest(ctx)
-                got = []
-                for _ in range(max(0, want)):
+                zone = ctx.zones[s]
+                if want <= len(zone):
+                    # enough cards: the top ``want`` of them, the topmost first
+                    got = zone[:len(zone) - want - 1 if len(zone) > want else None:-1] if want > 0 else ()
+                    want_left = 0
+                    if got:
+                        ctx.zones[s] = zone[:len(zone) - want]
+                else:
+                    got = []
+                    want_left = want
+                for _ in range(max(0, want_left)):
                     if not ctx.zones[s] and refill is not None:
                         r = cg.zone_base(ctx.n)[refill]
                         if ctx.zones[r]:
@@ -1564,8 +1583,7 @@ class Compiler:
         def enter(ctx):
             ctx.calls += 1
             if ctx.calls > MAX_CALLS:
-                raise RulesRuntimeError(f"procedure '{name}' is called more than {MAX_CALLS} deep (line {line}): "
-                                        "does it call itself without end?")
+                too_deep(name, line)
         if not decl.params:
             def call_plain(ctx):
                 enter(ctx)
@@ -2118,12 +2136,18 @@ def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
     only ``added`` to a zone leave that knowledge true (no longer as the claimed group);
     cards taken out, shuffled or rerolled make it stale, so it is forgotten (a move that
     everyone can follow carries it along first: see ``move``)."""
-    if ctx.known:
-        if added:
-            ctx.known = tuple((v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in ctx.known)
-        else:
-            ctx.known = tuple(k for k in ctx.known if k[1] != slot)
-    if ctx.claimed is not None and ctx.claimed[0] == slot:
+    known = ctx.known
+    if known:
+        # most changes touch a zone nothing is known of: then nothing is rebuilt
+        for k in known:
+            if k[1] == slot and (k[3] or not added):
+                if added:
+                    ctx.known = tuple((v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in known)
+                else:
+                    ctx.known = tuple(k for k in known if k[1] != slot)
+                break
+    claimed = ctx.claimed
+    if claimed is not None and claimed[0] == slot:
         ctx.claimed = None
 
 

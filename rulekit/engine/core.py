@@ -123,6 +123,27 @@ class Option(NamedTuple):
     prompts: tuple = ()
 
 
+def option_reason(option: Option, action: Action) -> str | None:
+    """None if ``action`` is a choice within ``option`` (its cards a sub-multiset of the
+    option's, as many as it allows, each value among the allowed ones), else why not; for
+    an ``exact`` option that makes the action legal."""
+    if option.cards is None:
+        if action.cards:
+            return "this action takes no cards"
+    else:
+        high = len(option.cards) if option.high is None else option.high
+        if not option.low <= len(action.cards) <= high:
+            return f"choose {option.low} to {high} cards"
+        if not multiset_contains(option.cards, action.cards):
+            return "those cards are not there to choose"
+    if len(action.params) != len(option.params):
+        return "this action takes a different number of values"
+    for value, (name, values) in zip(action.params, option.params):
+        if value not in values:
+            return f"{name} cannot be {value!r} here"
+    return None
+
+
 _DECLINE_OPTION = Option(DECLINE, "declines", None, 0, 0, (), (), True)
 
 
@@ -217,7 +238,7 @@ class Engine:
         prog = self._programs.get(players)
         if prog is None:
             from .codegen import generate
-            prog = self._programs[players] = generate(self.cg, players, Action, multisets)
+            prog = self._programs[players] = generate(self.cg, players, Action, multisets, Option)
             prog.by_action = {a: enum for phase, row in zip(self.cg.phase_list, prog.enumerators)
                               for a, enum in zip(phase.actions, row)}
             #: each zone instance as a view names it: (zone, owner or None)
@@ -344,7 +365,16 @@ class Engine:
         # options only read the state: the context shares its zones and counters
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
         ctx.seats[ACTOR] = seat
-        options = tuple(self._options(ctx, phase, texts))
+        if texts or not self.generated:
+            options = tuple(self._options(ctx, phase, texts))
+        else:
+            made = []
+            for a, made_by in zip(phase.actions, (self._programs.get(state.n) or self.program(state.n))
+                                  .options[state.phase]):
+                opt = made_by(ctx) if made_by is not None else self._option(ctx, a, False)
+                if opt is not None:
+                    made.append(opt)
+            options = tuple(made)
         if (kind == "first" or kind == "each") and self._forced(ctx, phase) is None:
             options = options + (_DECLINE_OPTION,)
         return seat, phase, options
@@ -696,7 +726,7 @@ class Engine:
             if poll and not (state.out and state.out[poll[0]]):
                 # the window stays open for the next seat (it may take an action open to
                 # every seat): only the poll moves on
-                return (state._replace(poll=poll),
+                return (_new(State, state[:5] + (poll,) + state[6:]),
                         [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))])
         # no chance while the action is checked
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)

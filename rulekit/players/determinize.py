@@ -9,7 +9,9 @@ Hidden dice (the view says how many lie in each zone) show faces drawn uniformly
 from __future__ import annotations
 
 import random
+import weakref
 from collections import Counter
+from itertools import chain, repeat, starmap
 from typing import Callable
 
 from ..engine import Engine, State, View
@@ -35,16 +37,21 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
         ValueError: the view is inconsistent with the deck (a bug, never the player's fault).
     """
     n = view.players
-    unknown = Counter(engine.cards_for(view.players))
-    kinds = engine.kinds
+    unknown = dict(_deck_counts(engine, n))     # kind -> how many are unseen, in deck order
+    dice = _die_kinds(engine)
     fixed: list = [None] * len(view.zones)
     pinned: dict[int, list] = {}
     slots_by_key = {}
+
+    def unseen(cards) -> None:
+        for k in cards:
+            if k not in dice:
+                unknown[k] = unknown.get(k, 0) - 1
     for slot, (name, owner, count, cards) in enumerate(view.zones):
         slots_by_key[(name, owner)] = slot
         if cards is not None:
             fixed[slot] = tuple(cards)
-            unknown.subtract(k for k in cards if kinds[k].die is None)
+            unseen(cards)
     seen: dict[int, Counter] = {}
     for name, owner, cards in view.known:
         slot = slots_by_key[(name, owner)]
@@ -53,10 +60,10 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             seen[slot] = seen.get(slot, Counter()) | Counter(cards)
     for slot, cards in seen.items():
         pinned[slot] = list(cards.elements())
-        unknown.subtract(k for k in cards.elements() if kinds[k].die is None)
+        unseen(pinned[slot])
     if any(v < 0 for v in unknown.values()):
         raise ValueError("the view shows more cards than the deck holds")
-    unknown_cards = tuple(unknown.elements())
+    unknown_cards = tuple(chain.from_iterable(starmap(repeat, unknown.items())))
     # the hidden zones in order: (slot, the cards known to be there, the dice counts or
     # None, how many it holds); zones whose size is hidden share what is left
     plan = []
@@ -68,9 +75,11 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             hidden_sizes.append(slot)
             continue
         plan.append((slot, pinned.get(slot, []), view.dice[slot] if view.dice and view.dice[slot] else None, count))
-    fields = engine.view_fields(view)
+    fields: dict = {}             # the rest of a whole state, made at the first draw
 
     def draw(rng: random.Random) -> State:
+        if not fields:
+            fields.update(engine.view_fields(view))
         zones = list(fixed)
         pool = list(unknown_cards)
         _shuffle(pool, rng)
@@ -126,6 +135,32 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
 
     draw.zones = draw_zones
     return draw
+
+
+_DECKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _deck_counts(engine: Engine, n: int) -> dict:
+    """How many cards of each kind a match of ``n`` seats holds, in the order of
+    ``engine.cards_for(n)`` (kept per engine; callers copy it)."""
+    per_engine = _DECKS.get(engine)
+    if per_engine is None:
+        per_engine = _DECKS[engine] = {}
+    counts = per_engine.get(n)
+    if counts is None:
+        counts = per_engine[n] = dict(Counter(engine.cards_for(n)))
+    return counts
+
+
+def _die_kinds(engine: Engine) -> frozenset:
+    """The kinds that are faces of a die (not cards of the deck)."""
+    per_engine = _DECKS.get(engine)
+    if per_engine is None:
+        per_engine = _DECKS[engine] = {}
+    kinds = per_engine.get("dice")
+    if kinds is None:
+        kinds = per_engine["dice"] = frozenset(i for i, k in enumerate(engine.kinds) if k.die is not None)
+    return kinds
 
 
 def _roll_unseen(engine: Engine, counts: tuple, seen: list, rng: random.Random) -> list:

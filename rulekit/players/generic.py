@@ -30,11 +30,21 @@ import random
 
 from .. import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
+from ..engine.core import option_reason
 from .base import random_concrete, random_legal, unchecked_choice
 from .determinize import sampler
 
 
 _mentions = m.mentions
+
+
+def _legal(decision: Decision, option, action: Action) -> bool:
+    """Whether ``action``, a choice of ``option``, is legal: for an ``exact`` option,
+    whether it lies within the option (no check of the rules needed), else the decision's
+    check says."""
+    if option.exact:
+        return option_reason(option, action) is None
+    return decision.check(action) is None
 
 
 def _mentions_truth(node) -> bool:
@@ -93,6 +103,7 @@ class GenericBot:
         self.curiosity = curiosity
         self.trust = trust
         self.analysis = _Analysis(engine.game)
+        self._kinds_holding: dict = {}       # see _honest_share
 
     # -- estimates
     def _states(self, view: View, count: int | None = None):
@@ -143,7 +154,16 @@ class GenericBot:
         # the claim reads only the claimed cards: whether it holds of `count` cards of one
         # kind is the same in every deal, so it is asked once per kind (of any state that
         # agrees with the view)
-        holds: dict = {}
+        # what decides it besides the kind: the claim (name, values, claimant), where the
+        # claimed cards lie and how many, and the counters, seats, groups and knock-outs
+        # the claim may read; kept from one decision to the next (a claim is heard again
+        # and again)
+        key = (view.claim[:3], slot, count, view.counters, view.seats, view.groups, view.out)
+        holds = self._kinds_holding.get(key)
+        if holds is None:
+            if len(self._kinds_holding) > 4096:
+                self._kinds_holding.clear()
+            holds = self._kinds_holding[key] = {}
         base = None
         possible = 0
         for zones in dealt:
@@ -246,7 +266,7 @@ class GenericBot:
         if not spare:
             return None
         padded = Action(honest.name, tuple(sorted(honest.cards + (self.rng.choice(spare),))), honest.params)
-        return padded if decision.check(padded) is None else None
+        return padded if _legal(decision, option, padded) else None
 
     def _small_bluff(self, decision: Decision, options) -> Action:
         """A lie that is not absurd: as few cards as allowed, the lowest values that are legal."""
@@ -258,7 +278,7 @@ class GenericBot:
                 cards = () if option.cards is None else tuple(sorted(self.rng.sample(option.cards, size)))
                 for values in itertools.islice(itertools.product(*[v for _, v in option.params]), 400):
                     action = Action(option.name, cards, tuple(values))
-                    if decision.check(action) is None:
+                    if _legal(decision, option, action):
                         return action
         return random_legal(decision, self.rng, options)
 
@@ -287,7 +307,7 @@ class GenericBot:
         ranked = []
         for i, values in enumerate(combos):
             action = Action(option.name, (), tuple(values))
-            if decision.check(action) is not None:
+            if not _legal(decision, option, action):
                 continue
             try:
                 after, _ = self.engine.apply(state, action, self.rng, False)
@@ -317,13 +337,13 @@ class GenericBot:
                     pool.remove(kind)
                     improved = True
                     break
-                if decision.check(action) is None and self._p_after(states, action) >= 0.99:
+                if _legal(decision, option, action) and self._p_after(states, action) >= 0.99:
                     chosen.append(kind)
                     pool.remove(kind)
                     improved = True
                     break
         result = tuple(sorted(chosen))
-        if len(result) < option.low or decision.check(Action(option.name, result, values)) is not None:
+        if len(result) < option.low or not _legal(decision, option, Action(option.name, result, values)):
             return ()
         if self._p_after(states, Action(option.name, result, values)) < 0.99:
             return ()
