@@ -176,30 +176,15 @@ def remove_cards(zone: tuple, cards) -> tuple:
     Raises:
         ValueError: a card is not in the zone.
     """
-    if len(cards) <= 4:
-        lst = list(zone)
-        for k in cards:
-            try:
-                # the topmost copy: the first in the reversed list (searched in C)
-                del lst[len(lst) - 1 - lst[::-1].index(k)]
-            except ValueError:
-                raise ValueError(f"card kind {k} is not in the zone") from None
-        return tuple(lst)
-    need: dict = {}
+    rev = list(zone)
+    rev.reverse()                 # the topmost copy of a kind is now its first (searched in C)
     for k in cards:
-        need[k] = need.get(k, 0) + 1
-    kept = []
-    for k in reversed(zone):                    # from the top: the topmost copies go first
-        c = need.get(k)
-        if c:
-            need[k] = c - 1
-        else:
-            kept.append(k)
-    for k, c in need.items():
-        if c:
-            raise ValueError(f"card kind {k} is not in the zone")
-    kept.reverse()
-    return tuple(kept)
+        try:
+            rev.remove(k)
+        except ValueError:
+            raise ValueError(f"card kind {k} is not in the zone") from None
+    rev.reverse()
+    return tuple(rev)
 
 
 def multiset_contains(pool: tuple, cards) -> bool:
@@ -1353,20 +1338,19 @@ class Compiler:
             group = isinstance(node.cards, m.Claimed)
 
             def reveal(ctx):
-                picked = sel(ctx)
-                if to is None:
-                    # everyone now knows these cards, while they stay or move together
-                    ctx.known = ctx.known + tuple((-1, slot, tuple(ks), group) for slot, ks in picked if ks)
-                    ctx.events.append(("reveal", None, {"cards": tuple(k for _, ks in picked for k in ks),
-                                                        "zones": tuple(s for s, _ in picked),
-                                                        "groups": tuple((s, tuple(ks)) for s, ks in picked)}))
-                    return
-                viewer = to(ctx)
-                for slot, ks in picked:
-                    ctx.known = ctx.known + ((viewer, slot, tuple(ks), group),)
-                ctx.events.append(("show", viewer, {"cards": tuple(k for _, ks in picked for k in ks),
-                                                    "zones": tuple(s for s, _ in picked),
-                                                    "groups": tuple((s, tuple(ks)) for s, ks in picked)}))
+                # everyone (or the one seat) now knows these cards, while they stay or move together
+                viewer = -1 if to is None else to(ctx)
+                known, cards, zones, groups = [], [], [], []
+                for slot, ks in sel(ctx):
+                    ks = tuple(ks)
+                    if ks or viewer >= 0:
+                        known.append((viewer, slot, ks, group))
+                    cards.extend(ks)
+                    zones.append(slot)
+                    groups.append((slot, ks))
+                ctx.known = ctx.known + tuple(known)
+                data = {"cards": tuple(cards), "zones": tuple(zones), "groups": tuple(groups)}
+                ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
             return reveal
         if isinstance(node, m.Assign):
             return self.assign(node, scope)

@@ -17,6 +17,7 @@ Decisions come in the shapes a ``.rules`` file declares (see docs/language.md):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from itertools import repeat
@@ -95,6 +96,7 @@ class Event(NamedTuple):
 
 _UNKNOWN = object()
 _new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
+_new_event = functools.partial(_new, Event)     # an Event from a tuple of its fields
 
 
 class Option(NamedTuple):
@@ -717,11 +719,12 @@ class Engine:
         """
         if state.phase < 0:
             raise IllegalAction("the match is over")
-        cg = self.cg
-        phase = cg.phase_list[state.phase]
-        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
-        if action.name == DECLINE and not phase.forcing and self._open[phase.index] and \
-                (phase.kind == "first" or phase.kind == "each") and not action.cards and not action.params:
+        phase = self.cg.phase_list[state.phase]
+        kind = phase.kind
+        seat = state.seats[CURRENT] if kind == "turn" else state.poll[0]
+        declined = action.name == DECLINE
+        if declined and not phase.forcing and self._open[phase.index] and \
+                (kind == "first" or kind == "each") and not action.cards and not action.params:
             poll = state.poll[1:]
             if poll and not (state.out and state.out[poll[0]]):
                 # the window stays open for the next seat (it may take an action open to
@@ -733,7 +736,7 @@ class Engine:
         ctx.seats[ACTOR] = seat
         ctx.texts = texts
         prog = (self._programs.get(state.n) or self.program(state.n)) if self.generated else None
-        if action.name == DECLINE:
+        if declined:
             reason = self._decline_reason(ctx, phase, action)
         else:
             a = phase.by_name.get(action.name)
@@ -741,13 +744,13 @@ class Engine:
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
-        if action.name == DECLINE:
+        if declined:
             ctx.events.append(("decline", None, {"seat": seat, "phase": phase.name}))
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
             self._settle(ctx)
             return self._freeze(ctx), self._events(ctx)
-        if phase.kind == "vote":
+        if kind == "vote":
             # a vote stays secret, and takes effect, only when every vote is cast
             ctx.events.append(("voted", None, {"seat": seat, "phase": phase.name}))
             votes = list(ctx.votes)
@@ -764,13 +767,13 @@ class Engine:
         self._run(ctx, prog.bodies[state.phase][a.index] if prog is not None else a.body)
         if ctx.phase == -1:
             return self._freeze(ctx), self._events(ctx)
-        if ctx.goto is None and phase.kind == "each":
+        if ctx.goto is None and kind == "each":
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
         elif ctx.goto is None:
             if ctx.stack:
                 self._return(ctx)
-            elif phase.kind == "turn":
+            elif kind == "turn":
                 self._finish_turn(ctx, phase)     # the turn's 'then', and a 'clockwise' turn passes on
             if ctx.goto is None and ctx.phase != -1:
                 raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
@@ -1010,7 +1013,7 @@ class Engine:
                             ctx.stack))
 
     def _events(self, ctx: Ctx) -> list[Event]:
-        return [_new(Event, e) for e in ctx.events]
+        return list(map(_new_event, ctx.events))
 
     # ------------------------------------------------------------------ views
     def view(self, state: State, seat: int, history: Sequence = (), texts: bool = True) -> View:

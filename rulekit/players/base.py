@@ -7,6 +7,8 @@ from typing import Protocol
 
 from ..engine import Action, Decision, Option, View
 
+_new = tuple.__new__          # a named tuple from a tuple of its fields, without checks
+
 
 class Player(Protocol):
     """Chooses one legal action of a decision from its seat's view.
@@ -31,15 +33,15 @@ def random_concrete(option: Option, rng: random.Random) -> Action:
         top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
         size = rng.randint(option.low, top)
         cards = tuple(sorted(rng.sample(option.cards, size)))
-    params = tuple(rng.choice(values) for _, values in option.params)
-    return Action(option.name, cards, params)
+    params = tuple([rng.choice(values) for _, values in option.params]) if option.params else ()
+    return _new(Action, (option.name, cards, params))
 
 
 def random_legal(decision: Decision, rng: random.Random, options=None, tries: int = 30) -> Action:
     """A random legal action: an option chosen uniformly, then a random concrete choice of
     it; falls back to listing concrete actions when random choices keep failing. A choice
     of an ``exact`` option is legal as made, unchecked."""
-    options = list(decision.options if options is None else options)
+    options = tuple(decision.options if options is None else options)
     for _ in range(tries):
         option = rng.choice(options)
         action = random_concrete(option, rng)
