@@ -299,6 +299,47 @@ def test_dealing_some_zones_deals_them_as_a_whole_state_would():
         assert abs(a - b) < 0.1 + 0.1 * max(a, b), (key, a, b)
 
 
+def test_dealing_only_the_top_of_a_zone_deals_it_as_a_whole_state_would():
+    """``zones(rng, slots, {slot: t})`` deals only the top ``t`` cards of that zone, with the
+    same distribution of kinds as the top ``t`` cards of whole sampled states, the cards the
+    seat knows to lie in the zone included (its own plays on the table: mean count of each
+    kind over 4,000 deals of each); a zone without a top is dealt whole."""
+    from collections import Counter
+
+    from rulekit.players.determinize import sampler
+
+    engine = Engine(load(str(GAMES / "lugenbeutel.rules")))
+    rng = random.Random(5)
+    state, _ = engine.new_match(4, rng)
+    table = engine.zone_slot(state, "table")
+
+    def known_on_table(state):
+        view = engine.view(state, 0)
+        return len(state.zones[table]) >= 6 and any(name == "table" for name, _, _ in view.known)
+    for _ in range(400):                # play until seat 0 knows some of several cards on the table
+        if known_on_table(state):
+            break
+        state, _ = engine.apply(state, random_legal_of(engine, state, rng), rng, texts=False)
+    assert known_on_table(state)
+    view = engine.view(state, 0)
+    size = view.zones[table][2]
+    hand = next(i for i, z in enumerate(view.zones) if z[0] == "hand" and z[1] == 1)
+    draw = sampler(engine, view)
+    top = 3
+    whole, some = Counter(), Counter()
+    for _ in range(4000):
+        dealt = draw.zones(rng, [table, hand], {table: top})
+        full = draw(rng)
+        assert len(dealt[table]) == top and len(dealt[hand]) == view.zones[hand][2]
+        some.update(("table", k) for k in dealt[table])
+        whole.update(("table", k) for k in full.zones[table][size - top:])
+        some.update(("hand", k) for k in dealt[hand])
+        whole.update(("hand", k) for k in full.zones[hand])
+    for key in set(whole) | set(some):
+        a, b = whole[key] / 4000, some[key] / 4000
+        assert abs(a - b) < 0.05 + 0.08 * max(a, b), (key, a, b)
+
+
 def random_legal_of(engine, state, rng):
     from rulekit.players.base import random_legal
 

@@ -26,7 +26,7 @@ import re
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed, too_deep,
+from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed, too_deep, claimed_top, claimed_selection,
                       roll_dice_in,
                       multiset_contains, CompiledGame, Compiler, MAX_CHOICES, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
@@ -76,6 +76,7 @@ class Generator:
         self.hoisted: list | None = None  # lines computed once at the top of a function
         self.strict = False
         self.closures = 0                 # closures referenced so far
+        self.in_holds = False             # writing holds(): no cards are in focus
         self.procedures: dict = {}        # procedure name -> its generated function, as called
         self.checked = None               # the first effect of the action being written, when
                                           # it may move the chosen cards unchecked
@@ -216,6 +217,12 @@ class Generator:
             return f"{self.ref(table, 'kinds')}[k]"
         return None
 
+    def ex_CardQuantifier(self, node):
+        pred = self.cpred(node.pred)
+        if pred is None:
+            return None
+        return f"{'all' if node.every else 'any'}({pred} for _, ks in {self.selection(node.cards)} for k in ks)"
+
     def ex_ClaimHolds(self, node):
         if node.cards is not None:
             return None
@@ -230,13 +237,14 @@ class Generator:
             saved = self.scope, self.env, self.strict, self.hoisted
             self.scope = dict(zip(c.params, c.types))
             self.env = {p: f"a{i}" for i, p in enumerate(c.params)}
-            self.strict, self.hoisted = True, None
+            self.strict, self.hoisted, self.in_holds = True, None, True
             try:
                 truth = self.ex(decl.truth)
             except _Untranslated:
                 truth = None
             finally:
                 self.scope, self.env, self.strict, self.hoisted = saved
+                self.in_holds = False
             lines.append(f"    if index == {c.index}:  # {c.name!r} (line {decl.span.line})")
             if truth is not None:
                 if c.params:
@@ -704,6 +712,9 @@ class Generator:
             return f"[(slot, ctx.zones[slot]) for slot in ({self.zone(node)},)]"
         if isinstance(node, m.Chosen):
             return "[(ctx.chosen_zone, ctx.chosen)]"
+        if isinstance(node, m.Claimed):
+            # the standing claim's truth never has other cards in focus (see holds_function)
+            return "claimed_top(ctx)" if self.in_holds else "claimed_selection(ctx)"
         if isinstance(node, m.EveryZone):
             base = self.cg.zone_base(self.n)[self.cg.zone_index[node.zone]]
             seats = self.seat_set(node.seats) if node.seats else "in_play(ctx)"
@@ -930,6 +941,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     gen.globals["Option"] = option_type
     gen.globals["multisets"] = multisets
     gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, make_claim=make_claim, too_deep=too_deep,
+                       claimed_top=claimed_top, claimed_selection=claimed_selection,
                        knock_out_seat=knock_out_seat, roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn, EndOfDeal=EndOfDeal,
                        cg=cg)
     text = gen.module()

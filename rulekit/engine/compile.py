@@ -246,6 +246,24 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
                                       "lay": lay}))
 
 
+def claimed_top(ctx) -> list:
+    """The claimed cards as a selection [(zone instance, kinds)]: the top cards of the zone
+    they were laid on ([] when no cards are claimed)."""
+    if ctx.claimed is None:
+        return []
+    slot, count = ctx.claimed
+    zone = ctx.zones[slot]
+    return [(slot, zone[len(zone) - count:] if count <= len(zone) else zone)]
+
+
+def claimed_selection(ctx) -> list:
+    """``claimed cards``: :func:`claimed_top`, or the cards a ``claim holds on …`` puts
+    in focus while it is judged."""
+    if ctx.focus is not None:
+        return ctx.focus
+    return claimed_top(ctx)
+
+
 def too_deep(name: str, line: int) -> None:
     """A procedure was called more than ``MAX_CALLS`` deep.
 
@@ -1043,15 +1061,7 @@ class Compiler:
                          "add 'choose 1 from your hand' (or similar) before it")
             return lambda ctx: [(ctx.chosen_zone, ctx.chosen)]
         if isinstance(node, m.Claimed):
-            def claimed(ctx):
-                if ctx.focus is not None:
-                    return ctx.focus
-                if ctx.claimed is None:
-                    return []
-                slot, count = ctx.claimed
-                zone = ctx.zones[slot]
-                return [(slot, zone[len(zone) - count:] if count <= len(zone) else zone)]
-            return claimed
+            return claimed_selection
         if isinstance(node, m.EveryZone):
             if node.zone not in cg.zone_index:
                 self.err(f"unknown zone '{node.zone}'", node.span, self.hint_for(node.zone, cg.zone_index))

@@ -107,27 +107,42 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
 
     sized = {slot: (have, dice, count) for slot, have, dice, count in plan}
 
-    def draw_zones(rng: random.Random, slots) -> dict | None:
+    def draw_zones(rng: random.Random, slots, tops: dict | None = None) -> dict | None:
         """The cards of the zones ``slots`` alone, {slot: cards}, dealt as ``draw`` deals
         them (the same distribution of those zones), drawing from the unknown cards only
-        as many as they take; None when one of them has a hidden size."""
+        as many as they take; None when one of them has a hidden size. ``tops``: {slot:
+        t} for zones of which only the top ``t`` cards matter: those alone are dealt (the
+        same distribution as the top ``t`` of a whole deal, in a random order)."""
         out = {}
         todo = []
         for slot in slots:
+            top = tops.get(slot) if tops else None
             if fixed[slot] is not None:
-                out[slot] = fixed[slot]
+                zone = fixed[slot]
+                out[slot] = zone if top is None else zone[max(0, len(zone) - top):]
             elif slot in sized:
                 have, dice, count = sized[slot]
                 if dice is not None:
                     have = have + _roll_unseen(engine, dice, have, rng)
-                todo.append((slot, have, count - len(have)))
+                if top is None or top >= count:
+                    todo.append((slot, have, count - len(have), None))
+                else:
+                    # the zone is a uniformly random order of its known and unknown cards:
+                    # its top cards are a random sample of its places, a place below
+                    # len(have) holding that known card, any other an unknown card
+                    places = rng.sample(range(count), top)
+                    todo.append((slot, have, sum(1 for p in places if p >= len(have)), places))
             else:
                 return None
-        picked = rng.sample(unknown_cards, sum(need for _, _, need in todo))
+        picked = rng.sample(unknown_cards, sum(need for _, _, need, _ in todo))
         at = 0
-        for slot, have, need in todo:
+        for slot, have, need, places in todo:
             take = picked[at:at + need]
             at += need
+            if places is not None:
+                unknown = iter(take)
+                out[slot] = tuple(have[p] if p < len(have) else next(unknown) for p in places)
+                continue
             for card in reversed(have):         # each known card at a uniformly random place
                 take.insert(rng.randint(0, len(take)), card)
             out[slot] = tuple(take)

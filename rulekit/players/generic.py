@@ -127,7 +127,8 @@ class GenericBot:
         draw = sampler(self.engine, view)
         if name in self.analysis.about_cards and slot >= 0 and count > 0:
             # only the claimed cards and the claimant's hand matter: deal those zones alone
-            dealt = [draw.zones(self.rng, [slot] + hand_slots) for _ in range(self.samples)]
+            # of the claimed zone, only the claimed cards on its top
+            dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples)]
             if all(d is not None for d in dealt):
                 return self.trust * self._honest_share(view, dealt, slot, count, hand_slots)
         states = [draw(self.rng) for _ in range(self.samples)]
