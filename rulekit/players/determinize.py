@@ -130,11 +130,11 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
                     # the zone is a uniformly random order of its known and unknown cards:
                     # its top cards are a random sample of its places, a place below
                     # len(have) holding that known card, any other an unknown card
-                    places = rng.sample(range(count), top)
+                    places = _places(rng, count, top)
                     todo.append((slot, have, sum(1 for p in places if p >= len(have)), places))
             else:
                 return None
-        picked = rng.sample(unknown_cards, sum(need for _, _, need, _ in todo))
+        picked = _sample(rng, unknown_cards, sum(need for _, _, need, _ in todo))
         at = 0
         for slot, have, need, places in todo:
             take = picked[at:at + need]
@@ -187,6 +187,34 @@ def _roll_unseen(engine: Engine, counts: tuple, seen: list, rng: random.Random) 
         known = sum(1 for k in seen if kinds[k].die == name)
         rolled.extend(rng.choice(faces) for _ in range(count - known))
     return rolled
+
+
+def _sample(rng: random.Random, cards: tuple, k: int) -> list:
+    """``k`` of ``cards`` drawn uniformly without replacement, in a uniformly random order:
+    the first ``k`` steps of a Fisher-Yates shuffle, each draw one ``rng.random()`` (made in
+    C; ``random.sample`` makes several Python calls per card)."""
+    if not 0 <= k <= len(cards):
+        raise ValueError("the view asks for more unknown cards than there are")
+    pool = list(cards)
+    n = len(pool)
+    draw = rng.random
+    for i in range(k):
+        j = i + int(draw() * (n - i))
+        pool[i], pool[j] = pool[j], pool[i]
+    del pool[k:]
+    return pool
+
+
+def _places(rng: random.Random, count: int, k: int) -> list:
+    """``k`` distinct places of ``range(count)`` (``k`` < ``count``), uniformly, in a
+    uniformly random order."""
+    draw = rng.random
+    places: list = []
+    while len(places) < k:
+        p = int(draw() * count)
+        if p not in places:
+            places.append(p)
+    return places
 
 
 def _shuffle(cards: list, rng: random.Random) -> None:
