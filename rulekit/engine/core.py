@@ -95,6 +95,7 @@ class Event(NamedTuple):
 
 
 _UNKNOWN = object()
+_POLL = State._fields.index("poll")
 _new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 _new_event = functools.partial(_new, Event)     # an Event from a tuple of its fields
 
@@ -386,7 +387,7 @@ class Engine:
         requires, chooses or labels anything, nothing forces a window's seats), else None."""
         if phase.forcing or any(a.steps or (texts and a.preview is not None) for a in phase.actions):
             return None
-        options = tuple(Option(a.name, a.name, None, 0, 0, (), (), True, ()) for a in phase.actions)
+        options = tuple(self._option(None, a, texts) for a in phase.actions)    # needs no context
         if phase.kind in ("first", "each"):
             options += (_DECLINE_OPTION,)
         return options
@@ -412,9 +413,10 @@ class Engine:
             if opt is not None:
                 yield opt
 
-    def _option(self, ctx: Ctx, a, texts: bool = False) -> Option | None:
+    def _option(self, ctx: Ctx | None, a, texts: bool = False) -> Option | None:
         """The option for action ``a`` if its conditions before any choice hold (with its
-        label and the names of its values when ``texts``)."""
+        label and the names of its values when ``texts``); an action that requires and
+        chooses nothing, and has no label to render, needs no ``ctx``."""
         if not a.steps and (not texts or a.preview is None):
             return _new(Option, (a.name, a.name, None, 0, 0, (), (), a.exact, ()))
         ctx.locals = {}
@@ -729,7 +731,7 @@ class Engine:
             if poll and not (state.out and state.out[poll[0]]):
                 # the window stays open for the next seat (it may take an action open to
                 # every seat): only the poll moves on
-                return (_new(State, state[:5] + (poll,) + state[6:]),
+                return (_new(State, state[:_POLL] + (poll,) + state[_POLL + 1:]),
                         [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))])
         # no chance while the action is checked
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
