@@ -15,6 +15,7 @@ import weakref
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain, product, repeat
+from operator import attrgetter
 from typing import Callable, Iterable
 
 import attrs
@@ -25,6 +26,8 @@ from .engine.core import multisets, option_reason
 from .engine.narrate import seat_name
 from .bounds import MAX_DECISIONS
 from .errors import IllegalAction, OptionError
+
+_EXACT = attrgetter("exact")       # of an Option
 
 
 class History(Sequence):
@@ -503,6 +506,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         texts: give events their texts (labels, claims' words, log lines); None (the
             default): when there is a log, an ``on_events`` or a player that reads texts;
             False for an ``on_events`` that reads none (a simulation's statistics).
+            Events themselves are recorded only when there is a log, an ``on_events`` or
+            a player that reads the history.
 
     Raises:
         OptionError: the player count does not fit the game.
@@ -520,11 +525,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     if len(players) != n:
         raise OptionError(f"{len(players)} players for {n} seats")
     rng = random.Random(seed)
-    state, events = engine.new_match(n, rng)
-    log = [event_record(engine, e, n) for e in events] if keep_log else []
     seen: list[list] = [[] for _ in range(n)]        # each seat's public history
     # only for the players that read it (``uses_history``): nobody else pays for it
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
+    # events only for a log, an ``on_events`` or a player that reads the history
+    recorded = keep_log or on_events is not None or bool(readers)
+    state, events = engine.new_match(n, rng, recorded)
+    log = [event_record(engine, e, n) for e in events] if keep_log else []
     # option labels and value names only for the players that read them (bots say they do not)
     reads_texts = [getattr(p, "uses_texts", True) for p in players]
     same_texts = reads_texts[0] if len(set(reads_texts)) == 1 else None     # every seat alike
@@ -541,6 +548,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 if o is not None:
                     seen[s].append(o)
     steps = 0
+    by_options: dict = {}       # phase index -> (options, their judge, {seat: its decision})
     try:
         perceive(events)
         if on_events:
@@ -555,23 +563,39 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             if not options:
                 raise RulesRuntimeError(f"{seat_name(seat)} must decide in '{phase.name}' but has no "
                                         f"legal action (line {phase.span.line})")
-            if reads_view[seat] or not all(o.exact for o in options):
+            # a player that reads no view, deciding among exact options, is judged from them
+            # alone; a phase whose options are the same object again (constant options)
+            # keeps its judge and each seat's first asking
+            viewless = None
+            if not reads_view[seat]:
+                viewless = by_options.get(phase.index)
+                if viewless is None or viewless[0] is not options:
+                    viewless = None
+                    if all(map(_EXACT, options)):
+                        viewless = by_options[phase.index] = (options, _OptionJudge(options), {})
+            if viewless is None:
                 view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else (),
                                    reads_texts[seat])
                 judge = _SampledJudge(engine, view)
             else:
                 view = None
-                judge = _OptionJudge(options)
+                judge = viewless[1]
             player = players[seat]
             rejected = None
             for _ in range(MAX_REJECTIONS):
-                decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected)
+                if rejected is None and viewless is not None:
+                    decision = viewless[2].get(seat)
+                    if decision is None:
+                        decision = viewless[2][seat] = Decision(seat, phase.name, phase.kind, options, judge.check,
+                                                                judge.actions)
+                else:
+                    decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected)
                 action = player.choose(view, decision)
                 if not isinstance(action, Action):
                     rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
                     continue
                 try:       # apply judges the action on the true state before anything happens
-                    new_state, events = engine.apply(state, action, rng, texts)
+                    new_state, events = engine.apply(state, action, rng, texts, recorded)
                     break
                 except IllegalAction as exc:
                     rejected = (action, str(exc))

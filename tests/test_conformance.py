@@ -150,6 +150,25 @@ def test_cards_conserved_after_every_step(combo, seed):
         check_conservation(engine, step.after, deck)
 
 
+@by_combo
+@FAST
+@given(seed=seeds)
+def test_recording_no_events_changes_no_state(combo, seed):
+    """``events=False`` (a look-ahead's loop) records nothing and reaches, step by step, the
+    very states that the recorded match reaches, with the same use of chance."""
+    engine, n = combo.engine, combo.players
+    quiet = random.Random(seed)
+    state, none = engine.new_match(n, quiet, events=False)
+    assert none == ()
+    steps = walk(engine, n, seed, max_steps=step_bound(combo))
+    assert next(steps).after == state
+    for step in steps:
+        state, none = engine.apply(step.state, step.action, quiet, texts=False, events=False)
+        assert none == ()
+        assert state == step.after, step.index
+    assert state.is_terminal
+
+
 # ---------------------------------------------------------------------------- legality
 @by_combo
 @FAST

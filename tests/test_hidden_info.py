@@ -243,10 +243,10 @@ TRUTH: dict = {}
 class SpyEngine(Engine):
     """An engine that shows the test (never the players) the match's generator."""
 
-    def new_match(self, players, rng):
+    def new_match(self, players, rng, events=True):
         TRUTH.clear()
         TRUTH["rng"] = rng
-        return super().new_match(players, rng)
+        return super().new_match(players, rng, events)
 
 
 def _note_state(state, events):

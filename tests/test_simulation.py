@@ -132,19 +132,19 @@ def test_a_runtime_error_names_the_lowest_failing_match_whatever_the_workers(tmp
 
 
 def test_unfinished_matches_are_counted_the_same_whatever_the_workers():
-    """--max-decisions 3 leaves some Liar's Dice matches unfinished: the same count and table."""
+    """--max-decisions 2 leaves some Liar's Dice matches unfinished: the same count and table."""
     outputs = []
     for workers in ("1", "2", "3"):
         result = simulate_cli(str(GAMES / "liars_dice.rules"), "--bots", "random", "--games", "30", "--seed", "2",
-                              "--max-decisions", "3", "--workers", workers)
+                              "--max-decisions", "2", "--workers", workers)
         assert 0 == result.exit_code, result.output
         outputs.append(result.stdout)
     text = " ".join(outputs[0].split())
-    assert "did not end within 3 decisions (--max-decisions)" in text
+    assert "did not end within 2 decisions (--max-decisions)" in text
     unfinished = int(text.split("unfinished: ")[1].split()[0])
     assert 0 < unfinished < 30, text
     assert outputs[0] == outputs[1] == outputs[2]
-    summary = simulate(spec_of("liars_dice.rules", 2, seed=2, max_decisions=3), 30, 2)
+    summary = simulate(spec_of("liars_dice.rules", 2, seed=2, max_decisions=2), 30, 2)
     assert unfinished == summary.unfinished == 30 - len(summary.decisions)
 
 

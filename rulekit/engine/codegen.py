@@ -26,7 +26,7 @@ import re
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, note_revealed, too_deep, claimed_top, claimed_selection,
+from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, draw_cards, reveal_cards, NO_EVENTS, note_revealed, too_deep, claimed_top, claimed_selection,
                       roll_dice_in,
                       multiset_contains, CompiledGame, Compiler, MAX_CHOICES, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
                       step_seat)
@@ -650,7 +650,8 @@ class Generator:
 
     def st_Log(self, node):
         text = self.comp.template(node.text, self.scope)
-        return [f'ctx.events.append(("log", None, {{"text": {self.ref(text)}(ctx) if ctx.texts else None}}))']
+        return ["if ctx.events is not NO_EVENTS:",
+                f'    ctx.events.append(("log", None, {{"text": {self.ref(text)}(ctx) if ctx.texts else None}}))']
 
     def st_EndTurn(self, node):
         return ["raise EndOfTurn()"]
@@ -675,6 +676,17 @@ class Generator:
         return [f"move_cards(ctx, cg, {picked}, {self.zone(node.dest)}, {node.bottom}, {node.lay}, "
                 f"{isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
                 f"{isinstance(node.cards, m.Chosen)}{', True' if checked else ''})"]
+
+    def st_Draw(self, node):
+        cg = self.cg
+        decl = cg.zones[cg.zone_index[node.source.zone]]
+        refill = cg.zone_index.get(decl.refill_from) if decl.refill_from is not None else None
+        return [f"draw_cards(ctx, cg, {self.ex(node.count)}, {self.zone(node.source)}, {self.zone(node.dest)}, "
+                f"{refill!r})"]
+
+    def st_Reveal(self, node):
+        viewer = self.seat(node.to) if node.to is not None else "-1"
+        return [f"reveal_cards(ctx, {self.selection(node.cards)}, {viewer}, {isinstance(node.cards, m.Claimed)})"]
 
     def st_RollDice(self, node):
         return [f"roll_dice_in(ctx, {self.selection(node.cards)}, faces)"]
@@ -940,7 +952,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     gen = Generator(cg, cg.compiler, n, action_type)
     gen.globals["Option"] = option_type
     gen.globals["multisets"] = multisets
-    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, make_claim=make_claim, too_deep=too_deep,
+    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, draw_cards=draw_cards, NO_EVENTS=NO_EVENTS, reveal_cards=reveal_cards, make_claim=make_claim, too_deep=too_deep,
                        claimed_top=claimed_top, claimed_selection=claimed_selection,
                        knock_out_seat=knock_out_seat, roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn, EndOfDeal=EndOfDeal,
                        cg=cg)

@@ -11,6 +11,7 @@ whatever the ``.rules`` file calls them.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import re
 from typing import Callable
@@ -84,8 +85,13 @@ def base_type(typ):
     return NUM if typ is not None and typ.startswith("num:") else typ
 
 
+#: the events of a step nobody reads: appending to it keeps nothing (a deque of length 0)
+NO_EVENTS = collections.deque(maxlen=0)
+
+
 class Ctx:
-    """The mutable working copy of a state while an action is checked or applied."""
+    """The mutable working copy of a state while an action is checked or applied
+    (``events``: the step's events, as (kind, seat, data) tuples, or ``NO_EVENTS``)."""
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
@@ -208,7 +214,7 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
     a zone, or the claimed ``group``); the actor remembers the cards he moved face down
     from his own zone (``own``: the chosen cards). ``checked``: the cards are known to be
     in their zones (the action's check found them there and nothing moved since)."""
-    zones = cg.zones
+    zones = ctx.zones
     moved = []
     carried = ()
     for slot, ks in picked:
@@ -216,34 +222,86 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
             continue
         if slot == d:
             continue
-        zone = ctx.zones[slot]
-        if ks is not zone and not checked and not multiset_contains(zone, ks):
-            ks = _present(zone, ks)        # chosen cards already moved away
-            if not ks:
-                continue
+        zone = zones[slot]
+        cut = len(zone) - len(ks)
+        if ks is zone:
+            left = ()
+        elif cut >= 0 and zone[cut:] == ks:
+            left = zone[:cut]              # the top cards of the zone (the claimed cards)
+        else:
+            if not checked and not multiset_contains(zone, ks):
+                ks = _present(zone, ks)        # chosen cards already moved away
+                if not ks:
+                    continue
+            left = remove_cards(zone, ks)
         if (whole or group) and ctx.known:
             carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
                              if s == slot and (whole or g))
-        ctx.zones[slot] = () if ks is zone else remove_cards(zone, ks)
+        zones[slot] = left
         touch(ctx, slot)
         moved.extend(ks)
     if moved:
-        ctx.zones[d] = (tuple(moved) + ctx.zones[d]) if bottom else (ctx.zones[d] + tuple(moved))
+        zones[d] = (tuple(moved) + zones[d]) if bottom else (zones[d] + tuple(moved))
         touch(ctx, d, added=True)
-        if own and ctx.chosen_zone >= 0:
+        if own and ctx.chosen_zone >= 0 and cg.keeper(ctx.chosen_zone, d, ctx.n) == ctx.seats[ACTOR] >= 0:
             # the actor remembers the cards he laid or passed face down
-            actor = ctx.seats[ACTOR]
-            zi, owner = cg.zone_owner(ctx.chosen_zone, ctx.n)
-            zd, owner_d = cg.zone_owner(d, ctx.n)
-            if zones[zi].seen == "owner" and owner == actor and not (
-                    zones[zd].seen == "all" or zones[zd].seen == "owner" and owner_d == actor):
-                carried += ((actor, d, tuple(moved), lay),)
+            carried += ((ctx.seats[ACTOR], d, tuple(moved), lay),)
         if carried:
             ctx.known = ctx.known + carried
     if lay:
         ctx.claimed = (d, len(moved))
-    ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
-                                      "lay": lay}))
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
+                                          "lay": lay}))
+
+
+def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
+    """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
+    (the topmost first); an empty ``s`` is first refilled from the zone declared
+    ``refill`` (shuffled), if any; fewer are drawn when both run out."""
+    zones = ctx.zones
+    zone = zones[s]
+    if want <= len(zone):
+        # enough cards: the top ``want`` of them, the topmost first
+        got = zone[:len(zone) - want - 1 if len(zone) > want else None:-1] if want > 0 else ()
+        if got:
+            zones[s] = zone[:len(zone) - want]
+    else:
+        got = []
+        for _ in range(want):
+            if not zones[s] and refill is not None:
+                r = cg.zone_base(ctx.n)[refill]
+                if zones[r]:
+                    cards = list(zones[r])
+                    ctx.rng.shuffle(cards)
+                    zones[s] = tuple(cards)
+                    zones[r] = ()
+                    touch(ctx, r)
+                    ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards),
+                                                        "order": tuple(cards)}))
+            if not zones[s]:
+                break
+            got.append(zones[s][-1])
+            zones[s] = zones[s][:-1]
+        got = tuple(got)
+    if got:
+        touch(ctx, s)
+        zones[d] = zones[d] + got
+        touch(ctx, d, added=True)
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("draw", None, {"to": d, "from": s, "cards": got, "wanted": want}))
+
+
+def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
+    """``reveal``/``show``: seat ``viewer`` (-1: everyone) now knows the cards of the
+    selection ``picked`` [(zone instance, kinds)], while they stay or move together
+    (``group``: they are the claimed cards)."""
+    groups = tuple([(slot, tuple(ks)) for slot, ks in picked])
+    ctx.known = ctx.known + tuple([(viewer, slot, ks, group) for slot, ks in groups if ks or viewer >= 0])
+    if ctx.events is not NO_EVENTS:
+        data = {"cards": tuple([k for _, ks in groups for k in ks]), "zones": tuple([slot for slot, _ in groups]),
+                "groups": groups}
+        ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
 
 
 def claimed_top(ctx) -> list:
@@ -285,11 +343,14 @@ def make_claim(ctx, c, values: tuple, line: int) -> None:
                                 f"test 'NAME(…) beats claim' before making it")
     ctx.claim = (c.index, values, ctx.seats[ACTOR])
     ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
-    ctx.claim_args = values
-    text = (c.label(ctx) if c.label else c.name) if ctx.texts else None
-    ctx.claim_args = None
-    ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
-                                       "text": text}))
+    if ctx.events is not NO_EVENTS:
+        text = None
+        if ctx.texts:
+            ctx.claim_args = values
+            text = c.label(ctx) if c.label else c.name
+            ctx.claim_args = None
+        ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
+                                           "text": text}))
 
 
 def roll_dice_in(ctx, picked, faces: tuple) -> None:
@@ -473,6 +534,7 @@ class CompiledGame:
         self._bases: dict = {}
         self._cbases: dict = {}
         self._owners: dict = {}
+        self._keepers: dict = {}
         # attribute columns: value of attribute ``a`` on kind ``k`` is attr_table[a][k]
         self.attr_table = {a: tuple(k.attr(a) for k in game.kinds) for a in self.attr_names}
         for sym in self.symbol_of:
@@ -518,6 +580,20 @@ class CompiledGame:
             table = tuple(table)
             self._owners[n] = table
         return table
+
+    def keeper(self, src: int, dest: int, n: int) -> int:
+        """The seat that still knows the cards it moved face down from zone instance ``src``
+        to ``dest`` (the owner of a zone only its owner sees, when ``dest`` is a zone that
+        owner does not see), or -1."""
+        key = (src, dest, n)
+        seat = self._keepers.get(key)
+        if seat is None:
+            zi, owner = self.zone_owner(src, n)
+            zd, owner_d = self.zone_owner(dest, n)
+            seen, seen_d = self.zones[zi].seen, self.zones[zd].seen
+            hidden = not (seen_d == "all" or seen_d == "owner" and owner_d == owner)
+            seat = self._keepers[key] = owner if seen == "owner" and hidden else -1
+        return seat
 
     def counter_slot(self, counter: int, seat: int, n: int) -> int:
         bases = self.counter_base(n)
@@ -1242,39 +1318,7 @@ class Compiler:
                     refill = rz
 
             def draw(ctx):
-                want = count(ctx)
-                s = src(ctx)
-                d = dest(ctx)
-                zone = ctx.zones[s]
-                if want <= len(zone):
-                    # enough cards: the top ``want`` of them, the topmost first
-                    got = zone[:len(zone) - want - 1 if len(zone) > want else None:-1] if want > 0 else ()
-                    want_left = 0
-                    if got:
-                        ctx.zones[s] = zone[:len(zone) - want]
-                else:
-                    got = []
-                    want_left = want
-                for _ in range(max(0, want_left)):
-                    if not ctx.zones[s] and refill is not None:
-                        r = cg.zone_base(ctx.n)[refill]
-                        if ctx.zones[r]:
-                            cards = list(ctx.zones[r])
-                            ctx.rng.shuffle(cards)
-                            ctx.zones[s] = tuple(cards)
-                            ctx.zones[r] = ()
-                            touch(ctx, r)
-                            ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards),
-                                                                "order": tuple(cards)}))
-                    if not ctx.zones[s]:
-                        break
-                    got.append(ctx.zones[s][-1])
-                    ctx.zones[s] = ctx.zones[s][:-1]
-                if got:
-                    touch(ctx, s)
-                    ctx.zones[d] = ctx.zones[d] + tuple(got)
-                    touch(ctx, d, added=True)
-                ctx.events.append(("draw", None, {"to": d, "from": s, "cards": tuple(got), "wanted": want}))
+                draw_cards(ctx, cg, count(ctx), src(ctx), dest(ctx), refill)
             return draw
         if isinstance(node, m.Deal):
             count, _ = self.expr(node.count, scope)
@@ -1348,19 +1392,7 @@ class Compiler:
             group = isinstance(node.cards, m.Claimed)
 
             def reveal(ctx):
-                # everyone (or the one seat) now knows these cards, while they stay or move together
-                viewer = -1 if to is None else to(ctx)
-                known, cards, zones, groups = [], [], [], []
-                for slot, ks in sel(ctx):
-                    ks = tuple(ks)
-                    if ks or viewer >= 0:
-                        known.append((viewer, slot, ks, group))
-                    cards.extend(ks)
-                    zones.append(slot)
-                    groups.append((slot, ks))
-                ctx.known = ctx.known + tuple(known)
-                data = {"cards": tuple(cards), "zones": tuple(zones), "groups": tuple(groups)}
-                ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
+                reveal_cards(ctx, sel(ctx), -1 if to is None else to(ctx), group)
             return reveal
         if isinstance(node, m.Assign):
             return self.assign(node, scope)

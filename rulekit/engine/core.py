@@ -30,8 +30,8 @@ from .. import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET
-from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, GROUP, CompiledGame, Ctx, EndOfDeal, EndOfTurn, Jump,
-                      RulesRuntimeError, compile_game, multiset_contains)
+from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, GROUP, NO_EVENTS, CompiledGame, Ctx, EndOfDeal, EndOfTurn,
+                      Jump, RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
@@ -251,8 +251,9 @@ class Engine:
         return prog
 
     # ------------------------------------------------------------------ set-up
-    def new_match(self, players: int, rng: random.Random) -> tuple[State, list[Event]]:
-        """The first decision of a new match, after the setup of the first deal.
+    def new_match(self, players: int, rng: random.Random, events: bool = True) -> tuple[State, Sequence[Event]]:
+        """The first decision of a new match, after the setup of the first deal, and the
+        events on the way (``events`` False: none are recorded, and () is returned for them).
 
         Raises:
             OptionError: the game is not for that many players.
@@ -264,19 +265,20 @@ class Engine:
         ctx = Ctx()
         ctx.n = players
         ctx.rng = rng
+        if not events:
+            ctx.events = NO_EVENTS
+            ctx.texts = False
+        zones, counters, seats, inits, ctx.votes, ctx.groups, ctx.out = self._starts.get(players) or self._start(players)
         # new tuples: no zone of a match is an object the engine holds (a player may reach the engine)
-        ctx.zones = [tuple(cards) for cards in self._start_zones(players)]
-        ctx.counters = [0] * self._counter_total(players)
-        ctx.seats = [0] * len(cg.seat_names)
+        ctx.zones = list(map(tuple, zones))
+        ctx.counters = list(counters)
+        ctx.seats = list(seats)
         ctx.claim = None
         ctx.claimed = None
         ctx.known = ()
         ctx.poll = ()
-        ctx.votes = (None,) * players
         ctx.deal = 1
         ctx.phase = -2
-        ctx.groups = ((),) * len(self.game.groups)
-        ctx.out = (0,) * players
         ctx.stack = ()
         for i, init in enumerate(cg.seat_inits):
             if init == "random":
@@ -286,28 +288,32 @@ class Engine:
                 ctx.seats[3 + i] = init(ctx)
         # counters start after the seats, so that a per-player counter's value may depend on
         # the seat (its ``actor``): counter coins per player = if actor = starter then 1 else 2
-        bases = cg.counter_base(players)
-        for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits)):
-            for s in range(players if decl.per_player else 1):
-                ctx.seats[ACTOR] = s
-                ctx.counters[bases[ci] + s] = init(ctx)
+        for slot, s, init in inits:
+            ctx.seats[ACTOR] = s
+            ctx.counters[slot] = init(ctx)
         ctx.seats[ACTOR] = 0
         self._run_setup(ctx)
         self._settle(ctx)
         return self._freeze(ctx), self._events(ctx)
 
-    def _start_zones(self, players: int) -> tuple:
-        """The zones before the first setup (the deck in its zone, the cards and dice each
-        seat starts with), made once per player count, each as a list."""
-        zones = self._starts.get(players)
-        if zones is None:
-            ctx = Ctx()
-            ctx.n = players
-            ctx.zones = [()] * self.cg.zone_count(players)
-            ctx.zones[self.cg.zone_slot(self.cg.holder, 0, players)] = self.deck
-            self._place_dice(ctx)
-            zones = self._starts[players] = tuple(list(cards) for cards in ctx.zones)
-        return zones
+    def _start(self, players: int) -> tuple:
+        """What every match of ``players`` seats starts from, made once per player count:
+        the zones before the first setup (the deck in its zone, the cards and dice each seat
+        starts with; as lists, each match makes its own tuples), the counters and seats (all 0), the counter values to compute first
+        ((slot, seat, init), in declaration order), the votes, groups and knock-outs."""
+        cg = self.cg
+        ctx = Ctx()
+        ctx.n = players
+        ctx.zones = [()] * cg.zone_count(players)
+        ctx.zones[cg.zone_slot(cg.holder, 0, players)] = self.deck
+        self._place_dice(ctx)
+        bases = cg.counter_base(players)
+        inits = tuple((bases[ci] + s, s, init) for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits))
+                      for s in range(players if decl.per_player else 1))
+        start = self._starts[players] = (tuple(map(list, ctx.zones)), (0,) * self._counter_total(players),
+                                         (0,) * len(cg.seat_names), inits, (None,) * players,
+                                         ((),) * len(self.game.groups), (0,) * players)
+        return start
 
     def _place_dice(self, ctx: Ctx) -> None:
         """Cards each seat starts with go to their zones; every die declared with pieces
@@ -710,11 +716,13 @@ class Engine:
 
     # ------------------------------------------------------------------ transitions
     def apply(self, state: State, action: Action, rng: random.Random,
-              texts: bool = True) -> tuple[State, list[Event]]:
+              texts: bool = True, events: bool = True) -> tuple[State, Sequence[Event]]:
         """The state after the deciding seat takes ``action``, and the events on the way.
 
         ``texts``: give the events their texts (the action's label, a claim's words, a
         ``log`` line); with False those are None, for simulations that narrate nothing.
+        ``events``: with False no event is recorded and () is returned for them (a loop
+        that reads no events, such as a bot's look-ahead, pays for none).
 
         Raises:
             IllegalAction: ``action`` is not legal in ``state`` (the message says why).
@@ -732,11 +740,15 @@ class Engine:
                 # the window stays open for the next seat (it may take an action open to
                 # every seat): only the poll moves on
                 return (_new(State, state[:_POLL] + (poll,) + state[_POLL + 1:]),
-                        [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))])
+                        [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))] if events else ())
         # no chance while the action is checked
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
         ctx.seats[ACTOR] = seat
-        ctx.texts = texts
+        if events:
+            ctx.texts = texts
+        else:
+            ctx.events = NO_EVENTS
+            ctx.texts = False
         prog = (self._programs.get(state.n) or self.program(state.n)) if self.generated else None
         if declined:
             reason = self._decline_reason(ctx, phase, action)
@@ -762,9 +774,10 @@ class Engine:
             self._advance_poll(ctx, phase)
             self._settle(ctx)
             return self._freeze(ctx), self._events(ctx)
-        ctx.events.append(("action", None, {"seat": seat, "action": a.name,
-                                            "text": self._label(ctx, a) if texts else None,
-                                            "ncards": len(action.cards)}))
+        if events:
+            ctx.events.append(("action", None, {"seat": seat, "action": a.name,
+                                                "text": self._label(ctx, a) if texts else None,
+                                                "ncards": len(action.cards)}))
         ctx.goto = None
         self._run(ctx, prog.bodies[state.phase][a.index] if prog is not None else a.body)
         if ctx.phase == -1:
@@ -1014,8 +1027,10 @@ class Engine:
                             tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups, (), ctx.out,
                             ctx.stack))
 
-    def _events(self, ctx: Ctx) -> list[Event]:
-        return list(map(_new_event, ctx.events))
+    @staticmethod
+    def _events(ctx: Ctx) -> Sequence[Event]:
+        made = ctx.events
+        return list(map(_new_event, made)) if made is not NO_EVENTS else ()
 
     # ------------------------------------------------------------------ views
     def view(self, state: State, seat: int, history: Sequence = (), texts: bool = True) -> View:
@@ -1195,20 +1210,14 @@ class Engine:
 
 def _context(state: State, zones, counters, rng) -> Ctx:
     ctx = Ctx()
-    ctx.n = state.n
+    # one unpacking of the fields (reading them by name costs a call each)
+    n, _, _, seats, ctx.phase, ctx.poll, ctx.votes, ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups, _, \
+        out, ctx.stack = state
+    ctx.n = n
     ctx.zones = zones
     ctx.counters = counters
-    ctx.seats = list(state.seats)
-    ctx.phase = state.phase
-    ctx.poll = state.poll
-    ctx.votes = state.votes
-    ctx.claim = state.claim
-    ctx.claimed = state.claimed
-    ctx.known = state.known
-    ctx.deal = state.deal
-    ctx.groups = state.groups
-    ctx.out = state.out or (0,) * state.n
-    ctx.stack = state.stack
+    ctx.seats = list(seats)
+    ctx.out = out or (0,) * n
     ctx.rng = rng
     return ctx
 

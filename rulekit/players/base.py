@@ -25,15 +25,38 @@ class Player(Protocol):
     def choose(self, view: View, decision: Decision) -> Action: ...
 
 
+def sample(rng: random.Random, cards: tuple, k: int) -> list:
+    """``k`` of ``cards`` drawn uniformly without replacement, in a uniformly random order:
+    the first ``k`` steps of a Fisher-Yates shuffle, each draw one ``rng.random()`` (made in
+    C; ``random.sample`` makes several Python calls per card).
+
+    Raises:
+        ValueError: ``k`` is negative or more than there are cards.
+    """
+    if not 0 <= k <= len(cards):
+        raise ValueError(f"cannot draw {k} of {len(cards)} cards")
+    pool = list(cards)
+    n = len(pool)
+    draw = rng.random
+    for i in range(k):
+        j = i + int(draw() * (n - i))
+        pool[i], pool[j] = pool[j], pool[i]
+    del pool[k:]
+    return pool
+
+
 def random_concrete(option: Option, rng: random.Random) -> Action:
     """A random concrete action of an option: a uniformly random number of cards, then a
-    uniformly random choice of that many, and uniformly random values."""
+    uniformly random choice of that many, and uniformly random values (each draw one
+    ``rng.random()``)."""
     cards: tuple = ()
+    draw = rng.random
     if option.cards is not None:
+        low = option.low
         top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
-        size = rng.randint(option.low, top)
-        cards = tuple(sorted(rng.sample(option.cards, size)))
-    params = tuple([rng.choice(values) for _, values in option.params]) if option.params else ()
+        size = low + int(draw() * (top - low + 1))
+        cards = tuple(sorted(sample(rng, option.cards, size)))
+    params = tuple([values[int(draw() * len(values))] for _, values in option.params]) if option.params else ()
     return _new(Action, (option.name, cards, params))
 
 
@@ -42,8 +65,9 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
     it; falls back to listing concrete actions when random choices keep failing. A choice
     of an ``exact`` option is legal as made, unchecked."""
     options = tuple(decision.options if options is None else options)
+    draw = rng.random
     for _ in range(tries):
-        option = rng.choice(options)
+        option = options[int(draw() * len(options))]
         action = random_concrete(option, rng)
         if option.exact or decision.check(action) is None:
             return action

@@ -15,6 +15,7 @@ from itertools import chain, repeat, starmap
 from typing import Callable
 
 from ..engine import Engine, State, View
+from .base import sample
 
 
 def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
@@ -134,7 +135,7 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
                     todo.append((slot, have, sum(1 for p in places if p >= len(have)), places))
             else:
                 return None
-        picked = _sample(rng, unknown_cards, sum(need for _, _, need, _ in todo))
+        picked = sample(rng, unknown_cards, sum(need for _, _, need, _ in todo))
         at = 0
         for slot, have, need, places in todo:
             take = picked[at:at + need]
@@ -187,22 +188,6 @@ def _roll_unseen(engine: Engine, counts: tuple, seen: list, rng: random.Random) 
         known = sum(1 for k in seen if kinds[k].die == name)
         rolled.extend(rng.choice(faces) for _ in range(count - known))
     return rolled
-
-
-def _sample(rng: random.Random, cards: tuple, k: int) -> list:
-    """``k`` of ``cards`` drawn uniformly without replacement, in a uniformly random order:
-    the first ``k`` steps of a Fisher-Yates shuffle, each draw one ``rng.random()`` (made in
-    C; ``random.sample`` makes several Python calls per card)."""
-    if not 0 <= k <= len(cards):
-        raise ValueError("the view asks for more unknown cards than there are")
-    pool = list(cards)
-    n = len(pool)
-    draw = rng.random
-    for i in range(k):
-        j = i + int(draw() * (n - i))
-        pool[i], pool[j] = pool[j], pool[i]
-    del pool[k:]
-    return pool
 
 
 def _places(rng: random.Random, count: int, k: int) -> list:

@@ -208,7 +208,7 @@ class GenericBot:
         hits = 0
         for s in states:
             try:
-                nxt, _ = self.engine.apply(s, action, self.rng, False)
+                nxt, _ = self.engine.apply(s, action, self.rng, False, False)
             except Exception:
                 return 0.0
             if nxt.is_terminal or nxt.claim is None:
@@ -311,7 +311,7 @@ class GenericBot:
             if not _legal(decision, option, action):
                 continue
             try:
-                after, _ = self.engine.apply(state, action, self.rng, False)
+                after, _ = self.engine.apply(state, action, self.rng, False, False)
                 rank = self.engine.claim_rank(after)
             except Exception:
                 rank = None
@@ -371,11 +371,11 @@ class GenericBot:
         """Cards ``seat`` holds after ``action`` and random choices of the others in the vote."""
         engine = self.engine
         try:
-            state, _ = engine.apply(state, action, self.rng, False)
+            state, _ = engine.apply(state, action, self.rng, False, False)
             guard = 0
             while not state.is_terminal and engine.decision(state, False).kind == "vote" and guard < 20:
                 d = engine.decision(state, False)
-                state, _ = engine.apply(state, random_legal(d, self.rng), self.rng, False)
+                state, _ = engine.apply(state, random_legal(d, self.rng), self.rng, False, False)
                 guard += 1
         except Exception:
             return 10**6
