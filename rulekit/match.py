@@ -553,12 +553,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         perceive(events)
         if on_events:
             on_events(state, events)
-        while not state.is_terminal:
+        decide, apply = engine.decide, engine.apply
+        while state.phase >= 0:                 # not state.is_terminal
             if steps >= max_steps:
                 phase = engine.cg.phase_list[state.phase]
                 raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps,
                                    f"'{phase.name}' (line {phase.span.line})")
-            seat, phase, options = engine.decide(
+            seat, phase, options = decide(
                 state, same_texts if same_texts is not None else reads_texts[engine.decider(state)])
             if not options:
                 raise RulesRuntimeError(f"{seat_name(seat)} must decide in '{phase.name}' but has no "
@@ -595,7 +596,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                     rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
                     continue
                 try:       # apply judges the action on the true state before anything happens
-                    new_state, events = engine.apply(state, action, rng, texts, recorded)
+                    new_state, events = apply(state, action, rng, texts, recorded)
                     break
                 except IllegalAction as exc:
                     rejected = (action, str(exc))

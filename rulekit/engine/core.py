@@ -754,7 +754,12 @@ class Engine:
             reason = self._decline_reason(ctx, phase, action)
         else:
             a = phase.by_name.get(action.name)
-            reason = self._no_such_action(phase, action) if a is None else self._judge(ctx, a, action, prog)
+            if a is None:
+                reason = self._no_such_action(phase, action)
+            else:
+                # the generated check, then (for an action it does not pass) the interpreter's, which says why
+                fast = prog.check_of.get(a) if prog is not None else None
+                reason = None if fast is not None and fast(ctx, action) else self._check(ctx, a, action)
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
@@ -947,11 +952,11 @@ class Engine:
 
     def _settle(self, ctx: Ctx) -> None:
         """Follow ``go to``s until a seat must decide or the match is over."""
-        for _ in range(_MAX_SETTLE):
-            if ctx.phase == -1:
-                return
-            if ctx.goto is None:
-                return
+        moves = 0
+        while ctx.goto is not None and ctx.phase != -1:
+            moves += 1
+            if moves > _MAX_SETTLE:
+                raise RulesRuntimeError("the rules go from phase to phase without anyone deciding")
             target = self.cg.phase_list[ctx.goto]
             ctx.goto = None
             ctx.phase = target.index
@@ -961,7 +966,6 @@ class Engine:
             ctx.poll = tuple(target.seats(ctx))
             ctx.votes = (None,) * ctx.n
             self._advance_poll(ctx, target)
-        raise RulesRuntimeError("the rules go from phase to phase without anyone deciding")
 
     def _advance_poll(self, ctx: Ctx, phase) -> None:
         """Skip seats that could do nothing; when nobody is left, close the window or vote."""
