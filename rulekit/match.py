@@ -14,6 +14,7 @@ import random
 import weakref
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from itertools import chain, product, repeat
 from operator import attrgetter
 from typing import Callable, Iterable
@@ -507,7 +508,9 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             default): when there is a log, an ``on_events`` or a player that reads texts;
             False for an ``on_events`` that reads none (a simulation's statistics).
             Events themselves are recorded only when there is a log, an ``on_events`` or
-            a player that reads the history.
+            a player that reads the history; without them, the match is played on one
+            working copy of the state, changed in place, and a :class:`State` is made
+            only for a view and at the end.
 
     Raises:
         OptionError: the player count does not fit the game.
@@ -547,62 +550,93 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 o = engine.observe(e, s, n)
                 if o is not None:
                     seen[s].append(o)
-    steps = 0
     by_options: dict = {}       # phase index -> (options, their judge, {seat: its decision})
+
+    def answer(seat: int, phase, options: tuple, now: Callable[[], State], attempt: Callable):
+        """(action, decision, what ``attempt(action)`` returned) for the first answer of
+        ``seat`` that ``attempt`` takes (it judges it and raises IllegalAction if not); an
+        illegal answer is asked again. ``now()``: the state, for a view."""
+        # a player that reads no view, deciding among exact options, is judged from them
+        # alone; a phase whose options are the same object again (constant options)
+        # keeps its judge and each seat's first asking
+        viewless = None
+        if not reads_view[seat]:
+            viewless = by_options.get(phase.index)
+            if viewless is None or viewless[0] is not options:
+                viewless = None
+                if all(map(_EXACT, options)):
+                    viewless = by_options[phase.index] = (options, _OptionJudge(options), {})
+        if viewless is None:
+            view = engine.view(now(), seat, History(seen[seat], len(seen[seat])) if readers else (),
+                               reads_texts[seat])
+            judge = _SampledJudge(engine, view)
+        else:
+            view = None
+            judge = viewless[1]
+        player = players[seat]
+        rejected = None
+        for _ in range(MAX_REJECTIONS):
+            if rejected is None and viewless is not None:
+                decision = viewless[2].get(seat)
+                if decision is None:
+                    decision = viewless[2][seat] = Decision(seat, phase.name, phase.kind, options, judge.check,
+                                                            judge.actions)
+            else:
+                decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected)
+            action = player.choose(view, decision)
+            if not isinstance(action, Action):
+                rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
+                continue
+            try:       # the match judges the action on the true state before anything happens
+                return action, decision, attempt(action)
+            except IllegalAction as exc:
+                rejected = (action, str(exc))
+        raise IllegalAnswers(f"{seat_name(seat)} answered '{phase.name}' with {MAX_REJECTIONS} illegal "
+                             f"actions in a row (the last: {rejected[1]})")
+
+    def too_long(state: State):
+        phase = engine.cg.phase_list[state.phase]
+        return MatchTooLong(MatchRecord(state, steps, log, ()), max_steps, f"'{phase.name}' (line {phase.span.line})")
+
+    def stuck(seat: int, phase):
+        return RulesRuntimeError(f"{seat_name(seat)} must decide in '{phase.name}' but has no legal action "
+                                 f"(line {phase.span.line})")
+
+    steps = 0
+    live = None
     try:
         perceive(events)
         if on_events:
             on_events(state, events)
+        if not recorded:
+            # nothing reads a state or an event between steps: the match is played on one
+            # working copy, changed in place, and a state is made only for a view
+            live = engine._live(state)
+            now = partial(engine._freeze, live)
+            attempt = partial(engine._live_apply, live, rng=rng)
+            live_decide = engine._live_decide
+            texts_of = reads_texts if same_texts is None else [same_texts] * n
+            while live.phase >= 0:
+                if steps >= max_steps:
+                    raise too_long(now())
+                seat, phase, options = live_decide(live, texts_of)
+                if not options:
+                    raise stuck(seat, phase)
+                answer(seat, phase, options, now, attempt)
+                steps += 1
+            state = now()
+            live = None
         decide, apply = engine.decide, engine.apply
+        attempt = lambda action: apply(state, action, rng, texts, recorded)     # noqa: E731 (reads state now)
+        now = lambda: state                                                    # noqa: E731
         while state.phase >= 0:                 # not state.is_terminal
             if steps >= max_steps:
-                phase = engine.cg.phase_list[state.phase]
-                raise MatchTooLong(MatchRecord(state, steps, log, ()), max_steps,
-                                   f"'{phase.name}' (line {phase.span.line})")
+                raise too_long(state)
             seat, phase, options = decide(
                 state, same_texts if same_texts is not None else reads_texts[engine.decider(state)])
             if not options:
-                raise RulesRuntimeError(f"{seat_name(seat)} must decide in '{phase.name}' but has no "
-                                        f"legal action (line {phase.span.line})")
-            # a player that reads no view, deciding among exact options, is judged from them
-            # alone; a phase whose options are the same object again (constant options)
-            # keeps its judge and each seat's first asking
-            viewless = None
-            if not reads_view[seat]:
-                viewless = by_options.get(phase.index)
-                if viewless is None or viewless[0] is not options:
-                    viewless = None
-                    if all(map(_EXACT, options)):
-                        viewless = by_options[phase.index] = (options, _OptionJudge(options), {})
-            if viewless is None:
-                view = engine.view(state, seat, History(seen[seat], len(seen[seat])) if readers else (),
-                                   reads_texts[seat])
-                judge = _SampledJudge(engine, view)
-            else:
-                view = None
-                judge = viewless[1]
-            player = players[seat]
-            rejected = None
-            for _ in range(MAX_REJECTIONS):
-                if rejected is None and viewless is not None:
-                    decision = viewless[2].get(seat)
-                    if decision is None:
-                        decision = viewless[2][seat] = Decision(seat, phase.name, phase.kind, options, judge.check,
-                                                                judge.actions)
-                else:
-                    decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected)
-                action = player.choose(view, decision)
-                if not isinstance(action, Action):
-                    rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")
-                    continue
-                try:       # apply judges the action on the true state before anything happens
-                    new_state, events = apply(state, action, rng, texts, recorded)
-                    break
-                except IllegalAction as exc:
-                    rejected = (action, str(exc))
-            else:
-                raise IllegalAnswers(f"{seat_name(seat)} answered '{decision.phase}' with {MAX_REJECTIONS} illegal "
-                                     f"actions in a row (the last: {rejected[1]})")
+                raise stuck(seat, phase)
+            action, decision, (new_state, events) = answer(seat, phase, options, now, attempt)
             if keep_log:
                 log.append(action_record(engine, steps, state, action, decision))
                 log.extend(event_record(engine, e, n) for e in events)
@@ -614,10 +648,11 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             steps += 1
     except BaseException as exc:
         # what was played, for the log: after a runtime error, and when the match is
-        # stopped (Ctrl-C, the end of a person's input, a player's own exception)
+        # stopped (Ctrl-C, the end of a person's input, a player's own exception); in a
+        # match played in place, the state as the failing step left it
         if getattr(exc, "record", None) is None:
             try:
-                exc.record = MatchRecord(state, steps, log, ())
+                exc.record = MatchRecord(engine._freeze(live) if live is not None else state, steps, log, ())
             except (AttributeError, TypeError):     # an exception that takes no attributes
                 pass
         raise

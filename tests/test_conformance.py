@@ -35,11 +35,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from rulekit import Action, IllegalAction, play_match
 from rulekit.engine import DECLINE_ACTION
-from rulekit.match import seat_rng
+from rulekit.match import MatchTooLong, seat_rng
 from rulekit.players import GenericBot, RandomBot
 
-from strategies import (COMBO_IDS, COMBOS, Combo, cards_in_state, combos, deck_counter, enumeration_size, may_see,
-                        play_until, quick_bots, seeds, some_legal_action, swap_hidden, walk,
+from strategies import (COMBO_IDS, COMBOS, Combo, QuickRandomBot, cards_in_state, combos, deck_counter,
+                        enumeration_size, may_see, play_until, quick_bots, seeds, some_legal_action, swap_hidden, walk,
                         zone_visibility)
 
 # Small example counts for the default run (45 combinations × each property).
@@ -167,6 +167,27 @@ def test_recording_no_events_changes_no_state(combo, seed):
         assert none == ()
         assert state == step.after, step.index
     assert state.is_terminal
+
+
+@by_combo
+@FAST
+@given(seed=seeds)
+def test_a_match_without_log_played_in_place_ends_as_the_recorded_one(combo, seed):
+    """Without a log, an ``on_events`` or a history reader, ``play_match`` plays on one
+    working copy changed in place (a state is made only for a view): it reaches the very
+    state, after as many decisions, as the recorded match. Random bots that read no view
+    sit in odd seats, bots that read one in even seats; a match cut short by the bound
+    compares the state it stopped at."""
+    engine, n = combo.engine, combo.players
+    ends = []
+    for keep_log in (True, False):
+        lineup = [RandomBot(seat_rng(seed, s)) if s % 2 else QuickRandomBot(seat_rng(seed, s)) for s in range(n)]
+        try:
+            record = play_match(engine, lineup, n, seed, max_steps=400, keep_log=keep_log)
+        except MatchTooLong as exc:
+            record = exc.record
+        ends.append((record.state, record.steps, record.winners))
+    assert ends[0] == ends[1]
 
 
 # ---------------------------------------------------------------------------- legality

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import operator
 import re
 from typing import Callable
 
@@ -235,8 +236,8 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
                     continue
             left = remove_cards(zone, ks)
         if (whole or group) and ctx.known:
-            carried += tuple((v, d, cards, False) for v, s, cards, g in ctx.known
-                             if s == slot and (whole or g))
+            carried += tuple([(v, d, cards, False) for v, s, cards, g in ctx.known
+                              if s == slot and (whole or g)])
         zones[slot] = left
         touch(ctx, slot)
         moved.extend(ks)
@@ -2153,6 +2154,9 @@ def _moves_no_card(s) -> bool:
     return isinstance(s, (m.Log, m.Reveal, m.Assign, m.LetValue, m.LetGroup, m.ClearClaim, m.MakeClaim))
 
 
+_ZONE_OF = operator.itemgetter(1)        # of an entry of ``known``
+
+
 def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
     """A zone changed, and its top cards are no longer the claimed cards (``lay`` marks them
     again after touching).
@@ -2163,15 +2167,12 @@ def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
     cards taken out, shuffled or rerolled make it stale, so it is forgotten (a move that
     everyone can follow carries it along first: see ``move``)."""
     known = ctx.known
-    if known:
-        # most changes touch a zone nothing is known of: then nothing is rebuilt
-        for k in known:
-            if k[1] == slot and (k[3] or not added):
-                if added:
-                    ctx.known = tuple((v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in known)
-                else:
-                    ctx.known = tuple(k for k in known if k[1] != slot)
-                break
+    # most changes touch a zone nothing is known of (looked for in C): then nothing is rebuilt
+    if known and slot in map(_ZONE_OF, known):
+        if not added:
+            ctx.known = tuple([k for k in known if k[1] != slot])
+        elif any([s == slot and g for _, s, _, g in known]):
+            ctx.known = tuple([(v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in known])
     claimed = ctx.claimed
     if claimed is not None and claimed[0] == slot:
         ctx.claimed = None

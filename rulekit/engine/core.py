@@ -363,30 +363,99 @@ class Engine:
         over): :meth:`decision` without its ``Decision`` (the match runner makes the one a
         player receives)."""
         phase = self.cg.phase_list[state.phase]
-        kind = phase.kind
-        seat = state.seats[CURRENT] if kind == "turn" else state.poll[0]
-        key = (state.phase, texts)
-        fixed = self._fixed_options.get(key, _UNKNOWN)
-        if fixed is _UNKNOWN:
-            fixed = self._fixed_options[key] = self._constant_options(phase, texts)
+        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        fixed = self._fixed(phase, texts)
         if fixed is not None:
             return seat, phase, fixed
         # options only read the state: the context shares its zones and counters
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
         ctx.seats[ACTOR] = seat
+        return seat, phase, self._options_of(ctx, phase, texts)
+
+    def _fixed(self, phase, texts: bool) -> tuple | None:
+        """:meth:`_constant_options`, made once per phase and ``texts``."""
+        key = (phase.index, texts)
+        fixed = self._fixed_options.get(key, _UNKNOWN)
+        if fixed is _UNKNOWN:
+            fixed = self._fixed_options[key] = self._constant_options(phase, texts)
+        return fixed
+
+    def _options_of(self, ctx: Ctx, phase, texts: bool) -> tuple:
+        """The options of the actor of ``ctx`` in ``phase`` (a window's 'decline' included)."""
         if texts or not self.generated:
             options = tuple(self._options(ctx, phase, texts))
         else:
             made = []
-            for a, made_by in zip(phase.actions, (self._programs.get(state.n) or self.program(state.n))
-                                  .options[state.phase]):
+            for a, made_by in zip(phase.actions, (self._programs.get(ctx.n) or self.program(ctx.n))
+                                  .options[phase.index]):
                 opt = made_by(ctx) if made_by is not None else self._option(ctx, a, False)
                 if opt is not None:
                     made.append(opt)
             options = tuple(made)
-        if (kind == "first" or kind == "each") and self._forced(ctx, phase) is None:
+        if (phase.kind == "first" or phase.kind == "each") and self._forced(ctx, phase) is None:
             options = options + (_DECLINE_OPTION,)
-        return seat, phase, options
+        return options
+
+    # ------------------------------------------------------------------ a match in place
+    def _live(self, state: State) -> Ctx:
+        """A working copy of ``state`` that :meth:`_live_apply` changes in place, step after
+        step, recording no events: for the match runner when nothing needs a
+        :class:`State` between steps (:meth:`_freeze` makes one when something does)."""
+        ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
+        ctx.events = NO_EVENTS
+        ctx.texts = False
+        return ctx
+
+    def _live_decide(self, ctx: Ctx, texts: Sequence) -> tuple:
+        """:meth:`decide` on a working copy (unchanged by it); ``texts``: by seat."""
+        phase = self.cg.phase_list[ctx.phase]
+        seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
+        fixed = self._fixed(phase, texts[seat])
+        if fixed is not None:
+            return seat, phase, fixed
+        actor = ctx.seats[ACTOR]
+        ctx.seats[ACTOR] = seat
+        try:
+            return seat, phase, self._options_of(ctx, phase, texts[seat])
+        finally:
+            ctx.seats[ACTOR] = actor
+            ctx.locals = {}
+
+    def _live_apply(self, ctx: Ctx, action: Action, rng: random.Random) -> None:
+        """:meth:`apply` on a working copy, in place: the copy becomes what :meth:`apply`
+        would return for the state it stands for.
+
+        Raises:
+            IllegalAction: ``action`` is not legal there (the copy is unchanged).
+        """
+        if ctx.phase < 0:
+            raise IllegalAction("the match is over")
+        phase = self.cg.phase_list[ctx.phase]
+        seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
+        if self._declines_only(phase, action):
+            poll = ctx.poll[1:]
+            if poll and not ctx.out[poll[0]]:
+                ctx.poll = poll         # as in apply: the window stays open, only the poll moves on
+                return
+        # what a new working copy of the state holds
+        actor = ctx.seats[ACTOR]
+        ctx.locals = {}
+        ctx.chosen = ()
+        ctx.chosen_zone = -1
+        ctx.goto = None
+        ctx.deals_run = 0
+        ctx.calls = 0
+        ctx.asker = None
+        ctx.focus = None
+        ctx.claim_args = None
+        try:
+            self._step(ctx, phase, seat, action, rng)
+        except IllegalAction:
+            ctx.seats[ACTOR] = actor
+            raise
+        finally:
+            ctx.rng = _NO_CHANCE
+            ctx.locals = {}
 
     def _constant_options(self, phase, texts: bool) -> tuple | None:
         """The options of ``phase`` when they are the same in every state (no action
@@ -730,11 +799,8 @@ class Engine:
         if state.phase < 0:
             raise IllegalAction("the match is over")
         phase = self.cg.phase_list[state.phase]
-        kind = phase.kind
-        seat = state.seats[CURRENT] if kind == "turn" else state.poll[0]
-        declined = action.name == DECLINE
-        if declined and not phase.forcing and self._open[phase.index] and \
-                (kind == "first" or kind == "each") and not action.cards and not action.params:
+        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        if self._declines_only(phase, action):
             poll = state.poll[1:]
             if poll and not (state.out and state.out[poll[0]]):
                 # the window stays open for the next seat (it may take an action open to
@@ -743,13 +809,32 @@ class Engine:
                         [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))] if events else ())
         # no chance while the action is checked
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
-        ctx.seats[ACTOR] = seat
         if events:
             ctx.texts = texts
         else:
             ctx.events = NO_EVENTS
             ctx.texts = False
-        prog = (self._programs.get(state.n) or self.program(state.n)) if self.generated else None
+        self._step(ctx, phase, seat, action, rng)
+        return self._freeze(ctx), self._events(ctx)
+
+    def _declines_only(self, phase, action: Action) -> bool:
+        """Whether ``action`` declines a window that stays open to the next seat asked
+        whatever it holds (it has an action open to every seat, and nothing forces)."""
+        return action.name == DECLINE and not phase.forcing and self._open[phase.index] and \
+            (phase.kind == "first" or phase.kind == "each") and not action.cards and not action.params
+
+    def _step(self, ctx: Ctx, phase, seat: int, action: Action, rng: random.Random) -> None:
+        """The deciding ``seat`` takes ``action`` on the working copy ``ctx`` (its generator
+        the placeholder that forbids chance): judged first, then done, until the next
+        decision or the end of the match.
+
+        Raises:
+            IllegalAction: before anything is changed but the actor, chosen cards and values.
+        """
+        kind = phase.kind
+        ctx.seats[ACTOR] = seat
+        prog = (self._programs.get(ctx.n) or self.program(ctx.n)) if self.generated else None
+        declined = action.name == DECLINE
         if declined:
             reason = self._decline_reason(ctx, phase, action)
         else:
@@ -768,7 +853,7 @@ class Engine:
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
             self._settle(ctx)
-            return self._freeze(ctx), self._events(ctx)
+            return
         if kind == "vote":
             # a vote stays secret, and takes effect, only when every vote is cast
             ctx.events.append(("voted", None, {"seat": seat, "phase": phase.name}))
@@ -778,15 +863,15 @@ class Engine:
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
             self._settle(ctx)
-            return self._freeze(ctx), self._events(ctx)
-        if events:
+            return
+        if ctx.events is not NO_EVENTS:
             ctx.events.append(("action", None, {"seat": seat, "action": a.name,
-                                                "text": self._label(ctx, a) if texts else None,
+                                                "text": self._label(ctx, a) if ctx.texts else None,
                                                 "ncards": len(action.cards)}))
         ctx.goto = None
-        self._run(ctx, prog.bodies[state.phase][a.index] if prog is not None else a.body)
+        self._run(ctx, prog.bodies[phase.index][a.index] if prog is not None else a.body)
         if ctx.phase == -1:
-            return self._freeze(ctx), self._events(ctx)
+            return
         if ctx.goto is None and kind == "each":
             ctx.poll = ctx.poll[1:]
             self._advance_poll(ctx, phase)
@@ -799,7 +884,6 @@ class Engine:
                 raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
                                         f"(line {a.span.line})")
         self._settle(ctx)
-        return self._freeze(ctx), self._events(ctx)
 
     def _after(self, ctx: Ctx, phase):
         """The block that runs when ``phase`` closes (its 'then' / 'otherwise')."""
