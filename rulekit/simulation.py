@@ -637,10 +637,11 @@ def outcomes(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = 
     Args:
         spec: what to simulate.
         games: how many matches (at least 1).
-        workers: how many local processes play them (a ``ProcessPoolExecutor`` that
-            spawns them, each building the game once); 1 plays them in this process, with
-            no pool. Not used with ``ray``. Spawned workers import the main module, so a
-            script that asks for more than 1 must run under ``if __name__ == "__main__":``.
+        workers: how many local processes play them: this one and ``workers - 1``
+            spawned by a ``ProcessPoolExecutor`` (each building the game once), taking
+            chunks as they finish the last; 1 plays them in this process, with no pool.
+            Not used with ``ray``. Spawned workers import the main module, so a script
+            that asks for more than 1 must run under ``if __name__ == "__main__":``.
         ray: play the chunks as Ray tasks, on the cluster this process is connected to
             (``ray.init`` must have been called). Every node needs this rulekit installed;
             the rules text travels with the tasks.
@@ -738,19 +739,34 @@ def _start_worker(spec: SimulationSpec) -> None:
 
 
 def _in_processes(spec: SimulationSpec, games: int, workers: int):
+    """The chunks of ``games`` matches played by this process and ``workers - 1`` spawned
+    ones, each taking the next chunk when it is done: (chunk number, outcomes), in the
+    order they are done. This process plays while the others start (a spawned worker
+    imports rulekit and builds the game first), and the pool is kept two chunks ahead
+    per worker."""
     import multiprocessing
+    from collections import deque
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # spawn: the same on every system, and safe whatever threads this process runs
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+    pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(spec,))
+    todo = deque(enumerate(chunks(games, workers)))
+    pending: dict = {}
     try:
-        pending = {pool.submit(_play_chunk, spec, first, count): i
-                   for i, (first, count) in enumerate(chunks(games, workers))}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
+        while todo or pending:
+            while todo and len(pending) < 2 * (workers - 1):
+                i, (first, count) = todo.popleft()
+                pending[pool.submit(_play_chunk, spec, first, count)] = i
+            for future in [f for f in pending if f.done()]:
                 yield pending.pop(future), future.result()
+            if todo:
+                i, (first, count) = todo.popleft()
+                yield i, _play_chunk(spec, first, count)
+            elif pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield pending.pop(future), future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

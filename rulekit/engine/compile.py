@@ -368,7 +368,8 @@ def roll_dice_in(ctx, picked, faces: tuple) -> None:
         # the dice are part of the zone: as many as it holds, they are all of it
         ctx.zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
         touch(ctx, slot)
-        ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+        if ctx.events is not NO_EVENTS:
+            ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
 
 
 def knock_out_seat(ctx, s: int, remain: int | None) -> None:

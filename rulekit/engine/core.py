@@ -432,22 +432,18 @@ class Engine:
             raise IllegalAction("the match is over")
         phase = self.cg.phase_list[ctx.phase]
         seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
-        if self._declines_only(phase, action):
+        if action.name == DECLINE and self._declines_only(phase, action):
             poll = ctx.poll[1:]
             if poll and not ctx.out[poll[0]]:
                 ctx.poll = poll         # as in apply: the window stays open, only the poll moves on
                 return
-        # what a new working copy of the state holds
+        # what a new working copy of the state holds (a step leaves 'go to', the calls
+        # within calls, the asking phase and the cards in focus as a new copy has them)
         actor = ctx.seats[ACTOR]
         ctx.locals = {}
         ctx.chosen = ()
         ctx.chosen_zone = -1
-        ctx.goto = None
         ctx.deals_run = 0
-        ctx.calls = 0
-        ctx.asker = None
-        ctx.focus = None
-        ctx.claim_args = None
         try:
             self._step(ctx, phase, seat, action, rng)
         except IllegalAction:
@@ -800,7 +796,7 @@ class Engine:
             raise IllegalAction("the match is over")
         phase = self.cg.phase_list[state.phase]
         seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
-        if self._declines_only(phase, action):
+        if action.name == DECLINE and self._declines_only(phase, action):
             poll = state.poll[1:]
             if poll and not (state.out and state.out[poll[0]]):
                 # the window stays open for the next seat (it may take an action open to
@@ -818,9 +814,9 @@ class Engine:
         return self._freeze(ctx), self._events(ctx)
 
     def _declines_only(self, phase, action: Action) -> bool:
-        """Whether ``action`` declines a window that stays open to the next seat asked
-        whatever it holds (it has an action open to every seat, and nothing forces)."""
-        return action.name == DECLINE and not phase.forcing and self._open[phase.index] and \
+        """Whether ``action`` (a 'decline') declines a window that stays open to the next
+        seat asked whatever it holds (it has an action open to every seat, and nothing forces)."""
+        return not phase.forcing and self._open[phase.index] and \
             (phase.kind == "first" or phase.kind == "each") and not action.cards and not action.params
 
     def _step(self, ctx: Ctx, phase, seat: int, action: Action, rng: random.Random) -> None:
@@ -968,12 +964,14 @@ class Engine:
         ctx.stack = ()
         ctx.claim = None
         ctx.claimed = None
-        ctx.events.append(("deal_start", None, {"deal": ctx.deal}))
+        if ctx.events is not NO_EVENTS:
+            ctx.events.append(("deal_start", None, {"deal": ctx.deal}))
         self._run(ctx, self.program(ctx.n).setup if self.generated else self.cg.setup)
 
     def _end_deal(self, ctx: Ctx) -> None:
         cg = self.cg
-        ctx.events.append(("deal_end", None, {"deal": ctx.deal, "counters": tuple(ctx.counters)}))
+        if ctx.events is not NO_EVENTS:
+            ctx.events.append(("deal_end", None, {"deal": ctx.deal, "counters": tuple(ctx.counters)}))
         over = ctx.over or cg.until is None or bool(cg.until(ctx))
         if over:
             ctx.phase = -1
