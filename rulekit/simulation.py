@@ -39,6 +39,7 @@ BOTS = ("generic", "random")
 #: 8, a worker could sit idle for the last 15% of a run) and for a progress bar to move,
 #: few enough that their cost (a millisecond or so each) does not count
 CHUNKS_PER_WORKER = 32
+LEAD = 4                # chunks handed to the pool ahead, per spawned worker
 
 
 def _per_seat(bots, spec: "SimulationSpec") -> tuple[str, ...]:
@@ -731,38 +732,48 @@ def _play_chunk(spec: SimulationSpec, first: int, count: int):
         return exc
 
 
-def _start_worker(spec: SimulationSpec) -> None:
+def _start_worker(spec: SimulationSpec, game) -> None:
+    """A spawned worker's start: it builds the engine of the checked game the parent sends
+    (pickled: no parse, and Lark is never imported)."""
     import signal
 
+    from .engine import Engine
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
-    engine_for(spec)
+    _ENGINES[(spec.text, spec.path, spec.variants)] = Engine(game)
 
 
 def _in_processes(spec: SimulationSpec, games: int, workers: int):
     """The chunks of ``games`` matches played by this process and ``workers - 1`` spawned
     ones, each taking the next chunk when it is done: (chunk number, outcomes), in the
     order they are done. This process plays while the others start (a spawned worker
-    imports rulekit and builds the game first), and the pool is kept two chunks ahead
-    per worker."""
+    imports rulekit and builds the game first); the pool is kept ``LEAD`` chunks ahead
+    per worker, and at the end this process takes back the chunks no worker has begun."""
     import multiprocessing
     from collections import deque
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # spawn: the same on every system, and safe whatever threads this process runs
     pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(spec,))
-    todo = deque(enumerate(chunks(games, workers)))
-    pending: dict = {}
+                               initializer=_start_worker, initargs=(spec, engine_for(spec).game))
+    parts = chunks(games, workers)
+    todo = deque(range(len(parts)))
+    pending: dict = {}          # future -> chunk number, in the order handed out
     try:
         while todo or pending:
-            while todo and len(pending) < 2 * (workers - 1):
-                i, (first, count) = todo.popleft()
-                pending[pool.submit(_play_chunk, spec, first, count)] = i
+            while todo and len(pending) < LEAD * (workers - 1):
+                i = todo.popleft()
+                pending[pool.submit(_play_chunk, spec, *parts[i])] = i
             for future in [f for f in pending if f.done()]:
                 yield pending.pop(future), future.result()
+            if not todo:
+                # nothing left to hand out: take back the last chunk no worker has begun
+                taken = next((f for f in reversed(pending) if f.cancel()), None)
+                if taken is not None:
+                    todo.append(pending.pop(taken))
             if todo:
-                i, (first, count) = todo.popleft()
-                yield i, _play_chunk(spec, first, count)
+                i = todo.popleft()
+                yield i, _play_chunk(spec, *parts[i])
             elif pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
