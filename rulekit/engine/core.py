@@ -428,15 +428,10 @@ class Engine:
         Raises:
             IllegalAction: ``action`` is not legal there (the copy is unchanged).
         """
-        if ctx.phase < 0:
-            raise IllegalAction("the match is over")
-        phase = self.cg.phase_list[ctx.phase]
-        seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
-        if action.name == DECLINE and self._declines_only(phase, action):
-            poll = ctx.poll[1:]
-            if poll and not ctx.out[poll[0]]:
-                ctx.poll = poll         # as in apply: the window stays open, only the poll moves on
-                return
+        phase, seat, poll = self._opening(ctx, action)
+        if poll is not None:
+            ctx.poll = poll             # as in apply: the window stays open, only the poll moves on
+            return
         # what a new working copy of the state holds (a step leaves 'go to', the calls
         # within calls, the asking phase and the cards in focus as a new copy has them)
         actor = ctx.seats[ACTOR]
@@ -792,17 +787,10 @@ class Engine:
         Raises:
             IllegalAction: ``action`` is not legal in ``state`` (the message says why).
         """
-        if state.phase < 0:
-            raise IllegalAction("the match is over")
-        phase = self.cg.phase_list[state.phase]
-        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
-        if action.name == DECLINE and self._declines_only(phase, action):
-            poll = state.poll[1:]
-            if poll and not (state.out and state.out[poll[0]]):
-                # the window stays open for the next seat (it may take an action open to
-                # every seat): only the poll moves on
-                return (_new(State, state[:_POLL] + (poll,) + state[_POLL + 1:]),
-                        [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))] if events else ())
+        phase, seat, poll = self._opening(state, action)
+        if poll is not None:
+            return (_new(State, state[:_POLL] + (poll,) + state[_POLL + 1:]),
+                    [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))] if events else ())
         # no chance while the action is checked
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
         if events:
@@ -813,11 +801,27 @@ class Engine:
         self._step(ctx, phase, seat, action, rng)
         return self._freeze(ctx), self._events(ctx)
 
-    def _declines_only(self, phase, action: Action) -> bool:
-        """Whether ``action`` (a 'decline') declines a window that stays open to the next
-        seat asked whatever it holds (it has an action open to every seat, and nothing forces)."""
-        return not phase.forcing and self._open[phase.index] and \
-            (phase.kind == "first" or phase.kind == "each") and not action.cards and not action.params
+    def _opening(self, now, action: Action) -> tuple:
+        """(phase, deciding seat, poll) of a step from ``now`` (a :class:`State` or a working
+        copy); ``poll`` is the poll that follows when ``action`` declines a window that
+        stays open for the next seat asked whatever it holds (it has an action open to every
+        seat, nothing forces, and that seat is still in): then only the poll moves on;
+        else None.
+
+        Raises:
+            IllegalAction: the match is over.
+        """
+        if now.phase < 0:
+            raise IllegalAction("the match is over")
+        phase = self.cg.phase_list[now.phase]
+        kind = phase.kind
+        seat = now.seats[CURRENT] if kind == "turn" else now.poll[0]
+        if action.name == DECLINE and not phase.forcing and self._open[phase.index] and \
+                (kind == "first" or kind == "each") and not action.cards and not action.params:
+            poll = now.poll[1:]
+            if poll and not (now.out and now.out[poll[0]]):
+                return phase, seat, poll
+        return phase, seat, None
 
     def _step(self, ctx: Ctx, phase, seat: int, action: Action, rng: random.Random) -> None:
         """The deciding ``seat`` takes ``action`` on the working copy ``ctx`` (its generator
