@@ -176,7 +176,8 @@ def main() -> None:
     print(f"{'figure':{width}}  {'decisions/s':>12}  {'÷ hand-written':>14}  {'lowest … highest ratio':>22}")
     for name, fig in table.items():
         spread = f"{shown(min(fig['ratios']))} … {shown(max(fig['ratios']))}"
-        print(f"{name:{width}}  {fig['decisions_per_s']:12,.0f}  {shown(fig['ratio_to_hand_written']):>14}  {spread:>22}")
+        median = shown(fig["ratio_to_hand_written"])
+        print(f"{name:{width}}  {fig['decisions_per_s']:12,.0f}  {median:>14}  {spread:>22}")
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=2), encoding="utf-8")
 

@@ -26,10 +26,10 @@ import re
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, EndOfDeal, EndOfTurn, Jump, knock_out_seat, make_claim, move_cards, draw_cards, reveal_cards, NO_EVENTS, note_revealed, too_deep, claimed_top, claimed_selection,
-                      roll_dice_in,
-                      multiset_contains, CompiledGame, Compiler, MAX_CHOICES, _PLAYER_NAME, _choice_range, clockwise, in_play, names_read,
-                      step_seat)
+from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, MAX_CHOICES, NO_EVENTS, _PLAYER_NAME, CompiledGame, Compiler,
+                      EndOfDeal, EndOfTurn, Jump, _choice_range, claimed_selection, claimed_top, clockwise, draw_cards,
+                      in_play, knock_out_seat, make_claim, move_cards, multiset_contains, names_read, note_revealed,
+                      reveal_cards, roll_dice_in, step_seat, too_deep)
 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
@@ -952,10 +952,11 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     gen = Generator(cg, cg.compiler, n, action_type)
     gen.globals["Option"] = option_type
     gen.globals["multisets"] = multisets
-    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, draw_cards=draw_cards, NO_EVENTS=NO_EVENTS, reveal_cards=reveal_cards, make_claim=make_claim, too_deep=too_deep,
-                       claimed_top=claimed_top, claimed_selection=claimed_selection,
-                       knock_out_seat=knock_out_seat, roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn, EndOfDeal=EndOfDeal,
-                       cg=cg)
+    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, draw_cards=draw_cards,
+                       reveal_cards=reveal_cards, NO_EVENTS=NO_EVENTS, make_claim=make_claim, too_deep=too_deep,
+                       claimed_top=claimed_top, claimed_selection=claimed_selection, knock_out_seat=knock_out_seat,
+                       roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn,
+                       EndOfDeal=EndOfDeal, cg=cg)
     text = gen.module()
     namespace = dict(gen.globals)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")

@@ -268,7 +268,8 @@ class Engine:
         if not events:
             ctx.events = NO_EVENTS
             ctx.texts = False
-        zones, counters, seats, inits, ctx.votes, ctx.groups, ctx.out = self._starts.get(players) or self._start(players)
+        start = self._starts.get(players) or self._start(players)
+        zones, counters, seats, inits, ctx.votes, ctx.groups, ctx.out = start
         # new tuples: no zone of a match is an object the engine holds (a player may reach the engine)
         ctx.zones = list(map(tuple, zones))
         ctx.counters = list(counters)
@@ -299,8 +300,9 @@ class Engine:
     def _start(self, players: int) -> tuple:
         """What every match of ``players`` seats starts from, made once per player count:
         the zones before the first setup (the deck in its zone, the cards and dice each seat
-        starts with; as lists, each match makes its own tuples), the counters and seats (all 0), the counter values to compute first
-        ((slot, seat, init), in declaration order), the votes, groups and knock-outs."""
+        starts with; as lists, each match makes its own tuples), the counters and seats (all
+        0), the counter values to compute first ((slot, seat, init), in declaration order),
+        the votes, groups and knock-outs."""
         cg = self.cg
         ctx = Ctx()
         ctx.n = players
@@ -308,7 +310,8 @@ class Engine:
         ctx.zones[cg.zone_slot(cg.holder, 0, players)] = self.deck
         self._place_dice(ctx)
         bases = cg.counter_base(players)
-        inits = tuple((bases[ci] + s, s, init) for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits))
+        inits = tuple((bases[ci] + s, s, init)
+                      for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits))
                       for s in range(players if decl.per_player else 1))
         start = self._starts[players] = (tuple(map(list, ctx.zones)), (0,) * self._counter_total(players),
                                          (0,) * len(cg.seat_names), inits, (None,) * players,
