@@ -89,6 +89,21 @@ def test_outcomes_are_the_same_and_in_match_order_for_any_worker_count():
     assert simulate(spec, 16, 1) == simulate(spec, 16, 3)
 
 
+def test_this_process_and_the_workers_play_every_chunk_once():
+    """With workers, this process plays chunks too and takes back those no worker has
+    begun: each chunk comes back exactly once, with its own matches."""
+    from rulekit.simulation import _in_processes
+
+    spec = spec_of("liars_dice.rules", 2, seed=3)
+    for games, workers in ((40, 2), (7, 3)):
+        back = list(_in_processes(spec, games, workers))
+        parts = chunks(games, workers)
+        assert sorted(i for i, _ in back) == list(range(len(parts)))
+        for i, got in back:
+            first, count = parts[i]
+            assert [o.match for o in got] == list(range(first, first + count))
+
+
 def test_chunks_cover_every_match_once_in_order():
     """About games / (workers * 32) matches a chunk, at least 1, every match once, in order."""
     assert chunks(6400, 2) == [(k, 100) for k in range(0, 6400, 100)]
