@@ -231,7 +231,8 @@ class Engine:
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
         self._programs: dict = {}
         self._starts: dict = {}
-        self._fixed_options: dict = {}      # (phase index, texts) -> its constant options or None
+        #: [texts][phase index] -> the phase's constant options or None (_UNKNOWN until asked)
+        self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
         #: per phase: an action of it is open to every seat (it requires and chooses nothing)
         self._open = tuple(any(not a.steps for a in p.actions) for p in self.cg.phase_list)
 
@@ -377,10 +378,10 @@ class Engine:
 
     def _fixed(self, phase, texts: bool) -> tuple | None:
         """:meth:`_constant_options`, made once per phase and ``texts``."""
-        key = (phase.index, texts)
-        fixed = self._fixed_options.get(key, _UNKNOWN)
+        made = self._fixed_options[1 if texts else 0]
+        fixed = made[phase.index]
         if fixed is _UNKNOWN:
-            fixed = self._fixed_options[key] = self._constant_options(phase, texts)
+            fixed = made[phase.index] = self._constant_options(phase, texts)
         return fixed
 
     def _options_of(self, ctx: Ctx, phase, texts: bool) -> tuple:
