@@ -34,6 +34,25 @@ from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, MAX_CHOICES, NO_EVENTS, 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
 
+#: candidate choices examined to decide whether an option is open
+EXISTENCE_BUDGET = 20_000
+
+
+def none_legal(ctx, enum) -> bool:
+    """Whether no concrete choice of an option is legal, by its enumerator ``enum(ctx,
+    largest_first, budget)``: the choices are tried largest first (conditions such as
+    "beats the claim" favour them), then smallest first. When both searches run out of
+    their budget without an answer the option stays offered: a legal choice is never
+    hidden, at worst a choice is refused when taken."""
+    half = EXISTENCE_BUDGET // 2
+    for largest_first in (True, False):
+        verdict = next(enum(ctx, largest_first, half), None)
+        if verdict is None:
+            return True                  # every candidate was examined: none is legal
+        if verdict is not OUT_OF_BUDGET:
+            return False
+    return False
+
 
 class _Untranslated(Exception):
     """A node has no translation where a fallback to its closure is not allowed."""
@@ -68,8 +87,8 @@ class Generator:
         self.comp = compiler
         self.n = n
         self.globals: dict = {"_choice_range": _choice_range, "multisets": None, "Action": action_type,
-                              "OUT": OUT_OF_BUDGET, "INFINITY": float("inf"), "new": tuple.__new__, "in_play": in_play, "clockwise": clockwise,
-                              "step_seat": step_seat}
+                              "OUT": OUT_OF_BUDGET, "INFINITY": float("inf"), "new": tuple.__new__, "in_play": in_play,
+                              "clockwise": clockwise, "step_seat": step_seat, "none_legal": none_legal}
         self._refs: dict = {}
         self.scope: dict = {}             # name -> type, as the compiler's scope
         self.env: dict = {}               # name -> Python expression of a bound local
@@ -751,14 +770,16 @@ class Generator:
             return None
         return stmts, steps, extra
 
-    def option_function(self, phase_index: int, action: m.Action, compiled) -> str | None:
+    def option_function(self, phase_index: int, action: m.Action, compiled, enum: str | None) -> str | None:
         """The source of ``option_P_A(ctx)``: the action's :class:`Option` for a player who
         reads no texts (label: its name; no value names or prompts), or None when its
-        conditions before any choice fail; None (no function) when the interpreter makes
-        that option (a blind choice, a range that depends on another choice or that a
-        require narrows, a require that reads a choice)."""
+        conditions before any choice fail, or when a require reads a choice and no choice
+        passes it (``none_legal`` by the action's enumerator ``enum``); None (no function)
+        when the interpreter makes that option (a blind choice, a range that depends on
+        another choice or that a require narrows, a require that reads a choice of an
+        action with no enumerator)."""
         opening = self._opening(action, compiled)
-        if opening is None or compiled.reads_choice:
+        if opening is None or compiled.reads_choice and enum is None:
             return None
         stmts, steps, extra = opening
         if sum(1 for st in steps if st[0] == "cards") > 1 or any(st[0] == "param" and (st[4] or st[5])
@@ -773,6 +794,8 @@ class Generator:
         params = []
         for s, st in zip(stmts, steps[extra:]):
             if st[0] == "req":
+                if st[3]:
+                    continue            # it reads a choice: judged per choice (none_legal below)
                 body.append(f"if not {self.ex(s.cond)}:")
                 body.append("    return None")
             elif st[0] == "cards":
@@ -790,6 +813,10 @@ class Generator:
                 params.append(f"({st[1]!r}, {var})")
         option = (f"new(Option, ({action.name!r}, {action.name!r}, {cards}, {low}, {high}, "
                   f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
+        if compiled.reads_choice and (cards != "None" or params):
+            # an option none of whose concrete choices is legal is not an option
+            body.append(f"if none_legal(ctx, {enum}):")
+            body.append("    return None")
         body.append(f"return {option}")
         out = [f"def option_{phase_index}_{compiled.index}(ctx):",
                f"    # the option of {action.name!r} in {self.cg.phase_list[phase_index].name!r} "
@@ -876,7 +903,7 @@ class Generator:
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
             row = []
             for a, ca in zip(p.actions, cp.actions):
-                source = self.option_function(pi, a, ca)
+                source = self.option_function(pi, a, ca, table[pi][ca.index])
                 if source is not None:
                     functions.append(source)
                 row.append("None" if source is None else f"option_{pi}_{ca.index}")

@@ -29,13 +29,12 @@ import attrs
 from .. import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
-from .codegen import OUT_OF_BUDGET
+from .codegen import OUT_OF_BUDGET, none_legal
 from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, GROUP, NO_EVENTS, CompiledGame, Ctx, EndOfDeal, EndOfTurn,
                       Jump, RulesRuntimeError, compile_game, multiset_contains)
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
-_EXISTENCE_BUDGET = 20_000      # candidate choices examined to decide whether an option is open
 
 
 class Action(NamedTuple):
@@ -538,23 +537,13 @@ class Engine:
         return option
 
     def _none_legal(self, ctx: Ctx, a, option: Option) -> bool:
-        """Whether no concrete choice of ``option`` is legal: the choices are tried largest
-        first (conditions such as "beats the claim" favour them), then smallest first. When
-        both searches run out of their budget without an answer the option stays offered:
-        a legal choice is never hidden, at worst a choice is refused when taken."""
-        half = _EXISTENCE_BUDGET // 2
+        """Whether no concrete choice of ``option`` is legal (see :func:`codegen.none_legal`),
+        by the action's generated enumerator or the interpreter's."""
         enum = self.program(ctx.n).by_action.get(a) if self.generated else None
-        for largest_first in (True, False):
-            if enum is None:
-                found = self._enumerate(ctx, a, option, 1, largest_first, half, report=True)
-            else:
-                found = enum(ctx, largest_first, half)
-            verdict = next(found, None)
-            if verdict is None:
-                return True                  # every candidate was examined: none is legal
-            if verdict is not OUT_OF_BUDGET:
-                return False
-        return False
+        if enum is None:
+            def enum(ctx, largest_first, budget):
+                return self._enumerate(ctx, a, option, 1, largest_first, budget, report=True)
+        return none_legal(ctx, enum)
 
     def _values(self, ctx: Ctx, step, earlier: list) -> tuple:
         """The values a player may be offered for one choice: its domain (the union over the
