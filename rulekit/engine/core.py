@@ -792,7 +792,7 @@ class Engine:
             ctx.events = NO_EVENTS
             ctx.texts = False
         self._step(ctx, phase, seat, action, rng)
-        return self._freeze(ctx), self._events(ctx)
+        return self._freeze(ctx), (self._events(ctx) if events else ())
 
     def _opening(self, now, action: Action) -> tuple:
         """(phase, deciding seat, poll) of a step from ``now`` (a :class:`State` or a working
