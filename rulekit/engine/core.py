@@ -421,8 +421,7 @@ class Engine:
         try:
             return seat, phase, self._options_of(ctx, phase, texts[seat])
         finally:
-            ctx.seats[ACTOR] = actor
-            ctx.locals = {}
+            ctx.seats[ACTOR] = actor        # (the values options bind are reset by the next step)
 
     def _live_apply(self, ctx: Ctx, action: Action, rng: random.Random) -> None:
         """:meth:`apply` on a working copy, in place: the copy becomes what :meth:`apply`
@@ -448,8 +447,7 @@ class Engine:
             ctx.seats[ACTOR] = actor
             raise
         finally:
-            ctx.rng = _NO_CHANCE
-            ctx.locals = {}
+            ctx.rng = _NO_CHANCE            # no chance between steps (options are only read)
 
     def _constant_options(self, phase, texts: bool) -> tuple | None:
         """The options of ``phase`` when they are the same in every state (no action
