@@ -830,12 +830,7 @@ class Engine:
             reason = self._decline_reason(ctx, phase, action)
         else:
             a = phase.by_name.get(action.name)
-            if a is None:
-                reason = self._no_such_action(phase, action)
-            else:
-                # the generated check, then (for an action it does not pass) the interpreter's, which says why
-                fast = prog.check_of.get(a) if prog is not None else None
-                reason = None if fast is not None and fast(ctx, action) else self._check(ctx, a, action)
+            reason = self._no_such_action(phase, action) if a is None else self._judge(ctx, a, action, prog)
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
