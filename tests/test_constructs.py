@@ -673,13 +673,14 @@ def test_every_die_roll_is_a_chance_event_with_equal_probabilities():
 
 
 def test_a_shuffle_is_drawn_card_by_card():
-    """A shuffle asks one 'card' event per position, bottom first, in proportion to the copies left."""
+    """A shuffle asks one 'card' event per position, top first (the card dealt first is drawn
+    first), in proportion to the copies left."""
     engine = engine_of(SHUFFLE)
-    chance = faces_chance([0, 1, 0, 0])
+    chance = faces_chance([1, 0, 0, 0])
     state, _ = engine.new_match(2, chance)
-    assert [ChanceEvent("card", (0, 1), (0.75, 0.25)), ChanceEvent("card", (0, 1), (2 / 3, 1 / 3)),
+    assert [ChanceEvent("card", (0, 1), (0.75, 0.25)), ChanceEvent("card", (0,), (1.0,)),
             ChanceEvent("card", (0,), (1.0,)), ChanceEvent("card", (0,), (1.0,))] == [e for e, _ in chance.history]
-    assert ((0, 1, 0), (0,)) == (state.zones[engine.zone_slot(state, "stock")],
+    assert ((0, 0, 0), (1,)) == (state.zones[engine.zone_slot(state, "stock")],
                                  state.zones[engine.zone_slot(state, "hand", 0)])
 
 

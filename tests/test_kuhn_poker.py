@@ -18,9 +18,9 @@ PASS = {"check": 0, "fold": 0, "bet": 1, "call": 1}   # OpenSpiel: 0 pass, 1 bet
 def deal(cards: list):
     """A Chance that deals ``cards[0]`` to P1 and ``cards[1]`` to P2 (ranks 1..3).
 
-    The shuffle is drawn from the bottom card up and each hand gets the top card, P1 first."""
+    The shuffle is drawn from the top card down and each hand gets the top card, P1 first."""
     left = [r for r in (1, 2, 3) if r not in cards]
-    order = [left[0], cards[1], cards[0]]            # bottom … top
+    order = [cards[0], cards[1], left[0]]            # top … bottom
     return Chance(lambda event: ENGINE.kind_named(("J", "Q", "K")[order.pop(0) - 1]))
 
 

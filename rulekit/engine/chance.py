@@ -10,9 +10,9 @@ adapter to another framework or a cross-check against another implementation doe
 
 Each event is a :class:`ChanceEvent`: ``kind`` ("die", "seat", "card"), the possible
 ``outcomes`` and their ``probabilities``. A shuffle is drawn card by card, as a dealer deals:
-one "card" event per position, top card last, among the kinds still to place, each with
-probability proportional to its copies left (cards of one kind are interchangeable). A pick
-of N random cards is the first N such draws. Without a chooser, outcomes are drawn from
+one "card" event per position, from the top card down, among the kinds still to place, each
+with probability proportional to its copies left (cards of one kind are interchangeable), so
+the cards dealt first are drawn first. A pick of N random cards is the first N such draws. Without a chooser, outcomes are drawn from
 ``rng`` with the stated probabilities.
 """
 
@@ -90,9 +90,10 @@ class Chance:
         return kind
 
     def shuffle(self, cards: list) -> None:
-        """Shuffle in place, drawn card by card from the bottom (index 0) to the top."""
+        """Shuffle in place, drawn card by card from the top (the last index) down to the
+        bottom (index 0), as a dealer deals them."""
         left = Counter(cards)
-        for i in range(len(cards)):
+        for i in range(len(cards) - 1, -1, -1):
             cards[i] = self._draw(left)
 
     def sample(self, cards, k: int) -> list:
