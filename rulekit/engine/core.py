@@ -596,12 +596,13 @@ class Engine:
         return d.options if d else ()
 
     def legal_actions(self, state: State, limit: int | None = None, largest_first: bool = False,
-                      budget: int | None = None) -> list[Action]:
+                      budget: int | None = None, action: str | None = None) -> list[Action]:
         """Every concrete legal action of the deciding seat (at most ``limit`` of them).
 
         Cards of one kind are interchangeable, so a choice of cards is a multiset of kinds;
         choices are listed by number of cards, fewest first (``largest_first``: most first).
-        ``budget`` caps how many candidate choices of each action are examined.
+        ``budget`` caps how many candidate choices of each action are examined; ``action``
+        lists the choices of the action of that name alone ("decline" for a window's).
         """
         if state.phase < 0:
             return []
@@ -609,17 +610,21 @@ class Engine:
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)     # conditions only read it
         ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
         out: list[Action] = []
+        declines = (action is None or action == DECLINE) and phase.kind in ("first", "each")
         if self.generated and limit is None and budget is None and not largest_first:
             prog = self._programs.get(state.n) or self.program(state.n)
             listers = prog.listers[state.phase]
             if listers is not None:         # the fast path: every action listed by generated code
-                for lister in listers:
-                    lister(ctx, out)
-                if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
+                for a, lister in zip(phase.actions, listers):
+                    if action is None or a.name == action:
+                        lister(ctx, out)
+                if declines and self._forced(ctx, phase) is None:
                     out.append(DECLINE_ACTION)
                 return out
         enumerators = self.program(state.n).enumerators[state.phase] if self.generated else repeat(None)
         for a, enum in zip(phase.actions, enumerators):
+            if action is not None and a.name != action:
+                continue
             if enum is None:
                 opt = self._option(ctx, a)
                 if opt is None:
@@ -634,7 +639,7 @@ class Engine:
                 out.append(act)
                 if limit is not None and len(out) >= limit:
                     return out
-        if phase.kind in ("first", "each") and self._forced(ctx, phase) is None:
+        if declines and self._forced(ctx, phase) is None:
             out.append(DECLINE_ACTION)
         return out
 
