@@ -43,6 +43,7 @@ from .tree import CHANCE, GameTree
 
 _SHORT = {}          # absolute path -> short name registered for it
 _ENGINES: dict = {}  # (path, size, mtime, variants) -> Engine
+_TREES: dict = {}    # (engine, players, max_decisions) -> (GameTree, utilities, Layout)
 
 
 def short_name(path: str) -> str:
@@ -144,8 +145,13 @@ class RulekitGame(pyspiel.Game):
         variants = tuple(v for v in str(params.get("variants", "")).split(",") if v)
         engine = _engine(path, variants)
         n = int(params.get("players", engine.game.players[0]))
-        tree = GameTree(engine, n, int(params.get("max_decisions", MAX_DECISIONS)))
-        low, high, total = tree.utilities()
+        # a game is made again for every state OpenSpiel deserializes: its tree is kept
+        key = (engine, n, int(params.get("max_decisions", MAX_DECISIONS)))
+        made = _TREES.get(key)
+        if made is None:
+            tree = GameTree(engine, n, key[2])
+            made = _TREES[key] = (tree, tree.utilities(), Layout(tree))
+        tree, (low, high, total), layout = made
         name = short_name(path)
         game_type = _game_type(name, engine.game.title, engine.game.players[0], engine.game.players[1], path,
                                engine.game.players[0], tree, total)
@@ -154,7 +160,7 @@ class RulekitGame(pyspiel.Game):
                                 max_game_length=tree.max_decisions)
         super().__init__(game_type, info, params)
         self.tree = tree
-        self.layout = Layout(tree)
+        self.layout = layout
         self._state = type("RulekitState", (RulekitState,), {"_tree": tree})
 
     def new_initial_state(self):
@@ -215,7 +221,7 @@ class RulekitState(pyspiel.State):
         return state
 
     def __str__(self):
-        return _describe(self._tree, self._node)
+        return self._tree.describe(self._node)
 
 
 class RulekitObserver:
@@ -253,31 +259,6 @@ class RulekitObserver:
         if self.perfect_recall:
             return self.tree.information_state_string(state._node, player)
         return self.tree.observation_string(state._node, player)
-
-
-def _describe(tree: GameTree, node) -> str:
-    """An omniscient text of a node (for debugging): the phase, every zone's cards, the
-    counters, the standing claim, and what is pending."""
-    engine, state = tree.engine, node.state
-    if state is None:
-        return "before the first deal; chance: " + node.pending[2].kind
-    names = tree._log_names()
-    parts = [f"phase {engine.cg.phase_list[state.phase].name if state.phase >= 0 else 'over'}"]
-    for slot, cards in enumerate(state.zones):
-        if cards:
-            parts.append(f"{names.zone(slot)}: {' '.join(names.cards(cards))}")
-    parts.append("counters " + " ".join(map(str, state.counters)))
-    if state.claim is not None:
-        parts.append(f"claim {engine.claim_text(state)} by P{state.claim[2] + 1}")
-    if node.pending is not None:
-        parts.append(f"chance: {node.pending[2].kind}")
-    if node.partial is not None:
-        p = node.partial
-        parts.append(f"choosing {p.head.name} {names.cards((p.card,) if p.card is not None else p.cards)} "
-                     f"{list(p.params)}")
-    if node.cut:
-        parts.append("stopped")
-    return "; ".join(parts)
 
 
 __all__ = ["RulekitGame", "RulekitObserver", "RulekitState", "load_game", "short_name"]

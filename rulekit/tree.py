@@ -244,6 +244,9 @@ class GameTree:
         self._cache: dict | None = {} if cache_size > 0 else None
         #: state -> its decision's legal ids (see :meth:`_decision`)
         self._options: dict | None = {} if cache_size > 0 else None
+        #: (state, seat) -> view record; (step's start, action, outcomes, seat) -> its lines
+        self._views: dict = {}
+        self._lines: dict = {}
 
     # ------------------------------------------------------------------ static facts
     @property
@@ -394,8 +397,16 @@ class GameTree:
                 high = len(p.option.cards) if p.option.high is None else p.option.high
                 last = p.cards[-1] if p.cards else -1
                 if at < high:
-                    for k in sorted(pool):
-                        if k >= last and pool[k] > chosen[k]:
+                    # a kind is offered when the choice can still be completed with it:
+                    # the cards of kinds from it upwards reach the fewest allowed
+                    kinds = [k for k in sorted(pool) if k >= last]
+                    room = 0
+                    rooms = {}
+                    for k in reversed(kinds):
+                        room += pool[k] - chosen[k]
+                        rooms[k] = room
+                    for k in kinds:
+                        if pool[k] > chosen[k] and at + rooms[k] >= p.option.low:
                             made[space.card_base + k] = k
                 if at >= p.option.low:
                     made[space.done] = None
@@ -519,10 +530,22 @@ class GameTree:
         return self._names
 
     def _view(self, state: State | None, seat: int) -> dict:
-        from .match import view_record
+        """The view record of ``seat`` in ``state`` ({} before the first deal), kept."""
         if state is None:
-            return {}             # before the first deal
-        return view_record(self.engine, self.engine.view(state, seat))
+            return {}
+        key = (state, seat)
+        cache = self._views
+        view = cache.get(key)
+        if view is None:
+            from .match import view_record
+            view = view_record(self.engine, self.engine.view(state, seat))
+            self._keep(cache, key, view)
+        return view
+
+    def _keep(self, cache: dict, key, value) -> None:
+        if len(cache) >= self.cache_size:
+            cache.clear()
+        cache[key] = value
 
     def _events(self, step: Step) -> list:
         """The events of a step, made again from what it holds (and kept)."""
@@ -539,19 +562,11 @@ class GameTree:
             events = memo["events"] = events
         return events
 
-    def _step_view(self, step, seat: int) -> dict:
-        memo = step.memo
-        if memo is None:
-            memo = step.memo = {}
-        view = memo.get(("view", seat))
-        if view is None:
-            view = memo[("view", seat)] = self._view(step.after, seat)
-        return view
-
     def _step_lines(self, step, seat: int) -> str:
         """What ``seat`` perceived of one step of the history, as lines of text: its own
         action, the events as it saw them (:meth:`Engine.observe`), and what the step
-        changed in its view (:func:`rulekit.match.view_record`)."""
+        changed in its view (:func:`rulekit.match.view_record`). They depend on the step's
+        start, action and chance alone, and are kept by those."""
         memo = step.memo
         if memo is None:
             memo = step.memo = {}
@@ -561,22 +576,25 @@ class GameTree:
         if isinstance(step, Resampled):
             text = memo[seat] = step.lines[seat]
             return text
-        names = self._log_names()
-        lines = []
-        if step.seat == seat and step.action is not None:
-            lines.append("you " + _dump(names.choice(step.action)))
-        for e in self._events(step):
-            seen = self.engine.observe(e, seat, self.n)
-            if seen is not None:
-                record = names.event(seen)
-                del record["type"]
-                lines.append("event " + _dump(record))
-        view = self._step_view(step, seat)
-        before = self._step_view(step.prev, seat) if step.prev is not None else {}
-        changed = _changes(before, view)
-        if changed:
-            lines.append("view " + _dump(changed))
-        text = memo[seat] = "\n".join(lines)
+        key = (step.base, step.action, step.outcomes, seat)
+        text = self._lines.get(key)
+        if text is None:
+            names = self._log_names()
+            lines = []
+            if step.seat == seat and step.action is not None:
+                lines.append("you " + _dump(names.choice(step.action)))
+            for e in self._events(step):
+                seen = self.engine.observe(e, seat, self.n)
+                if seen is not None:
+                    record = names.event(seen)
+                    del record["type"]
+                    lines.append("event " + _dump(record))
+            changed = _changes(self._view(step.base, seat), self._view(step.after, seat))
+            if changed:
+                lines.append("view " + _dump(changed))
+            text = "\n".join(lines)
+            self._keep(self._lines, key, text)
+        memo[seat] = text
         return text
 
     def _digest(self, step, seat: int) -> str:
@@ -620,9 +638,17 @@ class GameTree:
         if step is not None:
             parts.append("history " + self._digest(step, seat))
         parts.extend(filter(None, (self._step_lines(s, seat) for s in reversed(window))))
-        parts.append("now " + _dump(self._view(node.state, seat)))
+        parts.append(self._now(node.state, seat))
         parts.extend(self._pending_lines(node, seat))
         text = memo[key] = "\n".join(parts)
+        return text
+
+    def _now(self, state, seat: int) -> str:
+        key = ("now", state, seat)
+        text = self._lines.get(key)
+        if text is None:
+            text = "now " + _dump(self._view(state, seat))
+            self._keep(self._lines, key, text)
         return text
 
     def _pending_lines(self, node: Node, seat: int) -> list[str]:
@@ -648,16 +674,103 @@ class GameTree:
         key = ("obs", seat)
         text = memo.get(key)
         if text is None:
-            text = memo[key] = "\n".join([seat_name(seat), "now " + _dump(self._view(node.state, seat))]
+            text = memo[key] = "\n".join([seat_name(seat), self._now(node.state, seat)]
                                          + self._pending_lines(node, seat))
         return text
+
+    def describe(self, node: Node) -> str:
+        """An omniscient text of a node (for debugging): the phase, every zone's cards, the
+        counters, the standing claim, and what is pending."""
+        engine, state = self.engine, node.state
+        if state is None:
+            return "before the first deal; chance: " + node.pending[2].kind
+        names = self._log_names()
+        parts = [f"phase {engine.cg.phase_list[state.phase].name if state.phase >= 0 else 'over'}"]
+        for slot, cards in enumerate(state.zones):
+            if cards:
+                parts.append(f"{names.zone(slot)}: {' '.join(names.cards(cards))}")
+        parts.append("counters " + " ".join(map(str, state.counters)))
+        if state.claim is not None:
+            parts.append(f"claim {engine.claim_text(state)} by P{state.claim[2] + 1}")
+        if node.pending is not None:
+            parts.append(f"chance: {node.pending[2].kind}")
+        if node.partial is not None:
+            p = node.partial
+            parts.append(f"choosing {p.head.name} {names.cards((p.card,) if p.card is not None else p.cards)} "
+                         f"{list(p.params)}")
+        if node.cut:
+            parts.append("stopped")
+        return "; ".join(parts)
+
+    # ------------------------------------------------------------------ players
+    def perceived(self, node: Node, seat: int) -> list:
+        """The events ``seat`` perceived since the match began (:meth:`Engine.observe`),
+        as ``View.history`` holds them for a player that reads its history."""
+        steps = []
+        step = node.trace
+        while step is not None and not isinstance(step, Resampled):
+            steps.append(step)
+            step = step.prev
+        out = []
+        for step in reversed(steps):
+            memo = step.memo if step.memo is not None else {}
+            seen = memo.get(("seen", seat))
+            if seen is None:
+                seen = [o for o in (self.engine.observe(e, seat, self.n) for e in self._events(step)) if o is not None]
+                step.memo[("seen", seat)] = seen
+            out.extend(seen)
+        return out
+
+    def play(self, node: Node, player, rejections: int = 100) -> Node:
+        """The node after a rulekit player (``choose(view, decision) -> Action``) takes the
+        decision of ``node``, given its seat's view and decision as in a match (never the
+        state): its action is made by the ids that encode it.
+
+        Raises:
+            ValueError: ``node`` is not a decision node at the start of an action.
+            IllegalAnswers: the player answered illegally ``rejections`` times in a row.
+        """
+        from .match import IllegalAnswers, player_decision
+        if node.pending is not None or node.partial is not None or self.is_terminal(node):
+            raise ValueError("a player takes a whole decision, at a decision node")
+        engine, state = self.engine, node.state
+        seat = engine.decider(state)
+        texts = getattr(player, "uses_texts", True)
+        history = self.perceived(node, seat) if getattr(player, "uses_history", False) else ()
+        view = engine.view(state, seat, history, texts)
+        decision = engine.decision(state, texts)
+        rejected = None
+        for _ in range(rejections):
+            action = player.choose(view, player_decision(engine, view, decision, rejected))
+            reason = engine.why_illegal(state, action) if isinstance(action, Action) else "not an Action"
+            if reason is None:
+                for action_id in self.space.encode(state.phase, action):
+                    node = self.apply(node, action_id)
+                return node
+            rejected = (action, reason)
+        raise IllegalAnswers(f"{seat_name(seat)} answered with {rejections} illegal actions in a row "
+                             f"(the last: {rejected[1]})")
+
+    def settle(self, node: Node, rng: random.Random) -> Node:
+        """Follow chance nodes, each outcome drawn from ``rng`` with its probability, to the
+        next decision or the end of the match."""
+        while node.pending is not None:
+            outcomes = self.chance_outcomes(node)
+            r = rng.random()
+            for action_id, p in outcomes:
+                r -= p
+                if r < 0:
+                    break
+            node = self.apply(node, action_id)
+        return node
 
     # ------------------------------------------------------------------ resampling
     def resample(self, node: Node, seat: int, rng: random.Random) -> Node:
         """A node ``seat`` cannot tell from ``node``: the cards it cannot see dealt at random
         among the places it cannot see (:func:`rulekit.players.determinize.sample_state`,
         with what it knows of hidden zones kept), the votes it has not seen drawn among the
-        legal ones. Its information state is that of ``node``; every other seat's begins
+        legal ones, the counters no seat sees kept (the rules' bookkeeping), those of
+        other seats it cannot see at 0. Its information state is that of ``node``; every other seat's begins
         with the public history and its view in the state drawn.
 
         Raises:
@@ -676,7 +789,16 @@ class GameTree:
             if vote is not None and s != seat:
                 choices = engine.legal_actions(drawn._replace(poll=(s,), votes=tuple(votes)))
                 votes[s] = rng.choice(choices) if choices else vote
-        drawn = drawn._replace(known=known, votes=tuple(votes))
+        # a counter no seat sees is the rules' own bookkeeping (cards to deal next round, who
+        # is done): it keeps its value, or the state drawn could not go on; a counter only
+        # its owner sees reads 0 for the other seats (what the view gives)
+        counters = list(drawn.counters)
+        bases = engine.cg.counter_base(self.n)
+        for ci, decl in enumerate(engine.game.counters):
+            if decl.seen == "nobody":
+                width = self.n if decl.per_player else 1
+                counters[bases[ci]:bases[ci] + width] = state.counters[bases[ci]:bases[ci] + width]
+        drawn = drawn._replace(known=known, votes=tuple(votes), counters=tuple(counters))
         public = self._public_digest(node.trace)
         lines = []
         for s in range(self.n):
@@ -716,16 +838,16 @@ class GameTree:
         from the bounds of the ``returns`` expression (:data:`UNBOUNDED_UTILITY` when it
         has none). A match stopped after ``max_decisions`` scores 0 for all."""
         game = self.engine.game
-        if game.match.returns is None:
-            one_winner = game.match.remain == 1 and not _ends_deals(game)
-            return -1.0, 1.0, (0.0 if self.n == 2 and one_winner else None)
+        if game.match.returns is None and self.n == 2 and game.match.remain == 1 and not _ends_deals(game):
+            return -1.0, 1.0, 0.0
         explored = self.explore(EXPLORE_NODES)
         if explored is not None:
             low, high, sums, _ = explored
             sums = {round(s, 9) for s in sums}
             return min(low, 0.0), max(high, 0.0), (0.0 if sums == {0.0} else None)
-        known = {}
-        bound = value_bounds(game.match.returns, _Facts(game, self.n), known)
+        if game.match.returns is None:
+            return -1.0, 1.0, None
+        bound = value_bounds(game.match.returns, _Facts(game, self.n), {})
         if bound is None:
             return -UNBOUNDED_UTILITY, UNBOUNDED_UTILITY, None
         return float(min(bound[0], 0)), float(max(bound[1], 0)), None

@@ -98,12 +98,13 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             zones[slot] = tuple(take)
         pool = pool[at:]
         for i, slot in enumerate(hidden_sizes):
+            # a zone of hidden size holds the cards known to be there and a share of the rest
             if i == len(hidden_sizes) - 1:
-                zones[slot] = tuple(pool)
-                pool = []
+                share, pool = pool, []
             else:
                 k = rng.randint(0, len(pool))
-                zones[slot], pool = tuple(pool[:k]), pool[k:]
+                share, pool = pool[:k], pool[k:]
+            zones[slot] = tuple(pinned.get(slot, ())) + tuple(share)
         return State(n, tuple(zones), **fields)
 
     sized = {slot: (have, dice, count) for slot, have, dice, count in plan}
