@@ -177,7 +177,8 @@ def _game_of(args) -> "object | None":
 def _players_default(engine: Engine, players: int | None) -> int:
     low, high = engine.game.players
     if players is None:
-        return min(max(4, low), high)
+        from .tree import default_players
+        return default_players(engine.game)
     if not low <= players <= high:
         allowed = _count(low, "player") + " only" if low == high else f"{low} to {high} players"
         raise click.BadParameter(f"{engine.game.title} is for {allowed}, not {players}", param_hint="'--players'")

@@ -26,14 +26,17 @@ from __future__ import annotations
 
 import random
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as exc:          # an optional extra: say how to install it
+    raise ImportError(f"{__name__} needs {exc.name}: pip install \"rulekit[pettingzoo]\"") from exc
 
 from .bounds import MAX_DECISIONS
 from .errors import IllegalAction, OptionError
 from .tensors import Layout
-from .tree import GameTree
+from .tree import GameTree, default_players
 
 
 def make(path: str, seat: int = 1, opponents="random", players: int | None = None, variants=(),
@@ -44,7 +47,7 @@ def make(path: str, seat: int = 1, opponents="random", players: int | None = Non
         path: the ``.rules`` file.
         seat: the agent's seat, 1 for P1.
         opponents: who plays the other seats (see the module's docstring).
-        players: the number of seats (default: the fewest the file allows).
+        players: the number of seats (default: as ``rulekit run``, 4 or the nearest the file allows).
         variants: names of the file's variants, applied in order.
         max_decisions: a match still running after this many decisions is truncated.
         observation: "information" (the information-state tensor) or "observation".
@@ -57,7 +60,7 @@ def make(path: str, seat: int = 1, opponents="random", players: int | None = Non
     from . import load
     from .engine import Engine
     engine = Engine(load(path, variants=list(variants)))
-    n = engine.game.players[0] if players is None else players
+    n = default_players(engine.game) if players is None else players
     return RulekitSeatEnv(GameTree(engine, n, max_decisions), seat, opponents, observation)
 
 

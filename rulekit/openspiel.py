@@ -9,7 +9,7 @@ The game is a Python game registered with ``pyspiel.register_game`` under the sh
 ``_``; a second file of the same stem loaded in the same process gets ``_2``, ``_3`` …), so
 OpenSpiel's C++ and Python algorithms, ``pyspiel.load_game("rulekit_liars_dice(players=2)")``
 once registered, and state serialization all work. Its parameters: ``path`` (the file),
-``players``, ``variants`` (names separated by commas) and ``max_decisions``.
+``players``, ``variants`` (names separated by commas), ``max_decisions`` and ``cache_size``.
 
 What each part is (:mod:`rulekit.tree` does the work):
 
@@ -34,16 +34,19 @@ import os
 import random
 import re
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:          # an optional extra: say how to install it
+    raise ImportError(f"{__name__} needs {exc.name}: pip install \"rulekit[openspiel]\"") from exc
 
 from .bounds import MAX_DECISIONS
 from .tensors import Layout
-from .tree import CHANCE, GameTree
+from .tree import CACHE_SIZE, CHANCE, GameTree, default_players
 
 _SHORT = {}          # absolute path -> short name registered for it
 _ENGINES: dict = {}  # (path, size, mtime, variants) -> Engine
-_TREES: dict = {}    # (engine, players, max_decisions) -> (GameTree, utilities, Layout)
+_TREES: dict = {}    # (engine, players, max_decisions, cache_size) -> (GameTree, utilities, Layout)
 
 
 def short_name(path: str) -> str:
@@ -63,8 +66,8 @@ def short_name(path: str) -> str:
 
 
 def load_game(path: str, players: int | None = None, variants=(), **params) -> pyspiel.Game:
-    """The OpenSpiel game of a ``.rules`` file for ``players`` seats (default: the fewest
-    the file allows) with ``variants`` applied.
+    """The OpenSpiel game of a ``.rules`` file for ``players`` seats (default: as ``rulekit
+    run``, 4 or the nearest the file allows) with ``variants`` applied.
 
     Args:
         path: the ``.rules`` file.
@@ -73,6 +76,8 @@ def load_game(path: str, players: int | None = None, variants=(), **params) -> p
         max_decisions: (keyword) a match still running after this many decisions is
             stopped and scores 0 for every seat (default 200,000; it is the game's
             ``max_game_length``).
+        cache_size: (keyword) how many transitions and decisions the game tree keeps
+            (default 100,000; 0: none; see :class:`rulekit.tree.GameTree`).
 
     Raises:
         OSError: the file cannot be read.
@@ -80,14 +85,16 @@ def load_game(path: str, players: int | None = None, variants=(), **params) -> p
         OptionError: an unknown variant, or a player count the game does not allow.
         TypeError: an unknown keyword parameter.
     """
-    unknown = set(params) - {"max_decisions"}
+    unknown = set(params) - {"max_decisions", "cache_size"}
     if unknown:
-        raise TypeError(f"unknown parameter(s) {', '.join(sorted(unknown))}: load_game takes max_decisions")
+        raise TypeError(f"unknown parameter(s) {', '.join(sorted(unknown))}: load_game takes max_decisions "
+                        "and cache_size")
     if isinstance(variants, str):
         variants = tuple(v for v in variants.split(",") if v)
     name = _register(path)
     values = {"path": os.path.abspath(path), "variants": ",".join(variants),
-              "max_decisions": int(params.get("max_decisions", MAX_DECISIONS))}
+              "max_decisions": int(params.get("max_decisions", MAX_DECISIONS)),
+              "cache_size": int(params.get("cache_size", CACHE_SIZE))}
     if players is not None:
         values["players"] = int(players)
     return pyspiel.load_game(name, values)
@@ -98,7 +105,8 @@ def _register(path: str) -> str:
     if name not in _REGISTERED:
         engine = _engine(os.path.abspath(path), ())
         low, high = engine.game.players
-        game_type = _game_type(name, engine.game.title, low, high, os.path.abspath(path), low)
+        game_type = _game_type(name, engine.game.title, low, high, os.path.abspath(path),
+                               default_players(engine.game))
         pyspiel.register_game(game_type, RulekitGame)
         _REGISTERED.add(name)
     return name
@@ -132,7 +140,7 @@ def _game_type(name, title, low, high, path, players, tree: GameTree | None = No
              provides_information_state_tensor=True, provides_observation_string=True,
              provides_observation_tensor=True,
              parameter_specification={"path": path, "players": players, "variants": "",
-                                      "max_decisions": MAX_DECISIONS})
+                                      "max_decisions": MAX_DECISIONS, "cache_size": CACHE_SIZE})
 
 
 class RulekitGame(pyspiel.Game):
@@ -144,17 +152,17 @@ class RulekitGame(pyspiel.Game):
         path = params["path"]
         variants = tuple(v for v in str(params.get("variants", "")).split(",") if v)
         engine = _engine(path, variants)
-        n = int(params.get("players", engine.game.players[0]))
+        n = int(params.get("players", default_players(engine.game)))
         # a game is made again for every state OpenSpiel deserializes: its tree is kept
-        key = (engine, n, int(params.get("max_decisions", MAX_DECISIONS)))
+        key = (engine, n, int(params.get("max_decisions", MAX_DECISIONS)), int(params.get("cache_size", CACHE_SIZE)))
         made = _TREES.get(key)
         if made is None:
-            tree = GameTree(engine, n, key[2])
+            tree = GameTree(engine, n, key[2], key[3])
             made = _TREES[key] = (tree, tree.utilities(), Layout(tree))
         tree, (low, high, total), layout = made
         name = short_name(path)
         game_type = _game_type(name, engine.game.title, engine.game.players[0], engine.game.players[1], path,
-                               engine.game.players[0], tree, total)
+                               default_players(engine.game), tree, total)
         info = pyspiel.GameInfo(num_distinct_actions=tree.space.size, max_chance_outcomes=tree.max_chance_outcomes,
                                 num_players=n, min_utility=low, max_utility=high, utility_sum=total,
                                 max_game_length=tree.max_decisions)
@@ -261,4 +269,51 @@ class RulekitObserver:
         return self.tree.observation_string(state._node, player)
 
 
-__all__ = ["RulekitGame", "RulekitObserver", "RulekitState", "load_game", "short_name"]
+def player_policy(game: RulekitGame, make_player, samples: int = 64):
+    """A rulekit player's policy as an OpenSpiel ``policy.Policy``, for OpenSpiel's best
+    response, NashConv and exploitability (docs/rl.md).
+
+    At each information state the player is asked ``samples`` times, each time a new
+    player ``make_player(k)`` for k = 0, 1, … (give it a generator seeded with k): its
+    policy there is how often it took each action (each id, given the ids it chose before
+    in the same action). It is an estimate for a player that draws at random, exact for
+    one that does not. Asked once per information state, kept.
+
+    Args:
+        game: a game of :func:`load_game`.
+        make_player: ``k -> player`` (``choose(view, decision) -> Action``), e.g.
+            ``lambda k: GenericBot(engine, random.Random(k))``.
+        samples: how many times each information state is asked.
+    """
+    from open_spiel.python import policy as os_policy
+    tree = game.tree
+
+    class _PlayerPolicy(os_policy.Policy):
+        def __init__(self):
+            super().__init__(game, list(range(game.num_players())))
+            self._answers: dict = {}
+
+        def action_probabilities(self, state, player_id=None):
+            node = state._node
+            start = node if node.partial is None else type(node)(node.state, None, None, node.trace,
+                                                                 node.decisions)
+            key = tree.information_state_string(start, tree.player(start))
+            answers = self._answers.get(key)
+            if answers is None:
+                answers = self._answers[key] = [tree.choose(start, make_player(k)) for k in range(samples)]
+            chosen = tree.chosen_ids(node)
+            at = len(chosen)
+            counts: dict = {}
+            for ids in answers:
+                if ids[:at] == chosen and len(ids) > at:
+                    counts[ids[at]] = counts.get(ids[at], 0) + 1
+            total = sum(counts.values())
+            legal = state.legal_actions()
+            if not total:                   # never reached by the player: uniform
+                return {a: 1 / len(legal) for a in legal}
+            return {a: counts.get(a, 0) / total for a in legal}
+
+    return _PlayerPolicy()
+
+
+__all__ = ["RulekitGame", "RulekitObserver", "RulekitState", "load_game", "player_policy", "short_name"]

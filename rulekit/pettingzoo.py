@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as exc:          # an optional extra: say how to install it
+    raise ImportError(f"{__name__} needs {exc.name}: pip install \"rulekit[pettingzoo]\"") from exc
 
 from .bounds import MAX_DECISIONS
 from .engine.narrate import seat_name
 from .tensors import Layout
-from .tree import GameTree
+from .tree import GameTree, default_players
 
 
 def env(path: str, players: int | None = None, variants=(), max_decisions: int = MAX_DECISIONS,
@@ -41,7 +44,7 @@ def env(path: str, players: int | None = None, variants=(), max_decisions: int =
 
     Args:
         path: the ``.rules`` file.
-        players: the number of seats (default: the fewest the file allows).
+        players: the number of seats (default: as ``rulekit run``, 4 or the nearest the file allows).
         variants: names of the file's variants, applied in order.
         max_decisions: a match still running after this many decisions is truncated.
         observation: "information" (the information-state tensor) or "observation".
@@ -54,7 +57,7 @@ def env(path: str, players: int | None = None, variants=(), max_decisions: int =
     from . import load
     from .engine import Engine
     engine = Engine(load(path, variants=list(variants)))
-    n = engine.game.players[0] if players is None else players
+    n = default_players(engine.game) if players is None else players
     return RulekitEnv(GameTree(engine, n, max_decisions), observation, render_mode)
 
 

@@ -45,6 +45,7 @@ index, a group the sum of 2**seat of its seats, a place its first place.
 from __future__ import annotations
 
 from .engine.compile import DECLINE
+from .tree import _same_head
 from . import model as m
 
 #: how many of the last decisions an information-state tensor holds
@@ -179,7 +180,7 @@ class Layout:
         at += 1
         p = node.partial
         if p is not None and tree.player(node) == seat:
-            out[at + self.heads[_same(tree.space, p.head)]] = 1
+            out[at + self.heads[_same_head(tree.space, p.head)]] = 1
             for k in ((p.card,) if p.card is not None else p.cards):
                 out[at + len(self.heads) + 1 + k] += 1
             for j, (v, space) in enumerate(zip(p.params, p.head.params)):
@@ -217,14 +218,6 @@ class Layout:
             for j, (v, said, space) in enumerate(zip(action.params, shown, spaces)):
                 if said:
                     out[base + n + votes + 2 + j] = _number(v, space.kind)
-
-
-def _same(space, head):
-    """The head of ``space`` that ``head`` stands for (a pickled node holds a copy)."""
-    for h in space.heads:
-        if h is head or h.signature() == head.signature():
-            return h
-    raise KeyError(head.name)
 
 
 def _number(value, kind: str = "range") -> float:

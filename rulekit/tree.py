@@ -48,6 +48,13 @@ CACHE_SIZE = 100_000
 WINDOW = 32
 
 
+def default_players(game: m.Game) -> int:
+    """The number of seats a game is played with when none is given (as ``rulekit run``
+    plays it): 4, or the nearest count the game allows."""
+    low, high = game.players
+    return min(max(4, low), high)
+
+
 class _NeedChance(Exception):
     """A transition reached a chance event whose outcome is not chosen yet."""
 
@@ -173,9 +180,10 @@ class Node:
     ``max_decisions`` decisions.
     """
 
-    __slots__ = ("state", "pending", "partial", "trace", "decisions", "cut", "memo")
+    __slots__ = ("state", "pending", "partial", "trace", "decisions", "cut", "memo", "who")
 
     def __init__(self, state, pending=None, partial=None, trace=None, decisions=0, cut=False):
+        self.who = None               # the player to move, once asked
         self.state = state
         self.pending = pending
         self.partial = partial
@@ -320,11 +328,16 @@ class GameTree:
     # ------------------------------------------------------------------ who acts
     def player(self, node: Node) -> int:
         """The seat to decide (0 for P1), :data:`CHANCE` or :data:`TERMINAL`."""
-        if node.pending is not None:
-            return CHANCE
-        if node.state.phase < 0 or node.cut:
-            return TERMINAL
-        return self.engine.decider(node.state)
+        who = node.who
+        if who is None:
+            if node.pending is not None:
+                who = CHANCE
+            elif node.state.phase < 0 or node.cut:
+                who = TERMINAL
+            else:
+                who = self.engine.decider(node.state)
+            node.who = who
+        return who
 
     def is_terminal(self, node: Node) -> bool:
         return node.pending is None and (node.state.phase < 0 or node.cut)
@@ -721,14 +734,19 @@ class GameTree:
             out.extend(seen)
         return out
 
-    def play(self, node: Node, player, rejections: int = 100) -> Node:
-        """The node after a rulekit player (``choose(view, decision) -> Action``) takes the
-        decision of ``node``, given its seat's view and decision as in a match (never the
-        state): its action is made by the ids that encode it.
+    def play(self, node: Node, player) -> Node:
+        """The node after a rulekit player takes the decision of ``node`` (see :meth:`choose`)."""
+        for action_id in self.choose(node, player):
+            node = self.apply(node, action_id)
+        return node
+
+    def choose(self, node: Node, player) -> tuple:
+        """The ids of the action a rulekit player takes at a decision node (its view and
+        decision as in a match, never the state; an illegal answer is asked again).
 
         Raises:
             ValueError: ``node`` is not a decision node at the start of an action.
-            IllegalAnswers: the player answered illegally ``rejections`` times in a row.
+            IllegalAnswers: the player answered illegally 100 times in a row.
         """
         from .match import IllegalAnswers, player_decision
         if node.pending is not None or node.partial is not None or self.is_terminal(node):
@@ -740,16 +758,29 @@ class GameTree:
         view = engine.view(state, seat, history, texts)
         decision = engine.decision(state, texts)
         rejected = None
-        for _ in range(rejections):
+        for _ in range(100):
             action = player.choose(view, player_decision(engine, view, decision, rejected))
             reason = engine.why_illegal(state, action) if isinstance(action, Action) else "not an Action"
             if reason is None:
-                for action_id in self.space.encode(state.phase, action):
-                    node = self.apply(node, action_id)
-                return node
+                return self.space.encode(state.phase, action)
             rejected = (action, reason)
-        raise IllegalAnswers(f"{seat_name(seat)} answered with {rejections} illegal actions in a row "
+        raise IllegalAnswers(f"{seat_name(seat)} answered with 100 illegal actions in a row "
                              f"(the last: {rejected[1]})")
+
+    def chosen_ids(self, node: Node) -> tuple:
+        """The ids chosen so far in the action being chosen at ``node`` (() at its start)."""
+        p = node.partial
+        if p is None:
+            return ()
+        space, head = self.space, _same_head(self.space, p.head)
+        flat = head.flat
+        ids = [head.head_id(p.card, p.params if flat else ())]
+        ids.extend(space.card_base + k for k in p.cards)
+        if p.done and head.cards == "many":
+            ids.append(space.done)
+        if not flat:
+            ids.extend(b + sp.index[v] for b, sp, v in zip(head.param_bases, head.params, p.params))
+        return tuple(ids)
 
     def settle(self, node: Node, rng: random.Random) -> Node:
         """Follow chance nodes, each outcome drawn from ``rng`` with its probability, to the
@@ -879,6 +910,13 @@ class GameTree:
 
 def _dump(record) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _same_head(space, head):
+    """The head of ``space`` that ``head`` stands for (a node unpickled holds a copy)."""
+    if head in space.heads:
+        return head
+    return next(h for h in space.heads if h.signature() == head.signature())
 
 
 def _changes(before: dict, after: dict) -> dict:

@@ -8,7 +8,9 @@ docs/language.md repeats this for writers):
   may use what an earlier one made), in a temporary directory where ``games/`` and
   ``docs/`` lead to the repository's, so that paths read as from its top directory, and
   where ``tall_tales.rules`` holds the finished game of the tutorial (its Python example
-  reads it). The docstring's example (the literal block after ``::``) runs likewise.
+  reads it). The docstring's example (the literal block after ``::``) runs likewise. A
+  block marked ``<!-- slow -->`` (a minute or more: solving Liar's Dice) is whole by itself
+  and runs alone, with ``pytest -m slow``.
 * **```rules blocks that are a whole file** (the first line that is neither blank nor a
   comment starts with ``game "``) must load with ``rulekit.loads``. A comment on the line
   right before the block says otherwise:
@@ -109,17 +111,21 @@ def workdir(tmp_path, monkeypatch):
 
 # --- Python ------------------------------------------------------------------------------
 
-def _python_sources() -> list:
+def _python_sources(slow: bool = False) -> list:
+    """The Python blocks of each file (``slow``: those marked ``<!-- slow -->``, each one
+    whole by itself, which run with ``-m slow``)."""
     sources = []
     for path in DOCS:
-        blocks = [text for lang, text, _, _ in _blocks(path) if lang == "python"]
+        blocks = [text for lang, text, marker, _ in _blocks(path) if lang == "python" and (marker == "slow") == slow]
         if blocks:
             sources.append(pytest.param(_name(path), blocks, id=_name(path)))
-    sources.append(pytest.param("rulekit/__init__.py", [_docstring_example()], id="rulekit/__init__.py"))
+    if not slow:
+        sources.append(pytest.param("rulekit/__init__.py", [_docstring_example()], id="rulekit/__init__.py"))
     return sources
 
 
 PYTHON = _python_sources()
+SLOW_PYTHON = _python_sources(slow=True)
 
 
 def test_python_examples_are_found():
@@ -134,6 +140,14 @@ def test_python_examples_run(name, blocks, workdir):
     namespace = {"__name__": "__docs__"}
     for i, code in enumerate(blocks, 1):
         exec(compile(code, f"{name} (python block {i})", "exec"), namespace)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,blocks", SLOW_PYTHON)
+def test_slow_python_examples_run(name, blocks, workdir):
+    """A block marked ``<!-- slow -->`` (a minute or more) runs by itself."""
+    for i, code in enumerate(blocks, 1):
+        exec(compile(code, f"{name} (slow python block {i})", "exec"), {"__name__": "__docs__"})
 
 
 # --- Whole .rules files ------------------------------------------------------------------

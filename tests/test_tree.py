@@ -386,3 +386,20 @@ def test_a_range_bounded_by_a_count_of_cards_is_bounded():
     assert tree.space.size == 13
     assert [tree.space.text(i) for i in (0, 5, 6, 11, 12)] == ["bid q=1 f=1", "bid q=1 f=6", "bid q=2 f=1",
                                                                "bid q=2 f=6", "liar"]
+
+
+def test_a_view_has_a_hashable_information_state_key():
+    """View.key() is hashable; two views of states that differ only in what the seat cannot
+    see have the same key; the seat's own cards and its history change it."""
+    import attrs
+    combo = Combo(str(ROOT / "games" / "liars_dice.rules"), None, 2)
+    tree = tree_of(combo)
+    engine = tree.engine
+    node = tree.apply(tree.apply(tree.root(), 2), 4)          # P1 rolls 3, P2 rolls 5
+    other = tree.apply(tree.apply(tree.root(), 2), 0)         # P1 rolls 3, P2 rolls 1
+    mine = tree.apply(tree.apply(tree.root(), 1), 4)          # P1 rolls 2
+    keys = [engine.view(n.state, 0, tree.perceived(n, 0)).key() for n in (node, other, mine)]
+    assert len({hash(k) for k in keys}) >= 2
+    assert keys[0] == keys[1] and keys[0] != keys[2]
+    view = engine.view(node.state, 0, tree.perceived(node, 0))
+    assert attrs.evolve(view, history=view.history[:-1]).key() != view.key()

@@ -205,12 +205,37 @@ class View:
     # the events this seat perceived since the match began, in order (see Engine.observe);
     # filled by the match runner, empty from Engine.view alone
 
+    def key(self) -> tuple:
+        """A hashable information-state key: every field of the view and the events of its
+        ``history`` (each event's data as nested tuples, lists as tuples), so that two views
+        have the same key exactly when they are equal and perceived the same history. Use
+        it to key a table of what a seat should do (a tabular policy, a search's nodes).
+        A view from :meth:`Engine.view` alone has an empty history; ``play_match`` fills it
+        for a player with ``uses_history``."""
+        fields = tuple(_freeze(getattr(self, f.name)) for f in _VIEW_FIELDS)
+        return fields + (tuple(_freeze(tuple(e)) for e in self.history),)
+
     def zone(self, name: str, owner: int | None = None):
         """The (count, cards) of a zone instance as this seat sees it."""
         for zname, zowner, count, cards in self.zones:
             if zname == name and zowner == owner:
                 return count, cards
         raise KeyError((name, owner))
+
+
+_VIEW_FIELDS = tuple(f for f in attrs.fields(View) if f.name != "history")
+
+
+def _freeze(value):
+    """``value`` made hashable: dicts as sorted (key, value) tuples, lists and tuples as
+    tuples, each part frozen too."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return tuple(sorted(_freeze(v) for v in value))
+    return value
 
 
 class Engine:
