@@ -129,8 +129,8 @@ def view_state(engine: Engine, view: View) -> State:
     """A state that agrees with everything ``view`` shows and holds nothing else.
 
     It is the state ``players.determinize.sample_state`` deals with fixed chance (no
-    shuffle, the first face of each die, a hidden-size zone but the last left empty),
-    made without shuffling: the cards the seat cannot place (the deck less what it sees
+    shuffle, the first face of each die, a hidden-size zone but the last holding only
+    the cards known to be there), made without shuffling: the cards the seat cannot place (the deck less what it sees
     and what ``view.known`` pins) go into the hidden zones in the deck's order; hidden
     dice show their first face, counters the seat may not see read 0, no vote is cast
     and no fact is known. It depends on ``view`` and the rules alone.
@@ -180,9 +180,9 @@ def view_state(engine: Engine, view: View) -> State:
         zones[slot] = tuple(have) + pool[at:at + need]
         at += need
     for slot in sized:
-        zones[slot] = ()
+        zones[slot] = tuple(pinned.get(slot, ()))
     if sized:
-        zones[sized[-1]] = pool[at:]
+        zones[sized[-1]] += pool[at:]
     return State(n, tuple(zones), **engine.view_fields(view))
 
 

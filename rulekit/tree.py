@@ -713,7 +713,7 @@ class GameTree:
                          f"{list(p.params)}")
         if node.cut:
             parts.append("stopped")
-        return "; ".join(parts)
+        return _printable("; ".join(parts))
 
     # ------------------------------------------------------------------ players
     def perceived(self, node: Node, seat: int) -> list:
@@ -909,7 +909,14 @@ class GameTree:
 
 
 def _dump(record) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    """A record as one line of JSON, labels from the file shown as text (see :func:`_printable`)."""
+    return _printable(json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable (terminal control, bidirectional
+    overrides) written as its escape, so that a label from a file shows as text."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _same_head(space, head):

@@ -585,3 +585,29 @@ def test_the_human_player_is_told_why_the_match_refused_and_asked_again():
     assert "Not allowed: as many coins as the box holds. Try again." in out.file.getvalue()
     assert [(r["seat"], r["cards"]) for r in record.log if r["type"] == "decision"] == [("P1", ["gold coin"])]
     assert next(answers, None) is None
+
+
+def test_a_card_known_in_a_zone_of_hidden_size_stays_in_sampled_states():
+    """Skull: a seat that lost its skull into 'lost' (seen by nobody, size hidden) knows it
+    is there; every state sampled from its view holds that skull there and every card of
+    the match (the sampler used to drop it)."""
+    import random
+    from collections import Counter
+
+    from rulekit.players.determinize import sample_state
+    engine = Engine(load(str(GAMES / "skull.rules")))
+    state, _ = engine.new_match(3, random.Random(1))
+    skull = engine.kind_named("skull")
+    lost = engine.zone_slot(state, "lost")
+    hand = engine.zone_slot(state, "hand", 2)
+    zones = list(state.zones)
+    zones[hand] = tuple(k for k in zones[hand] if k != skull)
+    zones[lost] = (skull,)
+    state = state._replace(zones=tuple(zones), known=((2, lost, (skull,), False),))
+    view = engine.view(state, 2)
+    assert ("lost", None, (skull,)) in view.known
+    for seed in range(20):
+        drawn = sample_state(engine, view, random.Random(seed))
+        assert skull in drawn.zones[lost]
+        assert Counter(k for z in drawn.zones for k in z) == Counter(k for z in state.zones for k in z)
+    assert skull in view_state(engine, view).zones[lost]

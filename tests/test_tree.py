@@ -38,10 +38,10 @@ def tree_of(combo: Combo, max_decisions: int = 200_000) -> GameTree:
     return _TREES[key]
 
 
-def walk(tree: GameTree, rng: random.Random, steps: int = STEPS):
-    """The nodes of a random match (chance by its probabilities, uniformly random ids), at
-    most ``steps`` of them."""
-    node = tree.root()
+def walk(tree: GameTree, rng: random.Random, steps: int = STEPS, node=None):
+    """The nodes of a random match from ``node`` (default: the start; chance by its
+    probabilities, uniformly random ids), at most ``steps`` of them."""
+    node = tree.root() if node is None else node
     for _ in range(steps):
         yield node
         if tree.is_terminal(node):
@@ -293,24 +293,12 @@ def test_a_resampled_node_is_one_the_seat_cannot_tell_apart(combo, seed):
         assert engine.view(other.state, seat).zones == engine.view(node.state, seat).zones
         cards = [Counter(k for z in n.state.zones for k in z if engine.kinds[k].die is None) for n in (node, other)]
         assert cards[0] == cards[1]
-        later = list(walk_from(tree, other, rng, 40))[-1]
+        later = list(walk(tree, rng, 40, other))[-1]
         for s in range(tree.n):
             tree.information_state_string(later, s)
         done += 1
         if done == 3:
             break
-
-
-def walk_from(tree, node, rng, steps):
-    for _ in range(steps):
-        yield node
-        if tree.is_terminal(node):
-            return
-        if tree.player(node) == CHANCE:
-            ids, probs = zip(*tree.chance_outcomes(node))
-            node = tree.apply(node, rng.choices(ids, probs)[0])
-        else:
-            node = tree.apply(node, rng.choice(tree.legal(node)))
 
 
 def test_resampling_hides_what_the_seat_cannot_see():
