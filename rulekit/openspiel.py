@@ -51,7 +51,7 @@ _TREES: dict = {}    # (engine, players, max_decisions, cache_size) -> (GameTree
 
 def short_name(path: str) -> str:
     """The short name a file's game is registered under (see the module's docstring)."""
-    full = os.path.abspath(path)
+    full = os.path.realpath(path)
     name = _SHORT.get(full)
     if name is None:
         stem = re.sub(r"[^a-z0-9_]", "_", os.path.splitext(os.path.basename(full))[0].lower()) or "game"
@@ -92,7 +92,7 @@ def load_game(path: str, players: int | None = None, variants=(), **params) -> p
     if isinstance(variants, str):
         variants = tuple(v for v in variants.split(",") if v)
     name = _register(path)
-    values = {"path": os.path.abspath(path), "variants": ",".join(variants),
+    values = {"path": os.path.realpath(path), "variants": ",".join(variants),
               "max_decisions": int(params.get("max_decisions", MAX_DECISIONS)),
               "cache_size": int(params.get("cache_size", CACHE_SIZE))}
     if players is not None:
@@ -103,9 +103,9 @@ def load_game(path: str, players: int | None = None, variants=(), **params) -> p
 def _register(path: str) -> str:
     name = short_name(path)
     if name not in _REGISTERED:
-        engine = _engine(os.path.abspath(path), ())
+        engine = _engine(os.path.realpath(path), ())
         low, high = engine.game.players
-        game_type = _game_type(name, engine.game.title, low, high, os.path.abspath(path),
+        game_type = _game_type(name, engine.game.title, low, high, os.path.realpath(path),
                                default_players(engine.game))
         pyspiel.register_game(game_type, RulekitGame)
         _REGISTERED.add(name)

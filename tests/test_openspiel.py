@@ -8,6 +8,8 @@ NashConv for the uniform policy and for OpenSpiel's CFR; ISMCTS on every game th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -129,24 +131,9 @@ def test_kuhn_poker_nash_conv_and_cfr_agree_with_openspiel():
     assert values[0][0] == pytest.approx(11 / 12, abs=1e-9)
 
 
-def test_liars_dice_is_openspiels_node_for_node_for_some_dice():
-    """games/liars_dice.rules is liars_dice (numdice 1) node for node below three rolls of
-    the dice (each deal's tree has 8,191 nodes; the whole tree is the slow test's)."""
-    rolls = {(0, 2), (3, 3), (5, 0)}              # (P1's face - 1, P2's face - 1)
-
-    def follow(outcomes):
-        return outcomes in rolls if len(outcomes) == 2 else any(r[0] == outcomes[0] for r in rolls)
-
-    ours = load_game(LIARS_DICE)
-    native = pyspiel.load_game("liars_dice", {"numdice": 1})
-    count, infostates = same_tree(ours, native, follow=follow)
-    assert count == 1 + 3 + 3 * 8_191
-    assert infostates == [3 * 2_048, 3 * 2_048]
-
-
-@pytest.mark.slow
 def test_liars_dice_is_openspiels_node_for_node():
-    """The whole tree: 294,883 nodes, 12,288 information states per player."""
+    """games/liars_dice.rules is liars_dice (numdice 1) node for node, its whole tree:
+    294,883 nodes, 12,288 information states per player."""
     ours = load_game(LIARS_DICE)
     native = pyspiel.load_game("liars_dice", {"numdice": 1})
     assert (294_883, [12_288, 12_288]) == same_tree(ours, native)
@@ -246,7 +233,7 @@ def test_the_game_loads_again_from_its_name():
     assert str(again) == str(game)
     assert again.num_distinct_actions() == game.num_distinct_actions() == 61
     assert again.max_game_length() == 500
-    assert str(game).startswith("rulekit_liars_dice(")
+    assert re.match(r"rulekit_liars_dice(_\d+)?\(", str(game))
 
 
 def test_information_state_strings_spell_out_a_short_history():
