@@ -255,3 +255,13 @@ def test_unknown_parameters_are_refused():
     """A keyword load_game does not take is a TypeError naming it."""
     with pytest.raises(TypeError, match="unknown parameter.*colour"):
         load_game(LIARS_DICE, colour="red")
+
+
+def test_bad_options_are_named():
+    """An unknown variant or a player count the game does not allow is an OptionError that
+    names what the game accepts."""
+    from rulekit.errors import OptionError
+    with pytest.raises(OptionError, match="unknown variant 'nope' \\(this game has: five_dice\\)"):
+        load_game(LIARS_DICE, variants=["nope"])
+    with pytest.raises(OptionError, match="players must be between 2 and 2 for Liar's Dice, not 9"):
+        load_game(LIARS_DICE, players=9)
