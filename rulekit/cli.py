@@ -206,8 +206,7 @@ def _ask(text: str) -> str:
 
 
 def _make_players(engine, n, seed, kinds, console):
-    from .match import seat_rng
-    from .players import GenericBot, HumanPlayer, RandomBot
+    from .players import HumanPlayer, make_bot
     from .players.human import HotSeat
 
     # several people at one keyboard: the screen is cleared between them
@@ -218,10 +217,8 @@ def _make_players(engine, n, seed, kinds, console):
         if kind == "human":
             # the play-by-play prints every step; after a hand-over cleared it, the seat's recap
             players.append(HumanPlayer(engine, console, _ask, hot_seat, recap=hot_seat is not None))
-        elif kind == "random":
-            players.append(RandomBot(seat_rng(seed, seat)))
         else:
-            players.append(GenericBot(engine, seat_rng(seed, seat)))
+            players.append(make_bot(kind, engine, seed, seat))
     if hot_seat is not None or "human" in kinds:
         if sys.stdin.isatty():
             from .players.human import tab_completion

@@ -9,8 +9,8 @@ gives every game and player count such ids:
 * one **head** per action (of a phase; actions of the same name and the same choices in
   several phases share theirs) and one for a window's ``decline``. When the values the
   action chooses (and its card, when it chooses exactly one) have few combinations (at
-  most :data:`FLAT_LIMIT`), each combination is a head of its own: Liar's Dice's ``bid q f``
-  is one id per (q, f), numbered ``q`` first, as the file chooses them. Otherwise the head
+  most :data:`FLAT_LIMIT`), each combination is a head of its own: an action choosing ``a``
+  then ``b`` has one id per (a, b), numbered ``a`` first, as the file chooses them. Otherwise the head
   names the action alone and each value is a decision of its own that follows;
 * a choice of **several cards** is made one card at a time, smallest kind first: one id per
   card kind ("add a card of this kind") and one id "done", shared by every action. A seat
@@ -182,13 +182,11 @@ class Head:
 
     def head_id(self, card, params: tuple) -> int:
         """The head id of a choice (``card``: the single card's kind, or None)."""
-        digits = ([card] if self.cards == "one" else [])
-        if self.flat:
-            digits += [p.index[v] for p, v in zip(self.params, params)]
-        else:
-            return self.base + (card if self.cards == "one" else 0)
+        digits = [card] if self.cards == "one" else []
+        if not self.flat:
+            return self.base + (digits[0] if digits else 0)
         code = 0
-        for d, r in zip(digits, self.radices):
+        for d, r in zip(digits + [p.index[v] for p, v in zip(self.params, params)], self.radices):
             code = code * r + d
         return self.base + code
 
@@ -394,7 +392,8 @@ class ActionSpace:
         return tuple(ids)
 
     def text(self, action_id: int) -> str:
-        """How an id reads: "bid q=1 f=2", "card J", "done", "decline", "f=2"."""
+        """How an id reads: the action and its values ("raise n=3 c=2"), "card LABEL", "done",
+        "decline", or a value alone ("c=2")."""
         if action_id == self.decline:
             return "decline"
         if self.card_base >= 0 and self.card_base <= action_id < self.done:

@@ -1,7 +1,7 @@
 """Any ``.rules`` file as a Gymnasium environment for one seat (docs/rl.md).
 
 >>> from rulekit.gym import make                         # doctest: +SKIP
->>> env = make("games/liars_dice.rules", seat=1, opponents="random")
+>>> env = make("my_game.rules", seat=1, opponents="random")
 >>> observation, info = env.reset(seed=7)
 >>> legal = info["action_mask"].nonzero()[0]
 
@@ -90,8 +90,7 @@ class RulekitSeatEnv(gymnasium.Env):
 
     def _players(self, seed) -> list:
         """The opponents for a match of ``seed`` (None at the agent's seat)."""
-        from .match import seat_rng
-        from .players import GenericBot, RandomBot
+        from .players import make_bot
         n = self.tree.n
         chosen = self._opponents
         if isinstance(chosen, (str, bytes)) or not isinstance(chosen, (list, tuple)):
@@ -105,12 +104,10 @@ class RulekitSeatEnv(gymnasium.Env):
                 out.append(None)
                 continue
             kind = next(others)
-            if kind == "random":
-                out.append(RandomBot(seat_rng(seed, s)))
-            elif kind == "generic":
-                out.append(GenericBot(self.tree.engine, seat_rng(seed, s)))
-            elif hasattr(kind, "choose"):
+            if hasattr(kind, "choose"):
                 out.append(kind)
+            elif kind in ("random", "generic"):
+                out.append(make_bot(kind, self.tree.engine, seed, s))
             else:
                 raise OptionError(f"opponents: {kind!r} is not 'random', 'generic' or a player")
         return out

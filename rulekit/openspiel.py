@@ -1,13 +1,13 @@
 """Any ``.rules`` file as an OpenSpiel game (docs/rl.md).
 
 >>> from rulekit.openspiel import load_game                  # doctest: +SKIP
->>> game = load_game("games/liars_dice.rules")                # a pyspiel.Game
+>>> game = load_game("my_game.rules")                # a pyspiel.Game
 >>> state = game.new_initial_state()
 
 The game is a Python game registered with ``pyspiel.register_game`` under the short name
 ``rulekit_<stem>`` (the file's name without ``.rules``, lower case, other characters as
 ``_``; a second file of the same stem loaded in the same process gets ``_2``, ``_3`` …), so
-OpenSpiel's C++ and Python algorithms, ``pyspiel.load_game("rulekit_liars_dice(players=2)")``
+OpenSpiel's C++ and Python algorithms, ``pyspiel.load_game("rulekit_my_game(players=2)")``
 once registered, and state serialization all work. Its parameters: ``path`` (the file),
 ``players``, ``variants`` (names separated by commas), ``max_decisions`` and ``cache_size``.
 
@@ -209,10 +209,11 @@ class RulekitState(pyspiel.State):
         self._node = self._tree.apply(self._node, action)
 
     def _action_to_string(self, player, action):
-        node = self._node if (player == CHANCE) == (self._node.pending is not None) else None
-        if player == CHANCE and node is None:
-            return f"chance {action}"
-        return self._tree.action_text(node, action)
+        if player != CHANCE:
+            return self._tree.space.text(action)
+        if self._node.pending is None:
+            return f"chance {action}"          # (an outcome of a chance node already left)
+        return self._tree.action_text(self._node, action)
 
     def is_terminal(self):
         return self._tree.is_terminal(self._node)

@@ -1,7 +1,7 @@
 """Any ``.rules`` file as a PettingZoo AEC environment (docs/rl.md).
 
 >>> from rulekit.pettingzoo import env                     # doctest: +SKIP
->>> game = env("games/liars_dice.rules")
+>>> game = env("my_game.rules")
 >>> game.reset(seed=7)
 >>> for agent in game.agent_iter():
 ...     observation, reward, terminated, truncated, info = game.last()

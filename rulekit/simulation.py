@@ -437,8 +437,8 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
         RulesError, OptionError: as :func:`engine_for`.
     """
     from .engine.compile import RulesRuntimeError
-    from .match import MatchTooLong, play_match, seat_rng
-    from .players import GenericBot, RandomBot
+    from .match import MatchTooLong, play_match
+    from .players import make_bot
 
     engine = engine_for(spec)
     n = spec.players
@@ -446,8 +446,7 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
     for k in range(first, first + count):
         seed = spec.seed + k
         lineup = spec.lineup(k)
-        bots = [RandomBot(seat_rng(seed, s)) if kind == "random" else GenericBot(engine, seat_rng(seed, s))
-                for s, kind in enumerate(lineup)]
+        bots = [make_bot(kind, engine, seed, s) for s, kind in enumerate(lineup)]
         watch = _Watch(engine, n)
         try:
             record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,

@@ -194,17 +194,22 @@ class Node:
 
     def __reduce__(self):
         # the history as a flat list (a long match would nest too deep for pickle)
-        steps = []
-        step = self.trace
-        while step is not None:
-            steps.append(step)
-            step = step.prev
         flat = tuple((True, s.lines, s.after, s.public) if isinstance(s, Resampled)
-                     else (False, s.base, s.seat, s.action, s.outcomes, s.after) for s in reversed(steps))
+                     else (False, s.base, s.seat, s.action, s.outcomes, s.after) for s in _steps(self.trace))
         return _node, (self.state, self.pending, self.partial, flat, self.decisions, self.cut)
 
     def __deepcopy__(self, memo):
         return self
+
+
+def _steps(trace) -> list:
+    """The steps of a history, oldest first."""
+    steps = []
+    while trace is not None:
+        steps.append(trace)
+        trace = trace.prev
+    steps.reverse()
+    return steps
 
 
 def _node(state, pending, partial, flat, decisions, cut) -> Node:
@@ -521,8 +526,8 @@ class GameTree:
 
     # ------------------------------------------------------------------ texts
     def action_text(self, node: Node, action_id: int) -> str:
-        """How an id reads at ``node`` ("bid q=1 f=2"; a chance outcome: "die 3", "card J",
-        "seat P2")."""
+        """How an id reads at ``node`` (:meth:`ActionSpace.text`; a chance outcome: "die 3",
+        "card LABEL", "seat P2")"""
         if node is not None and node.pending is not None:
             event = node.pending[2]
             for o in event.outcomes:
@@ -642,19 +647,22 @@ class GameTree:
         text = memo.get(key)
         if text is not None:
             return text
-        parts = [seat_name(seat)]
+        parts = [seat_name(seat), *self._history(node.trace, seat), self._now(node.state, seat),
+                 *self._pending_lines(node, seat)]
+        text = memo[key] = "\n".join(parts)
+        return text
+
+    def _history(self, trace, seat: int) -> list[str]:
+        """The lines of :meth:`information_state_string` that tell the steps of a history:
+        the digest of those before the last :data:`WINDOW` (``history …``), then theirs."""
         window = []
-        step = node.trace
+        step = trace
         while step is not None and len(window) < WINDOW:
             window.append(step)
             step = step.prev
-        if step is not None:
-            parts.append("history " + self._digest(step, seat))
+        parts = ["history " + self._digest(step, seat)] if step is not None else []
         parts.extend(filter(None, (self._step_lines(s, seat) for s in reversed(window))))
-        parts.append(self._now(node.state, seat))
-        parts.extend(self._pending_lines(node, seat))
-        text = memo[key] = "\n".join(parts)
-        return text
+        return parts
 
     def _now(self, state, seat: int) -> str:
         key = ("now", state, seat)
@@ -719,18 +727,15 @@ class GameTree:
     def perceived(self, node: Node, seat: int) -> list:
         """The events ``seat`` perceived since the match began (:meth:`Engine.observe`),
         as ``View.history`` holds them for a player that reads its history."""
-        steps = []
-        step = node.trace
-        while step is not None and not isinstance(step, Resampled):
-            steps.append(step)
-            step = step.prev
         out = []
-        for step in reversed(steps):
-            memo = step.memo if step.memo is not None else {}
-            seen = memo.get(("seen", seat))
+        for step in _steps(node.trace):
+            if isinstance(step, Resampled):      # (a resampled history keeps no events)
+                continue
+            events = self._events(step)           # (makes the step's memo)
+            seen = step.memo.get(("seen", seat))
             if seen is None:
-                seen = [o for o in (self.engine.observe(e, seat, self.n) for e in self._events(step)) if o is not None]
-                step.memo[("seen", seat)] = seen
+                seen = step.memo[("seen", seat)] = [o for o in (self.engine.observe(e, seat, self.n) for e in events)
+                                                    if o is not None]
             out.extend(seen)
         return out
 
@@ -834,8 +839,7 @@ class GameTree:
         lines = []
         for s in range(self.n):
             if s == seat:
-                mine = self.information_state_string(Node(state, None, None, node.trace), s)
-                lines.append(mine[mine.index("\n") + 1:mine.rindex("\nnow ")])
+                lines.append("\n".join(self._history(node.trace, s)))
             else:
                 lines.append(f"resampled {public}")
         partial = node.partial if engine.decider(state) == seat else None
@@ -844,13 +848,9 @@ class GameTree:
     def _public_digest(self, step) -> str:
         """A digest of the events of the history as a seat that holds no cards perceives
         them (the same for every node of the same public history)."""
-        steps = []
-        while step is not None:
-            steps.append(step)
-            step = step.prev
         h = hashlib.blake2b(digest_size=16)
         names = self._log_names()
-        for step in reversed(steps):
+        for step in _steps(step):
             if isinstance(step, Resampled):
                 h.update(step.public.encode())
                 continue
