@@ -11,7 +11,7 @@ from .bounds import MAX_DECISIONS
 # Only click is imported up front, so that `rulekit --help` starts quickly; each command
 # imports what it uses (the parser, the engine, rich) when it runs.
 
-BOTS = ("generic", "random")
+from .bots import BOTS, bot_kind
 
 #: -h is --help, for the group and every command
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -41,9 +41,16 @@ class _Bots(click.ParamType):
             return value
         kinds = tuple(k.strip().lower() for k in str(value).split(","))
         for k in kinds:
-            if k not in self.kinds:
-                self.fail(f"{k!r} is not a kind of player; give one of {', '.join(self.kinds)} for every seat, "
-                          f"or one per seat separated by commas (e.g. generic,random,random,random)", param, ctx)
+            if k in self.kinds:
+                continue
+            if k.partition(":")[0] not in self.kinds:
+                self.fail(f"{k!r} is not a kind of player; give one of {', '.join(self.kinds)} (search:N for N "
+                          f"iterations a decision) for every seat, or one per seat separated by commas "
+                          f"(e.g. search,generic,random,random)", param, ctx)
+            try:
+                bot_kind(k)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
         return kinds
 
     def shell_complete(self, ctx, param, incomplete):
@@ -73,6 +80,32 @@ def _seat_kinds(bots: tuple[str, ...], n: int, humans=()) -> tuple[str, ...]:
                                          f"{kinds[h - 1]} bot: write human in its place", param_hint="'--bots'")
             kinds[h - 1] = "human"
     return tuple(kinds)
+
+
+def _resolve_bots(kinds: tuple[str, ...], engine, n: int, otherwise: str) -> tuple[str, ...]:
+    """``kinds`` with ``auto`` made ``solved`` when the game can be solved (solving it
+    the first time: up to a minute, then cached), else ``otherwise``; a usage error when
+    ``solved`` is asked of a game that cannot be solved."""
+    from .bots import bot_kind
+    if not any(k != "human" and bot_kind(k)[0] in ("auto", "solved") for k in kinds):
+        return kinds
+    from rich.console import Console
+
+    from .players import resolve_lineup
+    try:
+        # the first time, a small game is solved (up to a minute); a spinner says so
+        with Console(stderr=True).status(f"solving {engine.game.title} for {n} players if it is small enough "
+                                         f"(once: the answer is cached)"):
+            return resolve_lineup(kinds, engine.game.source, engine.game.applied, n, otherwise, engine=engine)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--bots'") from None
+
+
+def _seats_text(kinds: tuple[str, ...]) -> str:
+    """"bots: search", or "P1 human, P2 search, P3 generic" when the seats differ."""
+    if len(set(kinds)) == 1:
+        return f"bots: {kinds[0]}"
+    return ", ".join(f"P{s + 1} {k}" for s, k in enumerate(kinds))
 
 
 def _bots_text(kinds: tuple[str, ...]) -> str:
@@ -218,7 +251,8 @@ def _make_players(engine, n, seed, kinds, console):
             # the play-by-play prints every step; after a hand-over cleared it, the seat's recap
             players.append(HumanPlayer(engine, console, _ask, hot_seat, recap=hot_seat is not None))
         else:
-            players.append(make_bot(kind, engine, seed, seat))
+            players.append(make_bot(kind, engine, seed, seat, source=engine.game.source,
+                                    variants=engine.game.applied, players=n))
     if hot_seat is not None or "human" in kinds:
         if sys.stdin.isatty():
             from .players.human import tab_completion
@@ -256,9 +290,11 @@ def main() -> None:
 @_variant_option("Apply a variant of the game (repeatable, applied in order).")
 @click.option("--human", "humans", multiple=True, type=click.IntRange(min=1), metavar="SEAT",
               help="Seat (1 = P1) played by you at the terminal (repeatable).")
-@click.option("--bots", type=_Bots(BOTS + ("human",)), default="generic", show_default=True,
-              help="Who plays the seats: one kind for all (generic or random; seats of --human excepted), or one "
-                   "per seat separated by commas, human for yours (e.g. human,generic,random,random).")
+@click.option("--bots", type=_Bots(BOTS + ("human",)), default="auto", show_default=True,
+              help="Who plays the seats: one kind for all (seats of --human excepted), or one per seat separated "
+                   "by commas, human for yours (e.g. human,search,generic,random). Kinds: auto (solved when the "
+                   "game is small enough to solve, else search against a person and generic for bots alone), "
+                   "search or search:N (tree search, N iterations a decision), solved, generic (fast), random.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE.jsonl", help="Write every decision and event as JSON lines after a header (rules file "
                                          "and its SHA-256, variants, seed, players), also when the match is "
@@ -296,6 +332,9 @@ def run(file, players, seed, variants, humans, bots, log_path, log_for, verbose,
             raise click.BadParameter(f"seat {h} does not exist in a {n}-player match (seats are 1..{n})",
                                      param_hint="'--human'")
     kinds = _seat_kinds(bots, n, humans)
+    # auto: against a person, the search bot; bots alone, the fast one (a long match of
+    # search bots would take hours)
+    kinds = _resolve_bots(kinds, engine, n, "search" if "human" in kinds else "generic")
     for seat, _ in log_for:
         if seat > n:
             raise click.BadParameter(f"seat {seat} does not exist in a {n}-player match (seats are 1..{n})",
@@ -312,7 +351,8 @@ def run(file, players, seed, variants, humans, bots, log_path, log_for, verbose,
     console = Console(highlight=False)
     game = engine.game
     title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
-    console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}", soft_wrap=True)
+    console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}, "
+                  f"{escape(_seats_text(kinds))}", soft_wrap=True)
     human_seats = {s for s, kind in enumerate(kinds) if kind == "human"}
     # bots alone: a summary per deal, every step with --verbose; with a person: every step
     on_events = _narrator(console, engine, human_seats, verbose or bool(human_seats), quiet)
@@ -666,9 +706,11 @@ def _simulation_options(command):
         click.option("--seed", "-s", type=int, default=None,
                      help="Seed of the first match (default: a fresh 128-bit seed, printed); match k plays "
                           "seed + k - 1."),
-        click.option("--bots", type=_Bots(BOTS), default="random", show_default=True,
-                     help="Which bots play: one kind for all seats (generic or random), or one per seat separated "
-                          "by commas (e.g. generic,random,random,random)."),
+        click.option("--bots", type=_Bots(BOTS), default="auto", show_default=True,
+                     help="Which bots play: one kind for all seats, or one per seat separated by commas (e.g. "
+                          "search,generic,generic,generic). Kinds: auto (solved when the game is small enough to "
+                          "solve, else generic), generic (fast), search or search:N (tree search, N iterations a "
+                          "decision: slow), solved, random (figures then describe random play)."),
         click.option("--rotate", is_flag=True,
                      help="Rotate the line-up of --bots over the seats: each match seats it one place further on "
                           "(P1's bot plays P2 in the next match), so that the seats and the bots do not mix up; "
@@ -719,7 +761,7 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
         _check_writable(path, option)
     engine = _load(file, variants)
     n = _players_default(engine, players)
-    kinds = _seat_kinds(bots, n)
+    kinds = _resolve_bots(_seat_kinds(bots, n), engine, n, "generic")
     console = Console(highlight=False)
     if seed is None:
         seed = fresh_seed()
@@ -897,6 +939,9 @@ def _print_simulation(console, engine, spec, games: int, summary, figures: dict,
         notes.append("  a bot kind's win share is per seat it had; its interval counts matches, not seats")
     if spec.rotate and several:
         notes.append("  --rotate: each match seats the line-up one place further on")
+    if set(spec.bots) == {"random"}:
+        notes.append("  random bots: these figures describe random play, not how people play "
+                     "(the default bots: --bots auto)")
     for line in notes:
         console.print(line, markup=False, soft_wrap=True)
     fair = figures["fairness"]
@@ -1013,7 +1058,10 @@ def compare(ctx, file, variants, games, players, seed, bots, rotate, max_decisio
         low, high = engine.game.players
         if not low <= n <= high:
             raise click.BadParameter(f"variant {name} is for {low} to {high} players, not {n}", param_hint="'--players'")
+    # one line-up for every arm: solved only when every arm can be solved
     kinds = _seat_kinds(bots, n)
+    for engine in engines:
+        kinds = _resolve_bots(kinds, engine, n, "generic")
     console = Console(highlight=False)
     if seed is None:
         seed = fresh_seed()

@@ -33,7 +33,7 @@ from . import stats
 from .bounds import MAX_DECISIONS
 
 #: the bots a simulation can seat: "generic" (``GenericBot``) or "random" (``RandomBot``)
-BOTS = ("generic", "random")
+from .bots import bot_kind
 
 #: chunks per worker: enough for the load to even out (matches differ a lot in length; with
 #: 8, a worker could sit idle for the last 15% of a run) and for a progress bar to move,
@@ -52,9 +52,8 @@ def _per_seat(bots, spec: "SimulationSpec") -> tuple[str, ...]:
 def _check_bots(spec: "SimulationSpec", attribute, bots: tuple) -> None:
     if len(bots) != spec.players:
         raise ValueError(f"bots: {len(bots)} given for {spec.players} seats (one per seat)")
-    wrong = [b for b in bots if b not in BOTS]
-    if wrong:
-        raise ValueError(f"bots: {wrong[0]!r} is not one of {', '.join(BOTS)}")
+    for b in bots:
+        bot_kind(b)             # raises ValueError naming the bots
 
 
 @attrs.frozen
@@ -66,7 +65,7 @@ class SimulationSpec:
         path: the file's name, used in error messages only.
         variants: the variants to apply, in order.
         players: the number of seats.
-        bots: which bot sits at each seat, one of :data:`BOTS` per seat (a tuple as long
+        bots: which bot sits at each seat, a bot name of :data:`rulekit.bots.BOTS` per seat (a tuple as long
             as ``players``); a single kind given as a string sits at every seat.
         seed: the seed of match 0; match ``k`` is played with ``seed + k``.
         max_decisions: a match that has not ended after this many decisions is unfinished.
@@ -446,7 +445,8 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
     for k in range(first, first + count):
         seed = spec.seed + k
         lineup = spec.lineup(k)
-        bots = [make_bot(kind, engine, seed, s) for s, kind in enumerate(lineup)]
+        bots = [make_bot(kind, engine, seed, s, source=spec.text, variants=spec.variants, players=n)
+                for s, kind in enumerate(lineup)]
         watch = _Watch(engine, n)
         try:
             record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,

@@ -73,7 +73,7 @@ def test_end_of_input_at_the_first_prompt_stops_with_status_1_and_keeps_the_log(
     """No input at all: the first prompt meets the end of input; one line, status 1, and the
     log holds the setup (and the bots' decisions before the human's turn)."""
     log = tmp_path / "m.jsonl"
-    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--seed", "1", "--log", str(log)],
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--bots", "generic", "--seed", "1", "--log", str(log)],
                                 input="")
     assert 1 == result.exit_code, result.output
     assert "Traceback" not in result.output and "Aborted!" not in result.output
@@ -116,7 +116,7 @@ def _abort_like_click(exc_type):
 def test_ctrl_c_at_a_prompt_stops_with_status_130_and_keeps_the_log(tmp_path, monkeypatch):
     log = tmp_path / "m.jsonl"
     monkeypatch.setattr(click, "prompt", _abort_like_click(KeyboardInterrupt))
-    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--seed", "1", "--log", str(log)])
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--bots", "generic", "--seed", "1", "--log", str(log)])
     assert 130 == result.exit_code, result.output
     assert "Traceback" not in result.output and "Aborted!" not in result.output
     line = _stop_line(result)
@@ -126,7 +126,7 @@ def test_ctrl_c_at_a_prompt_stops_with_status_130_and_keeps_the_log(tmp_path, mo
 
 def test_abort_on_end_of_input_is_told_from_ctrl_c(tmp_path, monkeypatch):
     monkeypatch.setattr(click, "prompt", _abort_like_click(EOFError))
-    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--seed", "1", "--quiet"])
+    result = CliRunner().invoke(main, ["run", LUGENBEUTEL, "--human", "1", "--bots", "generic", "--seed", "1", "--quiet"])
     assert 1 == result.exit_code
     assert _stop_line(result).startswith("stopped: end of input")
 
@@ -156,7 +156,7 @@ def test_ctrl_c_while_the_bots_play_keeps_the_log(tmp_path, monkeypatch):
 def test_a_real_sigint_at_a_prompt_stops_with_status_130(tmp_path):
     """A real Ctrl-C (SIGINT) to `rulekit run --human 1` waiting at its prompt."""
     log = tmp_path / "m.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "run", LUGENBEUTEL, "--human", "1", "--seed", "1",
+    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "run", LUGENBEUTEL, "--human", "1", "--bots", "generic", "--seed", "1",
                              "--log", str(log)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=ROOT)
     try:
@@ -450,7 +450,7 @@ def test_singular_in_every_command(tmp_path):
     assert "compiled for 1 player — 1 of 1 action enumerated" in compiled.stdout
     simulated = runner.invoke(main, ["simulate", str(solo), "--games", "1", "--seed", "1", "--workers", "1"],
                               terminal_width=200)
-    assert "1 match, 1 player, random bots" in simulated.stdout
+    assert "1 match, 1 player, generic bots" in simulated.stdout
 
 
 def test_bots_alone_get_a_summary_per_deal_and_private_results_stay_private():

@@ -150,7 +150,7 @@ def test_hot_seat_clears_the_screen_and_passes_the_keyboard():
     assert both.exit_code == 0, both.output
     assert "pass the keyboard to P2 and press Enter" in both.output
     assert "pass the keyboard to P1 and press Enter" in both.output
-    one = CliRunner().invoke(main, ["run", dice, "--seed", "1", "--human", "1"], input="bid 1 1\nliar\n" * 5)
+    one = CliRunner().invoke(main, ["run", dice, "--seed", "1", "--human", "1", "--bots", "generic"], input="bid 1 1\nliar\n" * 5)
     assert "pass the keyboard" not in one.output
 
 
@@ -164,7 +164,7 @@ def test_enter_declines_at_the_real_prompt(tmp_path):
     from rulekit.cli import main
 
     log = tmp_path / "m.jsonl"
-    result = CliRunner().invoke(main, ["run", str(GAMES / "lugenbeutel.rules"), "--human", "1", "--seed", "4",
+    result = CliRunner().invoke(main, ["run", str(GAMES / "lugenbeutel.rules"), "--human", "1", "--bots", "generic", "--seed", "4",
                                        "--log", str(log)], input="\n")
     assert result.exit_code == 1 and "stopped: end of input" in result.stderr     # then the input ends
     records = [json.loads(line) for line in log.read_text().splitlines()]

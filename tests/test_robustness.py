@@ -55,16 +55,16 @@ def test_markup_in_titles_labels_and_card_names_is_printed_as_text(tmp_path):
     path.write_text(MARKUP_GAME, encoding="utf-8")
     result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--bots", "random", "-v"])
     assert 0 == result.exit_code, result.output
-    assert "[/] [bold]Gold — 2 players, seed 1" == result.stdout.splitlines()[0]
+    assert "[/] [bold]Gold — 2 players, seed 1, bots: random" == result.stdout.splitlines()[0]
     assert "P1 gives [/] 1" in result.stdout
-    human = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1"], input="1\n1\n")
+    human = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1", "--bots", "generic"], input="1\n1\n")
     assert 0 == human.exit_code, human.output
     assert "[/]gold" in human.stdout
 
 
 def test_markup_typed_at_the_prompt_is_explained_and_asked_again():
     """Typing `[/]` at a DTC prompt is a bad entry like any other: explained, asked again."""
-    result = CliRunner().invoke(main, ["run", str(DTC), "--seed", "1", "--human", "1", "--players", "2"],
+    result = CliRunner().invoke(main, ["run", str(DTC), "--seed", "1", "--human", "1", "--bots", "generic", "--players", "2"],
                                 input="[/]\n")
     assert "'[/]' is not one of the options" in result.output
     assert "MarkupError" not in result.output and "Traceback" not in result.output
@@ -75,7 +75,7 @@ def test_digits_that_are_not_ascii_are_explained_and_asked_again(tmp_path):
     explained and asked again, and so is a number too long to read."""
     path = tmp_path / "markup.rules"
     path.write_text(MARKUP_GAME, encoding="utf-8")
-    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1"],
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1", "--bots", "generic"],
                                 input="²\n٣\n" + "9" * 5000 + "\n1\n²\n1\n1\n")
     assert 0 == result.exit_code, result.output
     assert "'²' is not one of the options 1..1" in result.output

@@ -29,7 +29,7 @@ def screen(child) -> str:
 
 
 def test_a_liars_dice_match_typed_at_a_terminal_with_tab_completion():
-    child = spawn("games/liars_dice.rules", "--human", "1", "--seed", "3")
+    child = spawn("games/liars_dice.rules", "--human", "1", "--bots", "generic", "--seed", "3")
     child.expect_exact(PROMPT)
     shown = screen(child)
     assert "P1, your decision: your turn" in shown and "your cup: " in shown

@@ -10,8 +10,8 @@ estimates how likely a claim is by sampling states consistent with what it saw
 dealt into the hidden zones. About 2,000 decisions a second or more in the shipped games.
 
 * Its own claim put to the test, it defends it when it holds (shows the card).
-* Facing a claim of another seat that looks unlikely (estimated truth below ``doubt``; below
-  ``STAKES_DOUBT`` when letting it stand would end the deal or the match), it tests it.
+* Facing a claim of another seat that looks unlikely (estimated truth below ``doubt``), it
+  tests it.
 * When it must claim, it builds honest choices greedily (cards that keep the claim true,
   grown past sizes the rules do not allow yet) and prefers the honest choice that sheds
   most cards, or for a claim without cards the lowest one likely to be true; a claim the
@@ -150,9 +150,6 @@ ROLLOUT_DECISIONS = 200
 #: how many of the claims heard last in the deal weigh the sampled states (see GenericBot.p_claim)
 HEARD = 8
 
-#: the doubt of a claim that ends the deal or the match if it stands (see GenericBot._doubt_level)
-STAKES_DOUBT = 0.5
-
 #: how many claims the prior belief in a seat's honesty is worth (see GenericBot._trust)
 PRIOR_CLAIMS = 5
 
@@ -172,6 +169,7 @@ class _Record:
         self.seen: dict = {}      # seat -> (told, true)
         self.base = None          # a state that agrees with the view (made when first needed)
         self.held: dict = {}      # zone instance -> [cards seen going in, not seen leaving], oldest first
+        self.heard: list = []     # (claim, values, seat) of the claims without cards made this deal
         self.shown = None         # (zone instance, cards) of the last reveal, until they move on
 
     def update(self, bot: "GenericBot", view: View) -> dict:
@@ -181,42 +179,42 @@ class _Record:
         if len(history) == self.read:
             return self.seen
         about = bot.analysis.about_cards
-        for event in history[self.read:]:
-            kind = event.kind
-            if kind == "shuffle" or kind == "deal_start":
-                if kind == "deal_start":
-                    self.held.clear()
+        for i in range(self.read, len(history)):
+            event = history[i]
+            kind, data = event.kind, event.data
+            if kind == "deal_start":
+                self.heard, self.last, self.shown = [], None, None
+                self.held.clear()
+            elif kind == "claim":
+                if data["claim"] in about:
+                    self.last = data
                 else:
-                    self.held.pop(event.data.get("zone"), None)
-            if kind == "reveal":
-                groups = event.data.get("groups") or ()
+                    self.heard.append((data["claim"], data["args"], data["seat"]))
+                    self.last = None
+            elif kind == "shuffle":
+                self.held.pop(data.get("zone"), None)
+            elif kind == "reveal":
+                groups = data.get("groups") or ()
                 self.shown = groups[0] if len(groups) == 1 else None
+                if self.last is not None:
+                    # the claimant's revealed play was seen leaving his zones
+                    for slot in _owned_slots(bot.engine, view, self.last["seat"]):
+                        if slot in self.held:
+                            _forget(self.held[slot], data.get("cards", ()))
+                    holds = self._judge(bot, view, self.last, data)
+                    if holds is not None:
+                        seat = self.last["seat"]
+                        told, true = self.seen.get(seat, (0, 0))
+                        self.seen[seat] = (told + 1, true + holds)
+                    self.last = None
             elif kind == "move" and self.shown is not None:
                 # the revealed cards moved on together (a caller takes the revealed play)
                 slot, cards = self.shown
-                data = event.data
                 if list(data.get("from") or ()) == [slot] and len(data.get("cards", ())) == len(cards):
                     to = data.get("to", -1)
                     if to >= 0:
                         self.held.setdefault(to, []).extend(cards)
                 self.shown = None
-            if kind == "reveal" and self.held and self.last is not None:
-                # the claimant's revealed play was seen leaving his zones
-                owned = _owned_slots(bot.engine, view, self.last["seat"])
-                for slot in owned:
-                    if slot in self.held:
-                        _forget(self.held[slot], event.data.get("cards", ()))
-            if kind == "claim":
-                self.last = event.data if event.data["claim"] in about else None
-            elif kind == "deal_start":
-                self.last = None
-            elif kind == "reveal" and self.last is not None:
-                holds = self._judge(bot, view, self.last, event.data)
-                if holds is not None:
-                    seat = self.last["seat"]
-                    told, true = self.seen.get(seat, (0, 0))
-                    self.seen[seat] = (told + 1, true + holds)
-                self.last = None
         self.first = history[0] if len(history) else None
         self.read = len(history)
         return self.seen
@@ -458,12 +456,8 @@ class GenericBot:
     def _heard(self, view: View) -> list:
         """The claims without cards that other seats made earlier in this deal, from the
         public history, as (claim name, values, seat); the standing claim left out."""
-        heard = []
-        for event in view.history:
-            if event.kind == "deal_start":
-                heard = []
-            elif event.kind == "claim" and event.data["claim"] not in self.analysis.about_cards:
-                heard.append((event.data["claim"], event.data["args"], event.data["seat"]))
+        self._record.update(self, view)
+        heard = list(self._record.heard)
         if heard and view.claim is not None and heard[-1] == view.claim[:3]:
             heard.pop()
         return [h for h in heard if h[2] != view.seat]
@@ -526,7 +520,7 @@ class GenericBot:
         testing = [o for o in options if (phase, o.name) in analysis.tests and o not in defends]
         if testing and view.claim is not None and not mine:
             p = self.p_claim(view)
-            if p is not None and p < self._doubt_level(view, decision):
+            if p is not None and p < self.doubt:
                 return random_legal(decision, self.rng, testing)
         rest = [o for o in options if o not in testing and o not in defends]
         claiming = [o for o in rest if (phase, o.name) in analysis.claims]
@@ -599,26 +593,6 @@ class GenericBot:
             if _legal(decision, option, action):
                 return action
         return None
-
-    def _doubt_level(self, view: View, decision: Decision) -> float:
-        """The estimated truth below which it tests the standing claim: ``doubt``, or
-        ``STAKES_DOUBT`` when letting the claim stand (every seat asked declining) would end
-        the deal or the match: then a claim more likely false than true is not let go."""
-        if decision.kind not in ("first", "each") or not any(o.name == DECLINE_ACTION.name for o in decision.options):
-            return self.doubt
-        engine = self.engine
-        state = self._states(view, 1)[0]
-        phase, deal = state.phase, state.deal
-        try:
-            for _ in range(view.players + 1):
-                state, _ = engine.apply(state, DECLINE_ACTION, self.rng, False, False)
-                if state.is_terminal or state.deal != deal:
-                    return max(self.doubt, STAKES_DOUBT)
-                if state.phase != phase:
-                    break
-        except Exception:
-            pass
-        return self.doubt
 
     def _knows_a_hand(self, view: View) -> bool:
         """Whether it knows a card of another seat's private zone (a hand): then looking
