@@ -212,11 +212,16 @@ class _Rejected:
 
 
 # ---------------------------------------------------------------------------- size
+#: a random path longer than this (nodes) makes a game too big to solve at once
+PROBE_DEPTH = 10_000
+
+
 def estimate_nodes(tree: GameTree, probes: int, rng: random.Random, cap: float = math.inf) -> float:
     """Knuth's estimate of the number of nodes of ``tree``: the mean over ``probes`` random
     paths (each choice uniform among the legal ids or chance outcomes) of 1 + b1 + b1·b2
     + …, the b the branching factors along the path. Stops early, giving ``inf``, once
-    the estimate cannot stay at or below ``cap``."""
+    the estimate cannot stay at or below ``cap``, or a path is longer than
+    :data:`PROBE_DEPTH` nodes (a match that may go on that long is no small game)."""
     total = 0.0
     bound = cap * probes
     draw = rng.random
@@ -224,7 +229,11 @@ def estimate_nodes(tree: GameTree, probes: int, rng: random.Random, cap: float =
         node = tree.root()
         width = 1.0
         total += 1.0
+        depth = 0
         while not tree.is_terminal(node):
+            depth += 1
+            if depth > PROBE_DEPTH:
+                return math.inf
             legal = tree.legal(node)
             width *= len(legal)
             total += width
