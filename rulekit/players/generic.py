@@ -44,6 +44,7 @@ import attrs
 from .. import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.core import option_reason
+from ..errors import IllegalAction
 from .base import random_concrete, random_legal, unchecked_choice
 from .determinize import sampler
 
@@ -650,11 +651,13 @@ class GenericBot:
         ranked = []
         for i, values in enumerate(combos):
             action = Action(option.name, (), tuple(values))
-            if not _legal(decision, option, action):
+            if option.exact and option_reason(option, action) is not None:
                 continue
-            try:
+            try:         # applying it checks it: an illegal choice raises (in the sampled state)
                 after, _ = self.engine.apply(state, action, self.rng, False, False)
                 rank = self.engine.claim_rank(after)
+            except IllegalAction:
+                continue
             except Exception:
                 rank = None
             ranked.append(((0, rank, i) if rank is not None else (1, 0, i), action))
