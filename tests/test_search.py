@@ -1,0 +1,317 @@
+"""The search bot (rulekit.players.search): legal, reproducible, blind to the state, and it
+searches: it finds a sure win a random choice would miss and it maximizes the returns."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from rulekit import Engine, load, loads
+from rulekit.engine import Action, Decision, Option, State
+from rulekit.match import play_match, player_decision, seat_rng
+from rulekit.players import RandomBot
+from rulekit.players.search import SearchBot
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+
+_ENGINES: dict = {}
+
+
+def engine_of(path: Path, variants=()) -> Engine:
+    key = (str(path), tuple(variants))
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(load(str(path), variants=list(variants)))
+    return _ENGINES[key]
+
+
+class Strict:
+    """A player that fails the test when the match rejects one of the bot's answers."""
+
+    uses_texts = False
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.searched = 0
+
+    def choose(self, view, decision):
+        assert decision.rejected is None, f"the match rejected {decision.rejected}"
+        action = self.bot.choose(view, decision)
+        self.searched += bool(self.bot.last.get("iterations"))
+        return action
+
+
+SMALL = dict(iterations=6, max_steps=400, horizon=30)
+
+
+@pytest.mark.parametrize("path,players,variants", [
+    (GAMES / "coup.rules", 4, ()),
+    (GAMES / "skull.rules", 3, ()),
+    (GAMES / "dtc.rules", 3, ()),
+    (GAMES / "liars_dice.rules", 2, ("five_dice",)),
+    (ROOT / "docs" / "examples" / "kuhn_poker.rules", 2, ()),
+])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])
+def test_whole_matches_are_legal(path, players, variants, seed):
+    """Search bots in every seat play whole matches without one illegal answer."""
+    engine = engine_of(path, variants)
+    bots = [Strict(SearchBot(engine, seat_rng(seed, s), **SMALL)) for s in range(players)]
+    record = play_match(engine, bots, players, seed, keep_log=False)
+    assert record.state.is_terminal
+    assert sum(b.searched for b in bots) > 0         # it did search, not only answer forced moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,players", [("lugenbeutel", 4), ("nimms_leich", 4), ("nimms_leich", 3),
+                                          ("skull", 4), ("coup", 2)])
+def test_whole_matches_are_legal_in_the_long_games(name, players):
+    engine = engine_of(GAMES / f"{name}.rules")
+    bots = [Strict(SearchBot(engine, seat_rng(3, 0), **SMALL))] + \
+        [RandomBot(seat_rng(3, s)) for s in range(1, players)]
+    record = play_match(engine, bots, players, 3, keep_log=False)
+    assert record.state.is_terminal
+
+
+def test_same_seed_same_match():
+    engine = engine_of(GAMES / "coup.rules")
+
+    def log(seed):
+        bots = [SearchBot(engine, seat_rng(seed, s), **SMALL) for s in range(3)]
+        return play_match(engine, bots, 3, seed).log
+    assert log(5) == log(5)
+    assert log(5) != log(6)
+
+
+_HASH_SCRIPT = """
+import hashlib, json, sys
+from rulekit import Engine, load
+from rulekit.match import play_match, seat_rng
+from rulekit.players.search import SearchBot
+engine = Engine(load(sys.argv[1]))
+bots = [SearchBot(engine, seat_rng(4, s), iterations=6, max_steps=400, horizon=30) for s in range(3)]
+print(hashlib.sha256(json.dumps(play_match(engine, bots, 3, 4).log).encode()).hexdigest())
+"""
+
+
+def test_same_match_whatever_the_hash_seed():
+    """Nothing depends on the order of a set of strings (it changes with PYTHONHASHSEED): a
+    match played here and one played by another process with another hash seed agree."""
+    engine = engine_of(GAMES / "skull.rules")
+    bots = [SearchBot(engine, seat_rng(4, s), iterations=6, max_steps=400, horizon=30) for s in range(3)]
+    here = hashlib.sha256(json.dumps(play_match(engine, bots, 3, 4).log).encode()).hexdigest()
+    hash_seed = "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"
+    out = subprocess.run([sys.executable, "-c", _HASH_SCRIPT, str(GAMES / "skull.rules")], check=True,
+                         capture_output=True, text=True, env={"PYTHONHASHSEED": hash_seed, "PATH": ""}, cwd=ROOT)
+    assert out.stdout.strip() == here
+
+
+def _decision(options, check=lambda a: None, actions=None, rejected=None) -> Decision:
+    return Decision(0, "p", "turn", tuple(options), check, actions or (lambda *a, **k: []), rejected)
+
+
+def test_one_choice_is_answered_without_search():
+    engine = engine_of(GAMES / "coup.rules")
+    bot = SearchBot(engine, random.Random(1))
+    bot._search = None           # any search would fail
+    only = Option("lose", "lose", (3,), 1, 1, (), (), True)
+    assert bot.choose(None, _decision([only])) == Action("lose", (3,))
+    values = Option("pick", "pick", None, 0, 0, (("t", (2,)),), (), True)
+    assert bot.choose(None, _decision([values])) == Action("pick", (), (2,))
+    # one option that needs a check, with one legal choice: the decision lists it
+    checked = Option("name", "name", None, 0, 0, (("p", (1,)),), (), False)
+    assert bot.choose(None, _decision([checked], actions=lambda *a, **k: [Action("name", (), (1,))])) == \
+        Action("name", (), (1,))
+    assert bot.last["iterations"] == 0
+
+
+def test_a_real_forced_decision_is_answered_without_search():
+    """Coup: a player with one card left loses it without searching."""
+    engine = engine_of(GAMES / "coup.rules")
+    state, _ = engine.new_match(2, random.Random(1), False)
+    hand = engine.zone_slot(state, "hand", 0)
+    zones = list(state.zones)
+    zones[hand] = zones[hand][:1]
+    phase = engine.phase_index("lose_influence")
+    state = state._replace(zones=tuple(zones), phase=phase, seats=(0,) + state.seats[1:])
+    decision = engine.decision(state, False)
+    assert decision.seat == 0
+    bot = SearchBot(engine, random.Random(1))
+    bot._search = None
+    view = engine.view(state, 0, (), False)
+    action = bot.choose(view, player_decision(engine, view, decision))
+    assert engine.is_legal(state, action)
+
+
+def test_after_a_rejection_it_answers_like_the_other_bots():
+    engine = engine_of(GAMES / "coup.rules")
+    bot = SearchBot(engine, random.Random(1))
+    bot._search = None
+    options = [Option("a", "a", None, 0, 0, (), (), True), Option("b", "b", None, 0, 0, (), (), True)]
+    action = bot.choose(None, _decision(options, rejected=(Action("c"), "no")))
+    assert action in (Action("a"), Action("b"))
+
+
+def _facing(seed: int, sure: bool):
+    """Liar's Dice, one die each, P2 to answer P1's bid. ``sure`` False: P1 bid "2 × 5"
+    and P2's die shows neither 5 nor 6 (the wild face), so the bid cannot hold: calling
+    "liar" wins for sure (the only higher bid, "2 × 6", cannot hold either). ``sure``
+    True: P1 bid "1 × f" where f is P2's own face, so the bid holds: calling loses for
+    sure, raising may not."""
+    engine = engine_of(GAMES / "liars_dice.rules")
+    rng = random.Random(seed)
+    while True:
+        state, _ = engine.new_match(2, rng, False)
+        mine = engine.kind_label(state.zones[engine.zone_slot(state, "cup", 1)][0])
+        if sure or mine not in ("5", "6"):
+            break
+    bid = (1, int(mine)) if sure else (2, 5)
+    state, _ = engine.apply(state, Action("bid", (), bid), rng, False, False)
+    view = engine.view(state, 1, (), False)
+    return engine, state, view, player_decision(engine, view, engine.decision(state, False))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_it_calls_an_impossible_bid_and_never_a_sure_one(seed):
+    engine, state, view, decision = _facing(seed, False)
+    bot = SearchBot(engine, random.Random(seed), iterations=60, suggest=0)
+    assert bot.choose(view, decision) == Action("liar")
+    engine, state, view, decision = _facing(seed, True)
+    bot = SearchBot(engine, random.Random(seed), iterations=60, suggest=0)
+    assert bot.choose(view, decision).name == "bid"
+
+
+def test_a_random_choice_would_miss_it():
+    """The scenarios are not trivial: a random bot calls in both alike (it is right about
+    half the time)."""
+    right = 0
+    for seed in range(40):
+        sure = seed % 2 == 0
+        engine, state, view, decision = _facing(seed % 10, sure)
+        called = RandomBot(random.Random(seed)).choose(view, decision) == Action("liar")
+        right += called != sure
+    assert 8 < right < 32
+
+
+_RETURNS = """
+game "Returns"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, count only, holds the deck
+counter points per player = 0
+setup { go to pick from P1 }
+turn pick {
+  action small "takes 1" {
+    add 1 to points
+    end deal
+  }
+  action big "takes 3" {
+    add 3 to points
+    end deal
+  }
+}
+match {
+  winners: lowest points
+  returns: points
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_it_maximizes_the_returns_not_the_wins(seed):
+    """Both choices lose the match (the fewest points win) but 'big' returns 3, not 1: a
+    search that ignored the returns' values (or counted wins) could not tell them apart."""
+    engine = Engine(loads(_RETURNS))
+    state, _ = engine.new_match(2, random.Random(seed), False)
+    view = engine.view(state, 0, (), False)
+    decision = player_decision(engine, view, engine.decision(state, False))
+    bot = SearchBot(engine, random.Random(seed), iterations=20, suggest=0)
+    assert bot.choose(view, decision) == Action("big")
+
+
+def test_a_choice_among_many_sets_of_cards_is_not_enumerated():
+    """Lügenbeutel's first turn lets a player lay any of the subsets of ten cards: the root
+    considers a few candidates, grown with its visits."""
+    engine = engine_of(GAMES / "lugenbeutel.rules")
+    state, _ = engine.new_match(4, random.Random(2), False)
+    seat = engine.decider(state)
+    view = engine.view(state, seat, (), False)
+    decision = player_decision(engine, view, engine.decision(state, False))
+    bot = SearchBot(engine, random.Random(2), iterations=30, max_steps=3000, horizon=40)
+    action = bot.choose(view, decision)
+    assert engine.is_legal(state, action)
+    assert bot.last["candidates"] <= 1 + 2 * 30 ** 0.5 + bot.suggest
+    assert len(engine.legal_actions(state)) > 100
+
+
+def _reachable(root, skip) -> list:
+    """Every object reachable from ``root`` by attributes, items and closures (not through
+    modules, classes or a function's globals), ``skip`` (ids) left out."""
+    seen = set(skip)
+    out = []
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (types.ModuleType, type, str, bytes, int, float)):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        if isinstance(obj, types.FunctionType):
+            todo.extend(c.cell_contents for c in (obj.__closure__ or ()) if c.cell_contents is not None)
+            todo.extend(obj.__defaults__ or ())
+            continue
+        todo.extend(r for r in gc.get_referents(obj) if not (isinstance(r, dict) and "__builtins__" in r))
+    return out
+
+
+def test_it_never_reaches_the_state():
+    """The bot answers from the view and the decision alone: nothing reachable from it (or
+    from what it was given) after its decisions is a state of the match or its generator."""
+    engine = engine_of(GAMES / "coup.rules")
+    states: list = []
+
+    def keep(state, events):
+        states.append(state)
+    bot = SearchBot(engine, seat_rng(9, 0), **SMALL)
+    given: list = []
+
+    class Watch:
+        uses_texts = False
+
+        def choose(self, view, decision):
+            given.append((view, decision))
+            return bot.choose(view, decision)
+    players = [Watch()] + [RandomBot(seat_rng(9, s)) for s in range(1, 3)]
+    play_match(engine, players, 3, 9, on_events=keep, keep_log=False)
+    match_states = {id(s) for s in states}
+    zones = {id(s.zones) for s in states}
+    assert match_states
+    found = _reachable((bot, given), skip=set())
+    assert not [o for o in found if id(o) in match_states]
+    assert not [o for o in found if id(o) in zones]
+    assert not [o for o in found if isinstance(o, random.Random) and o is not bot.rng]
+
+
+def test_think_and_budget_arguments():
+    engine = engine_of(GAMES / "liars_dice.rules")
+    state, _ = engine.new_match(2, random.Random(1), False)
+    view = engine.view(state, 0, (), False)
+    decision = player_decision(engine, view, engine.decision(state, False))
+    bot = SearchBot(engine, random.Random(1), think=0.01)
+    assert engine.is_legal(state, bot.choose(view, decision))
+    assert bot.last["iterations"] >= 1
+    bot = SearchBot(engine, random.Random(1), iterations=1000, max_steps=50)
+    bot.choose(view, decision)
+    assert bot.last["steps"] < 50 + bot.horizon and bot.last["iterations"] < 1000
+    with pytest.raises(ValueError):
+        SearchBot(engine, random.Random(1), rollout="smart")
+    with pytest.raises(ValueError):
+        SearchBot(engine, random.Random(1), iterations=-1)
