@@ -59,14 +59,15 @@ def pairing(game: str, a: str, b: str, matches: int, max_decisions: int) -> dict
     from rulekit import Engine, load, play_match
     from rulekit.players import make_bot
 
-    engine = Engine(load(str(ROOT / "games" / f"{game}.rules")))
+    path = str(ROOT / "games" / f"{game}.rules")
+    engine = Engine(load(path))
     n = players_for(game)
     wins = 0.0
     failed = 0
     time_of = {a: [0.0, 0], b: [0.0, 0]}
     for i in range(matches):
         seat = i % n
-        players = [_Timed(make_bot(a if s == seat else b, engine, i, s)) for s in range(n)]
+        players = [_Timed(make_bot(a if s == seat else b, engine, i, s, source=path, players=n)) for s in range(n)]
         try:
             record = play_match(engine, players, n, seed=i, keep_log=False, max_steps=max_decisions)
         except Exception:            # a match that does not end counts as lost for A
@@ -87,8 +88,9 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per pairing (default 40)")
-    parser.add_argument("--bots", default="random,generic,search",
-                        help="comma-separated bot kinds (default random,generic,search)")
+    parser.add_argument("--bots", default="random,generic,search,auto",
+                        help="comma-separated bot kinds (default random,generic,search,auto; auto: solved where "
+                             "the game can be solved, else search)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game names (default: all shipped)")
     parser.add_argument("--workers", type=int, default=1, help="pairings played in parallel (default 1)")
     parser.add_argument("--max-decisions", type=int, default=5000, help="a match longer than this is lost by A")
