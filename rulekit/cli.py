@@ -238,7 +238,7 @@ def _ask(text: str) -> str:
         raise stop from None
 
 
-def _make_players(engine, n, seed, kinds, console):
+def _make_players(engine, n, seed, kinds, console, think=None):
     from .players import HumanPlayer, make_bot
     from .players.human import HotSeat
 
@@ -252,7 +252,7 @@ def _make_players(engine, n, seed, kinds, console):
             players.append(HumanPlayer(engine, console, _ask, hot_seat, recap=hot_seat is not None))
         else:
             players.append(make_bot(kind, engine, seed, seat, source=engine.game.source,
-                                    variants=engine.game.applied, players=n))
+                                    variants=engine.game.applied, players=n, think=think))
     if hot_seat is not None or "human" in kinds:
         if sys.stdin.isatty():
             from .players.human import tab_completion
@@ -295,6 +295,9 @@ def main() -> None:
                    "by commas, human for yours (e.g. human,search,generic,random). Kinds: auto (solved when the "
                    "game is small enough to solve, else search against a person and generic for bots alone), "
                    "search or search:N (tree search, N iterations a decision), solved, generic (fast), random.")
+@click.option("--think", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Let the search bots search this many seconds a decision instead of their iterations "
+                   "(their play then depends on the machine: the same seed may play another match).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE.jsonl", help="Write every decision and event as JSON lines after a header (rules file "
                                          "and its SHA-256, variants, seed, players), also when the match is "
@@ -310,7 +313,7 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result (the final standings).")
 @click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
               help="Stop a match that has not ended after this many decisions.")
-def run(file, players, seed, variants, humans, bots, log_path, log_for, verbose, quiet, max_decisions):
+def run(file, players, seed, variants, humans, bots, think, log_path, log_for, verbose, quiet, max_decisions):
     """Play one match of the game in FILE and print the play-by-play.
 
     Ctrl-C stops the match (status 130), and so does the end of input at a
@@ -359,7 +362,7 @@ def run(file, players, seed, variants, humans, bots, log_path, log_for, verbose,
 
     record = None
     try:
-        record = play_match(engine, _make_players(engine, n, seed, kinds, console), n, seed, on_events,
+        record = play_match(engine, _make_players(engine, n, seed, kinds, console, think), n, seed, on_events,
                             max_steps=max_decisions, keep_log=logs.wanted)
         _standings(console, engine, record.state)
     except (KeyboardInterrupt, EOFError, click.Abort) as exc:

@@ -532,3 +532,33 @@ def test_help_names_the_player_counts_of_the_file_given():
     assert "Number of seats: 2 for Liar's Dice (default: 2)." in " ".join(out.split())
     out = CliRunner().invoke(main, ["run", "-h"]).output
     assert "nearest count the game allows" in " ".join(out.split())
+
+
+def test_the_default_bots_are_named_and_solve_a_small_game():
+    """`--bots auto` (the default): a small two-seat game is played by its solved policy,
+    a bigger one by the fast bot when bots play alone and by the search bot against a
+    person; the first line names them."""
+    kuhn = str(ROOT / "docs" / "examples" / "kuhn_poker.rules")
+    assert "bots: solved" in CliRunner().invoke(main, ["run", kuhn, "--seed", "1", "-q"]).stdout.splitlines()[0]
+    assert "bots: generic" in CliRunner().invoke(main, ["run", DTC, "--seed", "1", "-q"]).stdout.splitlines()[0]
+    human = CliRunner().invoke(main, ["run", DTC, "--players", "2", "--seed", "1", "--human", "1"], input="")
+    assert "P1 human, P2 search" in human.stdout.splitlines()[0]
+    simulated = CliRunner().invoke(main, ["simulate", kuhn, "--games", "2", "--seed", "1", "--workers", "1"])
+    assert "2 matches, 2 players, solved bots" in " ".join(simulated.stdout.split())
+    solved = CliRunner().invoke(main, ["run", DTC, "--bots", "solved"])
+    assert 2 == solved.exit_code and "the solved bot cannot play this game" in solved.stderr
+
+
+def test_search_budgets_and_thinking_time():
+    """`search:N` sets the iterations; `--think SECONDS` a time per decision instead; a bad
+    budget names the option and what it takes."""
+    dice = str(GAMES / "liars_dice.rules")
+    fixed = [CliRunner().invoke(main, ["run", dice, "--variant", "five_dice", "--bots", "search:20", "--seed", "3",
+                                       "-q"]).stdout for _ in range(2)]
+    assert fixed[0] == fixed[1] and "bots: search:20" in fixed[0]
+    timed = CliRunner().invoke(main, ["run", dice, "--bots", "search", "--think", "0.01", "--seed", "3", "-q"])
+    assert 0 == timed.exit_code, timed.output
+    bad = CliRunner().invoke(main, ["run", dice, "--bots", "search:0"])
+    assert 2 == bad.exit_code and "whole number of iterations, at least 1" in bad.stderr
+    bad = CliRunner().invoke(main, ["run", dice, "--bots", "generic:5"])
+    assert 2 == bad.exit_code and "only search takes a budget" in bad.stderr

@@ -46,12 +46,15 @@ def resolve_lineup(kinds, source, variants, n: int, otherwise: str = "search", e
     return tuple(("solved" if policy is not None else otherwise) if k == "auto" else k for k in kinds)
 
 
-def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, variants=(), players: int | None = None):
+def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, variants=(), players: int | None = None,
+             think: float | None = None):
     """The bot ``kind`` (a name of :data:`BOTS`, ``search:N`` included) for seat ``seat``
     (0 for P1) of the match of ``seed``, with the generator ``rulekit run`` gives that seat
     (:func:`rulekit.match.seat_rng`). ``solved`` and ``auto`` need the game's ``source``
     (a path or the rules text), ``variants`` and ``players`` (the number of seats); ``auto``
-    is :func:`resolve_lineup`'s, with ``search`` when the game cannot be solved.
+    is :func:`resolve_lineup`'s, with ``search`` when the game cannot be solved. ``think``:
+    seconds a search bot searches each decision instead of its iterations (its play then
+    depends on the machine's speed: not reproducible).
 
     Raises:
         ValueError: an unknown kind, a bad budget, or ``solved``/``auto`` without ``source``
@@ -66,12 +69,14 @@ def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, var
         return GenericBot(engine, rng)
     if name == "search":
         from .search import SearchBot
+        if think is not None:
+            return SearchBot(engine, rng, think=think)
         return SearchBot(engine, rng) if budget is None else SearchBot(engine, rng, iterations=budget)
     if source is None or players is None:
         raise ValueError(f"the {name} bot needs the game's source and player count")
     if name == "auto":
         name = resolve_lineup(("auto",), source, variants, players, engine=engine)[0]
-        return make_bot(name, engine, seed, seat, source=source, variants=variants, players=players)
+        return make_bot(name, engine, seed, seat, source=source, variants=variants, players=players, think=think)
     from .solved import solved_bot
     bot = solved_bot(engine, rng, source, tuple(variants), players)
     if bot is None:
