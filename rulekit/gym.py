@@ -14,9 +14,9 @@ not legal ends the episode (``terminated``) with the game's lowest return and
 ``info["illegal"]`` set: use the mask. A match still running after ``max_decisions``
 decisions is truncated.
 
-Opponents: "random" or "generic" (rulekit's :class:`~rulekit.players.RandomBot` and
-:class:`~rulekit.players.GenericBot`, each seeded from ``reset(seed=…)`` as ``rulekit run``
-seeds them), a list with one kind or player per other seat, or a player object
+Opponents: the name of a bot as ``--bots`` takes it ("random", "generic", "search",
+"search:N", "solved", "auto": :func:`rulekit.players.make_bot`, each seeded from
+``reset(seed=…)`` as ``rulekit run`` seeds them), a list with one kind or player per other seat, or a player object
 (``choose(view, decision) -> Action``) for every other seat.
 
 Needs ``pip install "rulekit[pettingzoo]"`` (Gymnasium and NumPy).
@@ -106,10 +106,16 @@ class RulekitSeatEnv(gymnasium.Env):
             kind = next(others)
             if hasattr(kind, "choose"):
                 out.append(kind)
-            elif kind in ("random", "generic"):
-                out.append(make_bot(kind, self.tree.engine, seed, s))
+            elif isinstance(kind, str):
+                engine = self.tree.engine
+                try:
+                    out.append(make_bot(kind, engine, seed, s, source=engine.game.source,
+                                        variants=engine.game.applied, players=n))
+                except ValueError as exc:
+                    raise OptionError(f"opponents: {exc}") from None
             else:
-                raise OptionError(f"opponents: {kind!r} is not 'random', 'generic' or a player")
+                raise OptionError(f"opponents: {kind!r} is not a bot's name (random, generic, search, solved, "
+                                  f"auto) or a player")
         return out
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
