@@ -10,10 +10,11 @@ Three tables:
 * ``ismcts``: the search bot (default budget) against OpenSpiel's information-set MCTS
   (``open_spiel.python.algorithms.ismcts.ISMCTSBot``: 1,000 simulations, one random
   roll-out per simulation by ``mcts.RandomRolloutEvaluator``, the most visited action;
-  ``uct_c`` 2 as OpenSpiel's MCTS example, and 0.5: ``--uct-c``) in Liar's Dice with five dice each (``games/liars_dice.rules``, variant
-  ``five_dice``). ISMCTS plays OpenSpiel's native ``liars_dice`` (numdice 5) kept in step
-  with the rulekit match: the same dice (player 0's first), bid q × f as action
-  (q-1)·6 + f-1 and "liar" as the last action. The native game has no
+  ``uct_c`` 2 as OpenSpiel's MCTS example, and 0.5: ``--uct-c``) in Liar's Dice with five
+  dice each (``games/liars_dice.rules``, variant ``five_dice``). ISMCTS plays OpenSpiel's
+  native ``liars_dice`` (numdice 5) kept in step with the rulekit match: the same dice
+  (player 0's first), bid q × f as action (q-1)·6 + f-1 and "liar" as the last action;
+  each match checks that both ended with the same winner. The native game has no
   ``resample_from_infostate``: ISMCTS is given a resampler that keeps the dice of the
   seat to act and the bids, and rolls the other seat's dice uniformly (what the
   information state allows). Seats alternate from match to match.
@@ -25,7 +26,8 @@ Three tables:
   decision with one choice (answered without search) is not counted.
 
 A win counts 1/k when k seats share it; rates come with a 95 % Wilson interval. Each table
-takes minutes at the default sizes; ``--quick`` plays fewer matches. A measurement, never a
+takes minutes at the default sizes (Lügenbeutel's matches are long: ``--games`` leaves
+games out, ``--matches`` sets their number); ``--quick`` plays fewer matches. A measurement, never a
 test. The ``ismcts`` table needs ``pip install "rulekit[openspiel]"``.
 """
 
@@ -45,7 +47,10 @@ from rulekit.players.search import SearchBot
 from rulekit.tree import default_players
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ["coup", "dtc", "liars_dice", "lugenbeutel", "nimms_leich", "skull"]
+#: the games of the tables: a file of games/ and its variants after a colon
+GAMES = ["coup", "dtc", "liars_dice:five_dice", "lugenbeutel", "nimms_leich", "skull"]
+#: the speed table adds Liar's Dice as it ships (one die each)
+SPEED_GAMES = ["coup", "dtc", "liars_dice", "liars_dice:five_dice", "lugenbeutel", "nimms_leich", "skull"]
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,8 +64,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def engine_of(name: str) -> Engine:
-    variants = ["five_dice"] if name == "liars_dice" else []
-    return Engine(load(str(ROOT / "games" / f"{name}.rules"), variants=variants))
+    """The engine of ``name``: a file of games/ without ``.rules``, then ``:VARIANT`` for
+    each variant applied."""
+    stem, *variants = name.split(":")
+    return Engine(load(str(ROOT / "games" / f"{stem}.rules"), variants=variants))
 
 
 def share(seat: int, winners: tuple) -> float:
@@ -95,7 +102,7 @@ def ismcts_table(matches: int, bot_kwargs: dict, simulations: int = 1000, uct_c:
 
     from rulekit.engine import Action
 
-    engine = engine_of("liars_dice")
+    engine = engine_of("liars_dice:five_dice")
     native_game = pyspiel.load_game("liars_dice", {"numdice": 5})
     dice = native_game.num_distinct_actions() - 1       # the "liar" action's number
     numdice = 5
@@ -182,11 +189,11 @@ def ismcts_table(matches: int, bot_kwargs: dict, simulations: int = 1000, uct_c:
 def random_table(matches: int, bot_kwargs: dict, only=None) -> dict:
     rows = {}
     print("\nOne search bot against RandomBots (4 seats; Liar's Dice: 2 seats, 5 dice), its seat rotating")
-    print(f"{'game':14} {'seats':>5} {'matches':>8} {'wins':>7} {'rate':>6}  {'95% Wilson':>14}  {'chance':>6}")
+    print(f"{'game':22} {'seats':>5} {'matches':>8} {'wins':>7} {'rate':>6}  {'95% Wilson':>14}  {'chance':>6}")
     for name in only or GAMES:
         engine = engine_of(name)
         low_n, high_n = engine.game.players
-        n = 2 if name == "liars_dice" else 4
+        n = 2 if name.startswith("liars_dice") else 4
         if not low_n <= n <= high_n:
             continue
         wins = 0.0
@@ -198,7 +205,7 @@ def random_table(matches: int, bot_kwargs: dict, only=None) -> dict:
             wins += share(me, record.winners)
         low, high = wilson(wins, matches)
         rows[name] = {"seats": n, "matches": matches, "wins": wins, "rate": wins / matches, "low": low, "high": high}
-        print(f"{name:14} {n:>5} {matches:>8} {wins:>7.1f} {wins / matches:>6.1%}  {low:>6.1%} … {high:<6.1%}  "
+        print(f"{name:22} {n:>5} {matches:>8} {wins:>7.1f} {wins / matches:>6.1%}  {low:>6.1%} … {high:<6.1%}  "
               f"{1 / n:>6.0%}", flush=True)
     return rows
 
@@ -207,9 +214,9 @@ def random_table(matches: int, bot_kwargs: dict, only=None) -> dict:
 def speed_table(matches: int, bot_kwargs: dict, only=None) -> dict:
     rows = {}
     print("\nSeconds per decision at the default budget, default player count, against RandomBots")
-    print(f"{'game':14} {'seats':>5} {'decisions':>9} {'mean s':>7} {'p95 s':>7} {'max s':>7} "
+    print(f"{'game':22} {'seats':>5} {'decisions':>9} {'mean s':>7} {'p95 s':>7} {'max s':>7} "
           f"{'iterations':>10} {'steps':>7}")
-    for name in only or GAMES:
+    for name in only or SPEED_GAMES:
         engine = engine_of(name)
         n = default_players(engine.game)
         times: list = []
@@ -225,7 +232,7 @@ def speed_table(matches: int, bot_kwargs: dict, only=None) -> dict:
                       "max": spent[-1], "iterations": statistics.mean(i for _, i, _ in times),
                       "steps": statistics.mean(s for _, _, s in times)}
         r = rows[name]
-        print(f"{name:14} {n:>5} {len(spent):>9} {r['mean']:>7.3f} {p95:>7.3f} {r['max']:>7.3f} "
+        print(f"{name:22} {n:>5} {len(spent):>9} {r['mean']:>7.3f} {p95:>7.3f} {r['max']:>7.3f} "
               f"{r['iterations']:>10.0f} {r['steps']:>7.0f}", flush=True)
     return rows
 
@@ -242,7 +249,8 @@ def main() -> None:
                         "(default: its default)")
     parser.add_argument("--uct-c", default="2,0.5", help="ISMCTS's exploration constants, one table each "
                         "(default 2 as OpenSpiel's examples, and 0.5)")
-    parser.add_argument("--games", help="only these games (names separated by commas) in the random and speed tables")
+    parser.add_argument("--games", help="only these games in the random and speed tables (separated by "
+                        "commas; a variant after a colon: liars_dice:five_dice)")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args()
     parts = args.parts.split(",")

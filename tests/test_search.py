@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulekit import Engine, load, loads
-from rulekit.engine import Action, Decision, Option, State
+from rulekit.engine import Action, Decision, Option
 from rulekit.match import play_match, player_decision, seat_rng
 from rulekit.players import RandomBot
 from rulekit.players.search import SearchBot
@@ -315,3 +315,53 @@ def test_think_and_budget_arguments():
         SearchBot(engine, random.Random(1), rollout="smart")
     with pytest.raises(ValueError):
         SearchBot(engine, random.Random(1), iterations=-1)
+
+
+def _after(name: str, players: int, steps: int, seed: int = 4):
+    """(engine, view, decision) after ``steps`` random decisions of a match."""
+    from rulekit.players.base import random_legal
+    engine = engine_of(GAMES / f"{name}.rules")
+    rng = random.Random(seed)
+    state, _ = engine.new_match(players, rng, False)
+    for _ in range(steps):
+        state, _ = engine.apply(state, random_legal(engine.decision(state, False), rng), rng, False, False)
+    view = engine.view(state, engine.decider(state), (), False)
+    return engine, state, view, player_decision(engine, view, engine.decision(state, False))
+
+
+def test_hidden_counters_are_sampled_as_after_setup():
+    """Nimm's Leich keeps the hand size in a counter nobody sees: sampled as 0, every new
+    round would deal no card and the rules could not go on; the bot's samples keep its
+    value after the setup, so its play-outs go on."""
+    engine, state, view, decision = _after("nimms_leich", 4, 0)
+    bot = SearchBot(engine, random.Random(2), iterations=20, horizon=60)
+    bot.choose(view, decision)
+    assert bot.last["stuck"] == 0 and bot.last["steps"] > 20 * 20
+
+
+def test_the_votes_already_cast_are_sampled():
+    """Skull's discs are placed by a secret vote: in the bot's samples each seat that has
+    voted has a vote, a legal one, so its disc is placed when the vote closes."""
+    engine, state, view, decision = _after("skull", 4, 3)
+    assert view.phase == "place" and len(view.voted) == 3
+    draw = SearchBot(engine, random.Random(2))._draw(view)
+    for i in range(5):
+        sample = draw(random.Random(i))
+        for seat in view.voted:
+            vote = sample.votes[seat]
+            assert vote is not None
+            assert engine.is_legal(sample._replace(poll=(seat,)), vote)
+
+
+def test_other_policies_play_legal_matches():
+    engine = engine_of(ROOT / "docs" / "examples" / "kuhn_poker.rules")
+    for kwargs in ({"rollout": "generic"}, {"opponents": "policy"}):
+        bots = [Strict(SearchBot(engine, seat_rng(1, s), **SMALL, **kwargs)) for s in range(2)]
+        assert play_match(engine, bots, 2, 1, keep_log=False).state.is_terminal
+
+
+def test_the_step_cap_follows_the_iterations():
+    engine = engine_of(GAMES / "coup.rules")
+    assert SearchBot(engine, random.Random(1)).max_steps == 12_000
+    assert SearchBot(engine, random.Random(1), iterations=800).max_steps == 24_000
+    assert SearchBot(engine, random.Random(1), iterations=800, max_steps=5).max_steps == 5

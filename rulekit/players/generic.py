@@ -374,7 +374,13 @@ class GenericBot:
         if name in self.analysis.about_cards and slot >= 0 and count > 0:
             # only the claimed cards and the claimant's hand matter: deal those zones alone
             # of the claimed zone, only the claimed cards on its top
-            dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples)]
+            try:
+                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples)]
+            except ValueError:
+                # what it remembers of the claimant's hand does not fit the claimed cards on
+                # top of the pile (he may have played the remembered cards): forget it
+                draw = sampler(self.engine, view)
+                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples)]
             if all(d is not None for d in dealt):
                 return self._honest_posterior(name, self._honest_share(view, dealt, slot, count, hand_slots),
                                               self._trust(view, claimant))

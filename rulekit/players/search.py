@@ -68,7 +68,8 @@ from .determinize import sampler
 
 #: the default number of iterations per decision
 ITERATIONS = 400
-#: the default cap on engine steps (decisions played, in the tree and in play-outs) per decision
+#: the cap on engine steps (decisions played, in the tree and in play-outs) per decision at the
+#: default iterations (in proportion for others)
 MAX_STEPS = 12_000
 #: the default number of decisions an iteration plays before it is cut off
 HORIZON = 80
@@ -150,8 +151,10 @@ class SearchBot:
             reproducible. None (the default): count iterations.
         max_steps: a cap on engine steps (decisions played in the tree and in
             play-outs) per decision, reached by whole iterations: the search stops
-            after the iteration that reaches it. Default ``MAX_STEPS`` (12,000); it
-            keeps decisions in long matches within about a second.
+            after the iteration that reaches it. None (the default): ``MAX_STEPS``
+            (12,000) for the default ``iterations``, in proportion for others (30
+            steps an iteration); it keeps decisions in long matches within about a
+            second at the default budget.
         horizon: decisions an iteration plays before it is cut off and scored as if
             the match ended there; default ``HORIZON`` (80).
         rollout: the play-out policy, ``"random"`` (the default) or ``"generic"``.
@@ -172,13 +175,15 @@ class SearchBot:
     uses_texts = False      # it never reads option labels or value names
 
     def __init__(self, engine: Engine, rng: random.Random, iterations: int = ITERATIONS,
-                 think: float | None = None, max_steps: int = MAX_STEPS, horizon: int = HORIZON,
+                 think: float | None = None, max_steps: int | None = None, horizon: int = HORIZON,
                  rollout: str = "random", c: float = 0.7, widen: float = 2.0, suggest: int = 3,
                  opponents: str = "search"):
         if rollout not in ("random", "generic"):
             raise ValueError(f"rollout must be 'random' or 'generic', not {rollout!r}")
         if opponents not in ("search", "policy"):
             raise ValueError(f"opponents must be 'search' or 'policy', not {opponents!r}")
+        if max_steps is None:
+            max_steps = MAX_STEPS * iterations // ITERATIONS
         if iterations < 0 or max_steps < 0 or horizon < 0 or (think is not None and think < 0):
             raise ValueError("iterations, think, max_steps and horizon must not be negative")
         self.engine = engine
@@ -258,7 +263,6 @@ class SearchBot:
         return patched
 
     def _search(self, view: View, decision: Decision) -> Action:
-        engine = self.engine
         rng = self.rng
         draw = self._draw(view)
         self._me = view.seat
@@ -329,7 +333,10 @@ class SearchBot:
             if state.phase < 0:
                 values = engine.returns(state)
                 break
-            seat, phase, options = engine.decide(state, False)
+            try:
+                seat, phase, options = engine.decide(state, False)
+            except RulesRuntimeError:
+                options = ()
             if not options:
                 stats["stuck"] += 1
                 break
