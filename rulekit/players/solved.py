@@ -30,7 +30,7 @@ How it is made (nothing here knows a game):
    :data:`FORMAT`; written atomically, and a file that cannot be read is ignored and made
    again. Solutions are also kept in memory for the process (:func:`clear_memo`).
 
->>> bot = solved_bot(engine, random.Random(1), "docs/examples/kuhn_poker.rules")  # doctest: +SKIP
+>>> bot = solved_bot(engine, random.Random(1), "my_game.rules")  # doctest: +SKIP
 """
 
 from __future__ import annotations
