@@ -199,8 +199,9 @@ class _Record:
                 self.shown = groups[0] if len(groups) == 1 else None
                 if self.last is not None:
                     # the claimant's revealed play was seen leaving his zones
-                    for slot in _owned_slots(bot.engine, view, self.last["seat"]):
-                        if slot in self.held:
+                    claimant = self.last["seat"]
+                    for slot, zone in enumerate(view.zones):
+                        if zone[1] == claimant and slot in self.held:
                             _forget(self.held[slot], data.get("cards", ()))
                     holds = self._judge(bot, view, self.last, data)
                     if holds is not None:
@@ -277,10 +278,6 @@ def _slot(view: View, name: str, owner) -> int | None:
         if z[0] == name and z[1] == owner:
             return i
     return None
-
-
-def _owned_slots(engine: Engine, view: View, seat: int) -> list:
-    return [i for i, z in enumerate(view.zones) if z[1] == seat]
 
 
 class GenericBot:
