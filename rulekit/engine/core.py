@@ -822,6 +822,25 @@ class Engine:
         self._step(ctx, phase, seat, action, rng)
         return self._freeze(ctx), (self._events(ctx) if events else ())
 
+    def effects(self, state: State, action: Action, rng: random.Random) -> State:
+        """``state`` once the deciding seat's ``action`` has run its own effects, before any
+        turn's ``then``, window, vote or other seat: not a decision point, a state to read
+        (the claim the action makes and whether it holds, for a bot weighing its choices
+        at the cost of one action's effects instead of a whole step). A decline or a vote
+        changes nothing there (a vote takes effect when every vote is cast).
+
+        Raises:
+            IllegalAction: ``action`` is not legal in ``state``.
+        """
+        phase, seat, poll = self._opening(state, action)
+        if poll is not None:
+            return state
+        ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
+        ctx.events = NO_EVENTS
+        ctx.texts = False
+        self._step(ctx, phase, seat, action, rng, body_only=True)
+        return self._freeze(ctx)
+
     def _opening(self, now, action: Action) -> tuple:
         """(phase, deciding seat, poll) of a step from ``now`` (a :class:`State` or a working
         copy); ``poll`` is the poll that follows when ``action`` declines a window that
@@ -844,10 +863,12 @@ class Engine:
                 return phase, seat, poll
         return phase, seat, None
 
-    def _step(self, ctx: Ctx, phase, seat: int, action: Action, rng: random.Random) -> None:
+    def _step(self, ctx: Ctx, phase, seat: int, action: Action, rng: random.Random,
+              body_only: bool = False) -> None:
         """The deciding ``seat`` takes ``action`` on the working copy ``ctx`` (its generator
         the placeholder that forbids chance): judged first, then done, until the next
-        decision or the end of the match.
+        decision or the end of the match (``body_only``: only the action's own effects; a
+        vote or a decline does nothing more than being judged).
 
         Raises:
             IllegalAction: before anything is changed but the actor, chosen cards and values.
@@ -864,6 +885,8 @@ class Engine:
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
+        if body_only and (declined or kind == "vote"):
+            return                  # judged, and nothing more
         if declined:
             ctx.events.append(("decline", None, {"seat": seat, "phase": phase.name}))
             ctx.poll = ctx.poll[1:]
@@ -886,7 +909,7 @@ class Engine:
                                                 "ncards": len(action.cards)}))
         ctx.goto = None
         self._run(ctx, prog.bodies[phase.index][a.index] if prog is not None else a.body)
-        if ctx.phase == -1:
+        if ctx.phase == -1 or body_only:
             return
         if ctx.goto is None and kind == "each":
             ctx.poll = ctx.poll[1:]
@@ -1223,6 +1246,15 @@ class Engine:
         c = self.cg.claim_list[state.claim[0]]
         return c.rank(self._ctx(state, None), state.claim[1])
 
+    def claim_order(self, state: State, name: str, values: tuple):
+        """The place of the claim ``name(values)`` in its declared order, read in ``state``
+        (as :meth:`claim_rank` of that claim standing), or None when it has no order.
+
+        Raises:
+            KeyError: no claim is named ``name``.
+        """
+        return self.cg.claims[name].rank(self._ctx(state, None), tuple(values))
+
     def claim_holds_in(self, state: State, zones: tuple | None = None) -> bool:
         """Whether the standing claim is true in ``state`` (for tests and determinized bots);
         ``zones``: as if the zones were these instead (no state is made for them)."""
@@ -1244,11 +1276,24 @@ class Engine:
         Raises:
             KeyError: no claim is named ``name``.
         """
-        c = self.cg.claims[name]
+        return self.claims_would_hold(state, ((name, args, seat),))[0]
+
+    def claims_would_hold(self, state: State, claims) -> list[bool]:
+        """For each claim ``(name, args, seat)`` of ``claims``, whether it would be true in
+        ``state`` (as :meth:`claim_would_hold`; one reading of the state for them all).
+
+        Raises:
+            KeyError: no claim is named one of the names.
+        """
+        table = self.cg.claims
         ctx = self._ctx(state, None)
-        ctx.seats[CLAIMANT] = seat
-        ctx.claim_args = tuple(args)
-        return bool(c.truth(ctx))
+        seats = ctx.seats
+        out = []
+        for name, args, seat in claims:
+            seats[CLAIMANT] = seat
+            ctx.claim_args = tuple(args)
+            out.append(bool(table[name].truth(ctx)))
+        return out
 
     def zone_slot(self, state: State, zone: str, owner: int | None = None) -> int:
         """The index in ``state.zones`` of a zone instance, by zone name and owner."""

@@ -65,6 +65,36 @@ def _mentions_truth(node) -> bool:
     return _mentions(node, m.ClaimHolds)
 
 
+def _order_reads_params_only(decl) -> bool:
+    """Whether a claim's declared order reads nothing but its parameters (and constants)."""
+    if decl.higher is not None:
+        return False
+    if decl.table:
+        return True
+    if not decl.ordering:
+        return False
+    params = {p.name for p in decl.params}
+    for node in m.nodes(decl.ordering):
+        if isinstance(node, m.Name):
+            if node.name not in params:
+                return False
+        elif not isinstance(node, (tuple, m.Span, m.Num, m.Bool, m.BinOp, m.Not, m.CondValue)):
+            return False
+    return True
+
+
+def _blind_to_kinds(expr) -> bool:
+    """Whether a claim argument reads no card's kind: numbers, names, arithmetic and
+    ``count of chosen``."""
+    for node in m.nodes(expr):
+        if isinstance(node, m.CountOf):
+            if not isinstance(node.cards, m.Chosen):
+                return False
+        elif not isinstance(node, (tuple, m.Span, m.Num, m.Bool, m.Name, m.BinOp, m.Not, m.CondValue, m.Chosen)):
+            return False
+    return True
+
+
 class _Analysis:
     """What the bot reads from the rules once.
 
@@ -132,6 +162,29 @@ class _Analysis:
                         made_in.setdefault(s.claim, []).append(
                             any(not claims(b.body, frozenset()) for b in p.actions if b is not a))
         self.optional = {name for name, free in made_in.items() if all(free)}
+        # actions whose claim is ranked by their chosen values alone: they make one claim,
+        # its arguments their own chosen parameters, of a claim ordered by its parameters
+        # only; {(phase, action): (claim, the argument names)}
+        # actions that make a claim about its cards whose arguments do not read which cards
+        # were chosen (only how many): one kind stands for another in a trial (see
+        # GenericBot._fitting_kinds)
+        self.kind_blind: set = set()
+        for p in game.phases:
+            for a in p.actions:
+                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
+                if len(made) == 1 and made[0].claim in self.about_cards and all(
+                        _blind_to_kinds(x) for x in made[0].args):
+                    self.kind_blind.add((p.name, a.name))
+        claim_decls = {c.name: c for c in game.claims}
+        self.ranked_by_values: dict = {}
+        for p in game.phases:
+            for a in p.actions:
+                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
+                if len(made) != 1 or not all(isinstance(x, m.Name) for x in made[0].args):
+                    continue
+                decl = claim_decls.get(made[0].claim)
+                if decl is not None and _order_reads_params_only(decl):
+                    self.ranked_by_values[(p.name, a.name)] = (decl.name, tuple(x.name for x in made[0].args))
         for p in game.phases:
             for a in p.actions:
                 key = (p.name, a.name)
@@ -298,6 +351,8 @@ class GenericBot:
         self.analysis = _Analysis(engine.game)
         self._kinds_holding: dict = {}       # see _honest_share
         self._record = _Record()             # see _trust
+        self._last_sampler = None            # (view, its sampler), see _sampler
+        self._ranks: dict = {}               # (claim, values) -> its place in the claim's order (see _by_rank)
 
     # -- estimates
     def _states(self, view: View, count: int | None = None):
@@ -307,14 +362,22 @@ class GenericBot:
 
     def _sampler(self, view: View):
         """A sampler of states agreeing with ``view`` and with what this seat remembers
-        (:meth:`_belief`); the view's own when the memory no longer fits."""
+        (:meth:`_belief`); the view's own when the memory no longer fits. Made once per
+        view (a decision asks for it more than once)."""
+        last = self._last_sampler
+        if last is not None and last[0] is view:
+            return last[1]
         belief = self._belief(view)
+        draw = None
         if belief is not view:
             try:
-                return sampler(self.engine, belief)
+                draw = sampler(self.engine, belief)
             except ValueError:
                 pass
-        return sampler(self.engine, view)
+        if draw is None:
+            draw = sampler(self.engine, view)
+        self._last_sampler = (view, draw)
+        return draw
 
     def _belief(self, view: View) -> View:
         """``view`` with the cards it remembers seeing go into a hidden zone and not seen
@@ -388,13 +451,13 @@ class GenericBot:
                 return sum(self.engine.claim_holds_in(s) for s in states) / len(states)
             heard = heard[-HEARD:]
             trusts = {seat: self._trust(view, seat) for _, _, seat in heard}
-            would = self.engine.claim_would_hold
+            would = self.engine.claims_would_hold
             weight = total = 0.0
             for s in states:
                 w = 1.0
-                for past, args, seat in heard:
+                for (_, _, seat), true in zip(heard, would(s, heard)):
                     trust = trusts[seat]
-                    w *= trust if would(s, past, args, seat) else 1 - trust
+                    w *= trust if true else 1 - trust
                 total += w
                 weight += w * self.engine.claim_holds_in(s)
             return weight / total if total else 0.0
@@ -482,7 +545,7 @@ class GenericBot:
         engine = self.engine
         for s in states:
             try:
-                nxt, _ = engine.apply(s, action, self.rng, False, False)
+                nxt = engine.effects(s, action, self.rng)
             except Exception:
                 return 0.0
             if not nxt.is_terminal and nxt.claim is not None:
@@ -650,15 +713,36 @@ class GenericBot:
         return best[1] if best else None
 
     def _by_rank(self, state, decision: Decision, option, combos) -> list:
-        """The legal actions of a cardless option, lowest resulting claim first."""
+        """The legal actions of a cardless option, lowest resulting claim first (an option
+        whose claim is ranked by its chosen values alone: its choices in that order, legal
+        or not; :meth:`_p_after` finds an illegal one unlikely)."""
+        direct = self.analysis.ranked_by_values.get((decision.phase, option.name))
+        if direct is not None:
+            claim, args = direct
+            names = [name for name, _ in option.params]
+            if all(a in names for a in args):
+                ranks = self._ranks
+                if len(ranks) > 65536:
+                    ranks.clear()
+                ranked = []
+                for i, values in enumerate(combos):
+                    key = (claim, tuple(values[names.index(a)] for a in args))
+                    rank = ranks.get(key, ranks)
+                    if rank is ranks:
+                        rank = ranks[key] = self.engine.claim_order(state, *key)
+                    ranked.append(((0, rank, i) if rank is not None else (1, 0, i), values))
+                try:
+                    ranked.sort(key=lambda r: r[0])
+                except TypeError:
+                    ranked.sort(key=lambda r: r[0][2])
+                return [Action(option.name, (), tuple(values)) for _, values in ranked]
         ranked = []
         for i, values in enumerate(combos):
             action = Action(option.name, (), tuple(values))
             if option.exact and option_reason(option, action) is not None:
                 continue
-            try:         # applying it checks it: an illegal choice raises (in the sampled state)
-                after, _ = self.engine.apply(state, action, self.rng, False, False)
-                rank = self.engine.claim_rank(after)
+            try:         # running it checks it: an illegal choice raises (in the sampled state)
+                rank = self.engine.claim_rank(self.engine.effects(state, action, self.rng))
             except IllegalAction:
                 continue
             except Exception:
@@ -679,10 +763,10 @@ class GenericBot:
         name = option.name
         top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
         # the kinds that keep the claim true on their own; a larger choice is made of them
-        fits = [k for k in sorted(set(option.cards)) if self._p_after(free, Action(name, (k,), values)) >= 0.99]
+        fits = self._fitting_kinds(free, decision, option, values)
         pool = [k for k in sorted(option.cards) if k in fits]
         chosen: list = []
-        best: tuple = ()
+        good: list = []           # the choices that keep the claim true where it stands, smallest first
         while pool and len(chosen) < top:
             for kind in sorted(set(pool)):
                 trial = tuple(sorted(chosen + [kind]))
@@ -694,12 +778,34 @@ class GenericBot:
                 break
             if len(chosen) >= option.low:
                 action = Action(name, tuple(sorted(chosen)), values)
-                if _legal(decision, option, action) and self._p_after(states, action) >= 0.99:
-                    best = action.cards
-        return best
+                if self._p_after(states, action) >= 0.99:     # an illegal choice scores 0 there
+                    good.append(action)
+        # the largest that the decision's own check finds legal (the sampled states may not
+        # know all it knows)
+        for action in reversed(good):
+            if _legal(decision, option, action):
+                return action.cards
+        return ()
+
+    def _fitting_kinds(self, free, decision: Decision, option, values) -> list:
+        """The kinds of ``option``'s cards that, laid alone with ``values``, keep the claim
+        true over the states ``free`` (no claim standing in them). For a claim about its
+        cards whose arguments do not read which cards were chosen (only how many), the
+        action runs once and each kind is tried in place of the laid card."""
+        kinds = sorted(set(option.cards))
+        name = option.name
+        if (decision.phase, name) in self.analysis.kind_blind and kinds:
+            try:
+                after = self.engine.effects(free[0], Action(name, (kinds[0],), values), self.rng)
+            except Exception:
+                after = None
+            if after is not None and after.claim is not None and after.claimed is not None and not after.is_terminal:
+                slot, count = after.claimed
+                return [k for k in kinds if self._single_holds(after, slot, count, k)]
+        return [k for k in kinds if self._p_after(free, Action(name, (k,), values)) >= 0.99]
 
     def _vote(self, view: View, decision: Decision) -> Action:
-        states = self._states(view)
+        states = self._states(view, max(1, self.samples // 2))
         best = None
         for option in decision.options:
             action = random_concrete(option, self.rng)
