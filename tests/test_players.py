@@ -344,3 +344,33 @@ def random_legal_of(engine, state, rng):
     from rulekit.players.base import random_legal
 
     return random_legal(engine.decision(state, texts=False), rng)
+
+
+# ---------------------------------------------------------------------------- look-ahead helpers
+def test_effects_runs_the_action_alone_and_judges_it():
+    """Engine.effects: the claim a bid makes stands, nobody else has been asked (the phase
+    and poll are those of the bid), an illegal action raises, a vote changes nothing."""
+    from rulekit.errors import IllegalAction
+    engine = Engine(load(str(GAMES / "liars_dice.rules")))
+    state, _ = engine.new_match(2, random.Random(3))
+    bid = next(a for a in engine.legal_actions(state) if a.name == "bid")
+    after = engine.effects(state, bid, random.Random(0))
+    assert after.claim is not None and after.claim[1] == bid.params
+    assert engine.claim_rank(after) == engine.claim_order(state, "bid", bid.params)
+    stepped, _ = engine.apply(state, bid, random.Random(0), False, False)
+    assert stepped.claim == after.claim and engine.claim_holds_in(stepped) == engine.claim_holds_in(after)
+    with pytest.raises(IllegalAction):
+        engine.effects(stepped, bid, random.Random(0))          # a bid must beat the last one
+    skull = Engine(load(str(GAMES / "skull.rules")))
+    s, _ = skull.new_match(4, random.Random(1))
+    place = skull.legal_actions(s)[0]
+    assert skull.effects(s, place, random.Random(0)) == s
+
+
+def test_claims_would_hold_agrees_with_claim_would_hold():
+    engine = Engine(load(str(GAMES / "liars_dice.rules")))
+    for seed in range(20):
+        state, _ = engine.new_match(2, random.Random(seed))
+        claims = [("bid", (q, f), seed % 2) for q in (1, 2) for f in range(1, 7)]
+        assert engine.claims_would_hold(state, claims) == [engine.claim_would_hold(state, *c) for c in claims]
+        assert any(engine.claims_would_hold(state, claims)) and not all(engine.claims_would_hold(state, claims))

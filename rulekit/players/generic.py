@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import weakref
 from collections import Counter
 
 
@@ -162,6 +163,9 @@ class _Analysis:
                         made_in.setdefault(s.claim, []).append(
                             any(not claims(b.body, frozenset()) for b in p.actions if b is not a))
         self.optional = {name for name, free in made_in.items() if all(free)}
+        # claims that no rule tests (nothing reads whether a claim holds): a claim is then a
+        # commitment the rules make the claimant carry out (a bid to turn up so many flowers)
+        self.commitments = bool(game.claims) and not _mentions(game, m.ClaimHolds)
         # actions whose claim is ranked by their chosen values alone: they make one claim,
         # its arguments their own chosen parameters, of a claim ordered by its parameters
         # only; {(phase, action): (claim, the argument names)}
@@ -197,9 +201,29 @@ class _Analysis:
                     self.defends.add(key)
 
 
+_ANALYSES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _analysis(engine: Engine) -> _Analysis:
+    """The analysis of ``engine``'s rules, made once per engine (a simulation makes new
+    bots for every match)."""
+    found = _ANALYSES.get(engine)
+    if found is None:
+        found = _ANALYSES[engine] = _Analysis(engine.game)
+    return found
+
+
 #: play-outs per candidate action, and their length in decisions, in a game without claims
 ROLLOUTS = 16
 ROLLOUT_DECISIONS = 200
+
+#: the least chance of carrying out a commitment (see GenericBot._p_fulfil) at which the
+#: bot makes it: carried out it scores; failed, it costs the claimant little more than the
+#: round it would lose by letting another seat make its own
+COMMIT = 0.2
+
+#: the longest play-out of a commitment (see GenericBot._p_fulfil), in decisions
+PLAYOUT_DECISIONS = 40
 
 #: how many of the claims heard last in the deal weigh the sampled states (see GenericBot.p_claim)
 HEARD = 8
@@ -348,7 +372,7 @@ class GenericBot:
         self.doubt = doubt
         self.curiosity = curiosity
         self.trust = trust
-        self.analysis = _Analysis(engine.game)
+        self.analysis = _analysis(engine)
         self._kinds_holding: dict = {}       # see _honest_share
         self._record = _Record()             # see _trust
         self._last_sampler = None            # (view, its sampler), see _sampler
@@ -565,6 +589,45 @@ class GenericBot:
                 hits += engine.claim_would_hold(s, made["claim"], made["args"], made["seat"])
         return hits / len(states)
 
+    def _p_fulfil(self, states, action: Action) -> float:
+        """Chance that the claim made by ``action`` is carried out, in a game whose rules
+        never test a claim but make the claimant carry it out: over play-outs from the
+        sampled states in which the other seats make no claim of their own (they pass) and
+        this seat plays at random, the share in which its ``winners`` keys are better when
+        the claim is gone (or it won the match) than before. An illegal action scores 0."""
+        engine, rng = self.engine, self.rng
+        hits = 0
+        for state in states:
+            seat = engine.decider(state)
+            before = self._standing(state, seat)
+            try:
+                s, _ = engine.apply(state, action, rng, False, False)
+                for _ in range(PLAYOUT_DECISIONS):
+                    if s.is_terminal or s.claim is None:
+                        break
+                    d = engine.decision(s, False)
+                    if d.seat == seat:
+                        a = random_legal(d, rng)
+                    else:
+                        plain = [o for o in d.options if (d.phase, o.name) not in self.analysis.claims]
+                        a = random_legal(d, rng, plain or None)
+                    s, _ = engine.apply(s, a, rng, False, False)
+            except IllegalAction:
+                return 0.0
+            except Exception:
+                continue
+            if s.is_terminal:
+                hits += seat in s.winners
+            elif s.claim is None:
+                hits += self._standing(s, seat) > before
+        return hits / len(states)
+
+    def _standing(self, state, seat: int) -> tuple:
+        """``seat``'s ``winners`` keys, each signed so that larger is better."""
+        engine = self.engine
+        rows = dict(engine.standings(state))
+        return tuple(v if highest else -v for (highest, _), v in zip(engine.cg.rank_keys, rows[seat]))
+
     # -- decisions
     def choose(self, view: View, decision: Decision) -> Action:
         if decision.rejected is not None:     # its check misjudged: let the match judge random choices
@@ -700,8 +763,11 @@ class GenericBot:
             combos = list(itertools.islice(itertools.product(*[v for _, v in option.params]), 60))
             if option.cards is None:
                 # the lowest claim (in the claim's declared order) that is likely enough
+                judge, bar = self._p_after, threshold
+                if self.analysis.commitments:
+                    judge, bar = self._p_fulfil, COMMIT
                 for action in self._by_rank(states[0], decision, option, combos):
-                    if self._p_after(states, action) >= threshold:
+                    if judge(states, action) >= bar:
                         return action
                 continue
             for values in combos:
@@ -805,6 +871,8 @@ class GenericBot:
         return [k for k in kinds if self._p_after(free, Action(name, (k,), values)) >= 0.99]
 
     def _vote(self, view: View, decision: Decision) -> Action:
+        if len(decision.options) == 1:
+            return random_legal(decision, self.rng)
         states = self._states(view, max(1, self.samples // 2))
         best = None
         for option in decision.options:
