@@ -344,7 +344,8 @@ def test_the_votes_already_cast_are_sampled():
     voted has a vote, a legal one, so its disc is placed when the vote closes."""
     engine, state, view, decision = _after("skull", 4, 3)
     assert view.phase == "place" and len(view.voted) == 3
-    draw = SearchBot(engine, random.Random(2))._draw(view)
+    from rulekit.players.determinize import sampler
+    draw = sampler(engine, view)         # the bot's samples: determinize casts those votes
     for i in range(5):
         sample = draw(random.Random(i))
         for seat in view.voted:

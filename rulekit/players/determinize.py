@@ -4,6 +4,21 @@ The unknown cards are the declared deck minus every card the seat can see (its o
 open zones, cards it was shown). They are dealt at random into the hidden zones, each
 getting as many cards as the view says it holds; zones whose size is hidden share the rest.
 Hidden dice (the view says how many lie in each zone) show faces drawn uniformly.
+
+**Cards of each seat.** When every card of the match is one the seats start with (``card
+marker: 2 in each hand``: no shared deck, no dice in zones) and the rules can never pass a
+card from one seat's zones to another seat's (:func:`keeps_owners`, decided once per
+engine from the rules), the cards are not pooled: each seat's hidden zones are dealt from
+that seat's own starting cards less those of its zones the viewer sees or knows, and what
+is left of each seat (what it was dealt less what its zones hold) lies in the one shared
+zone the viewer cannot see (a pile of lost cards), which holds those leftovers of every
+seat. A view this does not fit (cards in an open shared zone, whose owners it cannot
+tell, or several hidden shared zones that may hold cards) is dealt pooled.
+
+**What else the view hides.** A counter the seat may not see reads as after the setup of
+a fresh match (a hidden bookkeeping counter usually keeps that value); in a running vote,
+each secret vote already cast is a random legal choice of its seat in the sample (else
+those votes would be lost when the vote closes).
 """
 
 from __future__ import annotations
@@ -14,8 +29,9 @@ from collections import Counter
 from itertools import chain, repeat, starmap
 from typing import Callable
 
+from .. import model as m
 from ..engine import Engine, State, View
-from .base import sample
+from .base import random_concrete, random_legal, sample
 
 
 def sample_state(engine: Engine, view: View, rng: random.Random) -> State:
@@ -37,22 +53,13 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
     Raises:
         ValueError: the view is inconsistent with the deck (a bug, never the player's fault).
     """
-    n = view.players
-    unknown = dict(_deck_counts(engine, n))     # kind -> how many are unseen, in deck order
-    dice = _die_kinds(engine)
     fixed: list = [None] * len(view.zones)
     pinned: dict[int, list] = {}
     slots_by_key = {}
-
-    def unseen(cards) -> None:
-        for k in cards:
-            if k not in dice:
-                unknown[k] = unknown.get(k, 0) - 1
     for slot, (name, owner, count, cards) in enumerate(view.zones):
         slots_by_key[(name, owner)] = slot
         if cards is not None:
             fixed[slot] = tuple(cards)
-            unseen(cards)
     seen: dict[int, Counter] = {}
     for name, owner, cards in view.known:
         slot = slots_by_key[(name, owner)]
@@ -61,7 +68,40 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             seen[slot] = seen.get(slot, Counter()) | Counter(cards)
     for slot, cards in seen.items():
         pinned[slot] = list(cards.elements())
-        unseen(pinned[slot])
+    finish = _finisher(engine, view)
+    dealt = _owned(engine)
+    if dealt is not None:
+        # what a view's zones and known cards leave to deal, kept for the views seen last
+        # (a bot asks for samplers of one view several times)
+        made = _cached(engine).setdefault("by seat", {})
+        key = (view.zones, view.known)
+        own = made.get(key, _NOT_MADE)
+        if own is _NOT_MADE:
+            if len(made) >= 512:
+                made.clear()
+            own = made[key] = _by_seat(view, fixed, pinned, dealt)
+        if own is not None:
+            return _seat_sampler(own, finish)
+    return _pooled_sampler(engine, view, fixed, pinned, finish)
+
+
+_NOT_MADE = object()
+
+
+def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finish) -> Callable:
+    """The sampler dealing every unseen card of the deck into any hidden zone."""
+    unknown = dict(_deck_counts(engine, view.players))     # kind -> how many are unseen, in deck order
+    dice = _die_kinds(engine)
+
+    def unseen(cards) -> None:
+        for k in cards:
+            if k not in dice:
+                unknown[k] = unknown.get(k, 0) - 1
+    for cards in fixed:
+        if cards is not None:
+            unseen(cards)
+    for cards in pinned.values():
+        unseen(cards)
     if any(v < 0 for v in unknown.values()):
         raise ValueError("the view shows more cards than the deck holds")
     unknown_cards = tuple(chain.from_iterable(starmap(repeat, unknown.items())))
@@ -76,11 +116,8 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
             hidden_sizes.append(slot)
             continue
         plan.append((slot, pinned.get(slot, []), view.dice[slot] if view.dice and view.dice[slot] else None, count))
-    fields: dict = {}             # the rest of a whole state, made at the first draw
 
     def draw(rng: random.Random) -> State:
-        if not fields:
-            fields.update(engine.view_fields(view))
         zones = list(fixed)
         pool = list(unknown_cards)
         _shuffle(pool, rng)
@@ -105,7 +142,7 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
                 k = rng.randint(0, len(pool))
                 share, pool = pool[:k], pool[k:]
             zones[slot] = tuple(pinned.get(slot, ())) + tuple(share)
-        return State(n, tuple(zones), **fields)
+        return finish(zones, rng)
 
     sized = {slot: (have, dice, count) for slot, have, dice, count in plan}
 
@@ -126,54 +163,385 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
                 have, dice, count = sized[slot]
                 if dice is not None:
                     have = have + _roll_unseen(engine, dice, have, rng)
-                if top is None or top >= count:
-                    todo.append((slot, have, count - len(have), None))
-                else:
-                    # the zone is a uniformly random order of its known and unknown cards:
-                    # its top cards are a random sample of its places, a place below
-                    # len(have) holding that known card, any other an unknown card
-                    places = _places(rng, count, top)
-                    todo.append((slot, have, sum(1 for p in places if p >= len(have)), places))
+                todo.append(_wanted(rng, slot, have, count, top))
             else:
                 return None
-        picked = sample(rng, unknown_cards, sum(need for _, _, need, _ in todo))
-        at = 0
-        for slot, have, need, places in todo:
-            take = picked[at:at + need]
-            at += need
-            if places is not None:
-                unknown = iter(take)
-                out[slot] = tuple(have[p] if p < len(have) else next(unknown) for p in places)
-                continue
-            for card in reversed(have):         # each known card at a uniformly random place
-                take.insert(rng.randint(0, len(take)), card)
-            out[slot] = tuple(take)
+        _deal_wanted(rng, unknown_cards, todo, out)
         return out
 
     draw.zones = draw_zones
     return draw
 
 
+def _wanted(rng: random.Random, slot: int, have: list, count: int, top: int | None) -> tuple:
+    """What :func:`_deal_wanted` deals into one zone of ``count`` cards, ``have`` of them
+    known: (slot, have, how many unknown cards, the places dealt or None for all)."""
+    if top is None or top >= count:
+        return (slot, have, count - len(have), None)
+    # the zone is a uniformly random order of its known and unknown cards: its top cards
+    # are a random sample of its places, a place below len(have) holding that known card,
+    # any other an unknown card
+    places = _places(rng, count, top)
+    return (slot, have, sum(1 for p in places if p >= len(have)), places)
+
+
+def _deal_wanted(rng: random.Random, pool: tuple, todo: list, out: dict) -> None:
+    """Deal the zones of ``todo`` (see :func:`_wanted`) into ``out`` from ``pool``, drawing
+    as many cards of it as they take."""
+    picked = sample(rng, pool, sum(need for _, _, need, _ in todo))
+    at = 0
+    for slot, have, need, places in todo:
+        take = picked[at:at + need]
+        at += need
+        if places is not None:
+            unknown = iter(take)
+            out[slot] = tuple(have[p] if p < len(have) else next(unknown) for p in places)
+            continue
+        for card in reversed(have):         # each known card at a uniformly random place
+            take.insert(rng.randint(0, len(take)), card)
+        out[slot] = tuple(take)
+
+
+def _by_seat(view: View, fixed: list, pinned: dict, dealt: tuple) -> tuple | None:
+    """What the sampler of a game whose seats keep their own cards deals (see the module
+    docstring): (the zones the view fixes or leaves no choice in, the hidden shared zone
+    holding the leftovers or None, the leftovers no deal changes, and per seat whose cards
+    need a deal: (its unseen cards, whether they are of several kinds, its hidden zones
+    as (slot, known cards, unknown count))); None when the view does not fit that (its
+    cards are then dealt pooled). ``dealt``: per kind, the copies each seat starts with.
+
+    Raises:
+        ValueError: the view is inconsistent with the cards each seat was dealt.
+    """
+    n = view.players
+    unseen = [list(dealt) for _ in range(n)]
+    held = [0] * n
+    hidden: list = [[] for _ in range(n)]
+    fixed = list(fixed)
+    sinks = []
+    for slot, (name, owner, count, cards) in enumerate(view.zones):
+        if owner is None:
+            if fixed[slot] is not None:
+                if fixed[slot]:
+                    return None         # cards in an open shared zone: whose are they?
+            elif count == 0:
+                fixed[slot] = ()
+            else:
+                sinks.append(slot)
+            continue
+        if count is None:
+            return None                 # how many cards this seat has left is hidden
+        held[owner] += count
+        left = unseen[owner]
+        if fixed[slot] is not None:
+            for k in fixed[slot]:
+                left[k] -= 1
+        else:
+            have = pinned.get(slot, [])
+            for k in have:
+                left[k] -= 1
+            hidden[owner].append((slot, have, count - len(have)))
+    if len(sinks) > 1:
+        return None                     # which of them holds a seat's leftovers?
+    sink = sinks[0] if sinks else None
+    total = sum(dealt)
+    seats = []
+    lost = 0
+    kept: list = []                     # the leftovers no deal changes
+    forced = [0] * len(dealt)           # per kind, the fewest the shared zone holds
+    for s in range(n):
+        left = unseen[s]
+        if min(left) < 0:
+            raise ValueError(f"the view shows more cards of seat {s} than it was dealt")
+        pool = [k for k, c in enumerate(left) for _ in range(c)]
+        need = sum(need for _, _, need in hidden[s])
+        gone = total - held[s]
+        if gone < 0 or len(pool) != need + gone:
+            raise ValueError(f"the zones of seat {s} do not add up to the cards it was dealt")
+        lost += gone
+        for k, c in enumerate(left):
+            if c > need:
+                forced[k] += c - need
+        mixed = sum(1 for c in left if c) > 1
+        if (not mixed or not need) and not any(have for _, have, _ in hidden[s]):
+            # one kind of card, or all of them lost, none known in place: nothing to deal
+            at = 0
+            for slot, have, need in hidden[s]:
+                fixed[slot] = tuple(pool[at:at + need])
+                at += need
+            kept.extend(pool[at:])
+        else:
+            seats.append((tuple(pool), mixed, tuple(hidden[s])))
+    if sink is None and lost or sink is not None and view.zones[sink][2] not in (None, lost):
+        raise ValueError("the shared zones do not hold what the seats have lost")
+    if sink is not None and sink in pinned:
+        # cards known to lie in the shared zone: whose they are does not matter when the
+        # seats must have lost them anyway, else the deal would have to make sure of them
+        if any(c > forced[k] for k, c in Counter(pinned[sink]).items()):
+            return None
+    return fixed, sink, tuple(kept), tuple(seats)
+
+
+def _seat_sampler(own: tuple, finish) -> Callable:
+    """The sampler dealing each seat's hidden zones from its own unseen cards (see
+    :func:`_by_seat` for ``own``)."""
+    fixed, sink, kept, seats = own
+
+    def deal(rng: random.Random) -> list:
+        zones = list(fixed)
+        rest = list(kept)
+        for pool, mixed, hidden in seats:
+            pool = list(pool)
+            if mixed:
+                _shuffle(pool, rng)
+            at = 0
+            for slot, have, need in hidden:
+                take = pool[at:at + need]
+                at += need
+                for card in reversed(have):     # each known card at a uniformly random place
+                    take.insert(rng.randint(0, len(take)), card)
+                zones[slot] = tuple(take)
+            if at < len(pool):
+                rest += pool[at:]               # what the seat lost: in the shared zone
+        if sink is not None:
+            if len(rest) > 1:
+                _shuffle(rest, rng)
+            zones[sink] = tuple(rest)
+        return zones
+
+    def draw(rng: random.Random) -> State:
+        return finish(deal(rng), rng)
+
+    owner = {slot: (i, have, need) for i, (_, _, hidden) in enumerate(seats) for slot, have, need in hidden}
+
+    def draw_zones(rng: random.Random, slots, tops: dict | None = None) -> dict:
+        """As the pooled sampler's ``zones``: each seat's zones asked for are dealt from
+        that seat's unseen cards, as many as they take; the shared zone of leftovers
+        takes a whole deal."""
+        out = {}
+        if sink is not None and sink in slots:
+            zones = deal(rng)
+            for slot in slots:
+                zone = zones[slot]
+                top = tops.get(slot) if tops else None
+                out[slot] = zone if top is None else zone[max(0, len(zone) - top):]
+            return out
+        todo: dict = {}
+        for slot in slots:
+            top = tops.get(slot) if tops else None
+            if fixed[slot] is not None:
+                zone = fixed[slot]
+                out[slot] = zone if top is None else zone[max(0, len(zone) - top):]
+            else:
+                seat, have, need = owner[slot]
+                todo.setdefault(seat, []).append(_wanted(rng, slot, have, need + len(have), top))
+        for seat, wanted in todo.items():
+            _deal_wanted(rng, seats[seat][0], wanted, out)
+        return out
+
+    draw.zones = draw_zones
+    return draw
+
+
+def _finisher(engine: Engine, view: View) -> Callable:
+    """``finish(zones, rng)``: the state of those zones and of everything else ``view``
+    fixes, hidden counters as after the setup of a fresh match and the secret votes
+    already cast as random legal choices of their seats."""
+    n = view.players
+    voted = view.voted
+    fields: list = []           # the other fields of a whole state, made at the first draw
+
+    def finish(zones: list, rng: random.Random) -> State:
+        if not fields:
+            made = engine.view_fields(view)
+            hidden = []
+            at = 0
+            for _, value in view.counters:
+                for v in (value if isinstance(value, tuple) else (value,)):
+                    if v is None:
+                        hidden.append(at)
+                    at += 1
+            if hidden:
+                fresh = _fresh_counters(engine, n)
+                counters = list(made["counters"])
+                for i in hidden:
+                    counters[i] = fresh[i]
+                made["counters"] = tuple(counters)
+            defaults = State._field_defaults
+            fields.append(tuple(made[f] if f in made else defaults[f] for f in State._fields[2:]))
+        state = _new(State, (n, tuple(zones)) + fields[0])
+        if voted:
+            votes = list(state.votes)
+            for seat in voted:
+                asked = state._replace(poll=(seat,))
+                options = engine.decide(asked, False)[2]
+                if not options:
+                    continue
+                option = options[int(rng.random() * len(options))] if len(options) > 1 else options[0]
+                if option.exact:        # as random_legal chooses, without a Decision
+                    votes[seat] = random_concrete(option, rng)
+                else:
+                    votes[seat] = random_legal(engine.decision(asked, False), rng)
+            state = state._replace(votes=tuple(votes))
+        return state
+    return finish
+
+
+_new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 _DECKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _cached(engine: Engine) -> dict:
+    per_engine = _DECKS.get(engine)
+    if per_engine is None:
+        per_engine = _DECKS[engine] = {}
+    return per_engine
 
 
 def _deck_counts(engine: Engine, n: int) -> dict:
     """How many cards of each kind a match of ``n`` seats holds, in the order of
     ``engine.cards_for(n)`` (kept per engine; callers copy it)."""
-    per_engine = _DECKS.get(engine)
-    if per_engine is None:
-        per_engine = _DECKS[engine] = {}
+    per_engine = _cached(engine)
     counts = per_engine.get(n)
     if counts is None:
         counts = per_engine[n] = dict(Counter(engine.cards_for(n)))
     return counts
 
 
+def _fresh_counters(engine: Engine, n: int) -> tuple:
+    """The counters after the setup of a fresh match of ``n`` seats (kept per engine)."""
+    per_engine = _cached(engine)
+    key = ("fresh", n)
+    fresh = per_engine.get(key)
+    if fresh is None:
+        fresh = per_engine[key] = engine.new_match(n, random.Random(0), False)[0].counters
+    return fresh
+
+
+def _owned(engine: Engine) -> tuple | None:
+    """Per kind, the copies each seat starts with, when every card of a match is one the seats
+    start with, no die lies in a zone and the rules keep every card with its seat
+    (:func:`keeps_owners`); else None (kept per engine)."""
+    per_engine = _cached(engine)
+    if "owned" not in per_engine:
+        game = engine.game
+        owned = None
+        if not engine.deck and not engine.die_names and any(k.start for k in game.kinds) and keeps_owners(game):
+            owned = tuple(0 if k.start is None else k.count for k in game.kinds)
+        per_engine["owned"] = owned
+    return per_engine["owned"]
+
+
+_ANY = "any seat"
+
+
+def keeps_owners(game: m.Game) -> bool:
+    """Whether the rules provably never pass a card from one seat's zones to another
+    seat's, directly or through shared zones. True when every statement that moves cards
+    (move, lay, draw, deal, shuffle into, gather, a zone's refill) either moves them
+    between zones of one seat, the same seat expression on both sides (``your hand`` to
+    ``your mat``; for chosen cards: of the actor or of a seat the action chooses), or from
+    a seat's zone into shared zones, none of which (nor any shared zone their cards may
+    reach) ever gives cards to a zone of a seat. A statement this cannot tell about
+    (cards of every seat, dealt to each seat, moved to a seat named otherwise) makes it
+    False."""
+    per = {z.name: z.per_player for z in game.zones}
+    actor = m.SeatName("actor")
+    lays = {node.dest.zone for node in m.nodes(game) if isinstance(node, m.Move) and node.lay}
+    everything = [(z, _ANY if p else None) for z, p in per.items()]
+    moves: list = []            # ((zone, owner), (zone, owner)): owner None (shared), a seat or _ANY
+
+    def owner(ref: m.ZoneRef, stable=None):
+        if not per[ref.zone]:
+            return None
+        seat = actor if ref.yours else ref.seat
+        if seat is None or stable is not None and seat not in stable:
+            return _ANY
+        return seat
+
+    def sources(cards, chosen) -> list:
+        if isinstance(cards, m.ZoneRef):
+            return [(cards.zone, owner(cards))]
+        if isinstance(cards, (m.Portion, m.Where)):
+            return sources(cards.cards, chosen)
+        if isinstance(cards, m.EveryZone):
+            return [(cards.zone, _ANY)]
+        if isinstance(cards, m.Chosen):
+            return chosen
+        if isinstance(cards, m.Claimed):
+            return [(z, _ANY if per[z] else None) for z in lays]
+        return everything
+
+    def collect(roots, chosen) -> None:
+        for root in roots:
+            for node in m.nodes(root):
+                if isinstance(node, m.Move):
+                    moves.extend((s, (node.dest.zone, owner(node.dest))) for s in sources(node.cards, chosen))
+                elif isinstance(node, m.Draw):
+                    source = (node.source.zone, owner(node.source))
+                    moves.append((source, (node.dest.zone, owner(node.dest))))
+                    refill = next(z.refill_from for z in game.zones if z.name == node.source.zone)
+                    if refill is not None:
+                        moves.append(((refill, None), source))
+                elif isinstance(node, m.Deal):
+                    moves.append(((node.source.zone, owner(node.source)), (node.zone, _ANY)))
+                elif isinstance(node, m.Shuffle) and node.cards is not None:
+                    moves.extend((s, (node.zone.zone, owner(node.zone))) for s in sources(node.cards, chosen))
+                elif isinstance(node, m.Gather):
+                    moves.extend((s, (node.zone.zone, owner(node.zone))) for s in everything)
+
+    try:
+        rest = [*game.setup, *game.procedures, game.match]
+        for phase in game.phases:
+            rest.extend(phase.after or ())
+            for action in phase.actions:
+                # the cards an action chooses come from a zone named when they are chosen:
+                # its seat is known for the whole action when it is the actor or a chosen seat
+                body = list(m.walk(action.body))
+                rebound = {s.var for s in body if isinstance(s, m.ForEach)} | \
+                          {s.name for s in body if isinstance(s, m.LetValue)}
+                stable = [actor] + [m.SeatName(s.name) for s in body
+                                    if isinstance(s, m.ChooseParam) and s.name not in rebound]
+                chosen = [(s.source, stable) for s in body if isinstance(s, m.ChooseCards)]
+                collect([action], [src for cards, st in chosen for src in _chosen_sources(cards, owner, st, sources)])
+        collect(rest, everything)
+        sinks: set = set()          # shared zones a seat's cards may reach
+        gives: set = set()          # shared zones that give cards to a seat's zone
+        flows: dict = {}            # shared zone -> shared zones its cards may go to
+        for (src, src_owner), (dest, dest_owner) in moves:
+            if per[dest]:
+                if not per[src]:
+                    gives.add(src)
+                elif src_owner is _ANY or dest_owner is _ANY or src_owner != dest_owner:
+                    return False
+            elif per[src]:
+                sinks.add(dest)
+            else:
+                flows.setdefault(src, set()).add(dest)
+    except KeyError:                # a zone the rules do not declare (a checked game has none)
+        return False
+    todo = list(sinks)
+    while todo:
+        for z in flows.get(todo.pop(), ()):
+            if z not in sinks:
+                sinks.add(z)
+                todo.append(z)
+    return not sinks & gives
+
+
+def _chosen_sources(cards, owner, stable, sources) -> list:
+    """The zones cards chosen from ``cards`` come from, the seat of each kept only when it
+    is one of ``stable`` (it names the same seat for the whole action)."""
+    while isinstance(cards, (m.Portion, m.Where)):
+        cards = cards.cards
+    if isinstance(cards, m.ZoneRef):
+        return [(cards.zone, owner(cards, stable))]
+    return [(z, None if o is None else _ANY) for z, o in sources(cards, [])]
+
+
 def _die_kinds(engine: Engine) -> frozenset:
     """The kinds that are faces of a die (not cards of the deck)."""
-    per_engine = _DECKS.get(engine)
-    if per_engine is None:
-        per_engine = _DECKS[engine] = {}
+    per_engine = _cached(engine)
     kinds = per_engine.get("dice")
     if kinds is None:
         kinds = per_engine["dice"] = frozenset(i for i, k in enumerate(engine.kinds) if k.die is not None)

@@ -10,19 +10,26 @@ estimates how likely a claim is by sampling states consistent with what it saw
 dealt into the hidden zones. About 2,000 decisions a second or more in the shipped games.
 
 * Its own claim put to the test, it defends it when it holds (shows the card).
-* Facing a claim of another seat that looks unlikely (estimated truth below ``doubt``), it
-  tests it.
+* Facing a claim of another seat that looks unlikely (estimated truth below ``doubt``, or
+  below ``STAKES_DOUBT`` when letting it stand would end the deal or the match), it tests
+  it.
 * When it must claim, it builds honest choices greedily (cards that keep the claim true,
   grown past sizes the rules do not allow yet) and prefers the honest choice that sheds
   most cards, or for a claim without cards the lowest one likely to be true; a claim the
   action resolves at once is judged by what it said, not by the claim being gone. With
-  probability ``bluff`` it bluffs: one card too many, or a claim only somewhat likely. When
-  no honest choice exists it prefers an action that makes no claim (such as passing), else
-  it tells a small lie. In a window it blocks when its block would be honest.
+  probability ``bluff`` it bluffs: one card too many, or a claim only somewhat likely. Wild
+  cards are kept for a play they finish. When no honest choice exists it tells a small lie
+  if claims are seldom tested in this match (under ``CALLED``) and the lie, let stand, would
+  not end the deal (the lie everybody tests), else it prefers an action that makes no claim
+  (such as passing). In a window it blocks when its block would be honest.
+* In a game whose rules never test a claim, a claim is a commitment the claimant must carry
+  out (Skull's bid): it is judged by play-outs of carrying it out (:meth:`GenericBot._p_fulfil`).
 * Beliefs from the public history (``View.history``): the claims other seats made earlier
   in the deal weigh the sampled states; each seat's honesty is learnt from its claims seen
   revealed (a beta prior worth ``PRIOR_CLAIMS`` claims at ``trust``), and a claim the rules
-  let it decline is judged with that model of its play (:meth:`GenericBot._honest_posterior`);
+  let it decline is judged with that model of its play (:meth:`GenericBot._honest_posterior`),
+  corrected by how often the revealed claims of as many cards were true (the seats' choice
+  of how many cards to lay says something the deal alone does not);
   cards seen going into another seat's hand (a revealed play a caller takes) are remembered
   until seen leaving, after ``View.known`` forgets them (:class:`_Record`).
 * In a vote it picks the choice that, over sampled states, leaves it holding fewest cards.
@@ -199,6 +206,7 @@ class _Analysis:
                 if any(isinstance(s, m.Require) and _mentions_truth(s.cond) and not _mentions(s.cond, m.Not)
                        for s in m.walk(a.body)):
                     self.defends.add(key)
+        self.test_names = {name for _, name in self.tests}
 
 
 _ANALYSES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -231,6 +239,28 @@ HEARD = 8
 #: how many claims the prior belief in a seat's honesty is worth (see GenericBot._trust)
 PRIOR_CLAIMS = 5
 
+#: a claim about its cards deals only the claimed cards and the claimant's hand: this many
+#: times ``samples`` deals, so that a rare honest hand is not missed for lack of samples
+DEALS = 2
+
+#: the estimated truth below which it tests a claim that, let stand, ends the deal or the
+#: match (see GenericBot._doubt_level)
+STAKES_DOUBT = 0.5
+
+#: a lie that would end the deal if let stand is told once the bot avoided it this many
+#: times in the deal (see GenericBot.choose)
+STUCK = 30
+
+#: claims of this many cards or more are one class when the bot learns how often claims of
+#: each size are true (see GenericBot._calibrated)
+SIZES = 3
+
+#: with no honest claim to make, the bot lies rather than take an action that makes no
+#: claim (pass, draw) when fewer than this share of the claims get tested; its prior belief
+#: in that share is PRIOR_CALLED (see GenericBot._called)
+CALLED = 0.35
+PRIOR_CALLED = 0.5
+
 
 class _Record:
     """What a seat learnt of the others' honesty from its public history: for each
@@ -249,6 +279,10 @@ class _Record:
         self.held: dict = {}      # zone instance -> [cards seen going in, not seen leaving], oldest first
         self.heard: list = []     # (claim, values, seat) of the claims without cards made this deal
         self.shown = None         # (zone instance, cards) of the last reveal, until they move on
+        self.sizes: dict = {}     # claimed cards (SIZES or more as SIZES) -> (claims seen revealed, of them true)
+        self.claims = 0           # claims heard in the match
+        self.called = 0           # of them, put to the test
+        self.open = False         # whether the last claim heard has not been tested yet
 
     def update(self, bot: "GenericBot", view: View) -> dict:
         history = view.history
@@ -264,6 +298,8 @@ class _Record:
                 self.heard, self.last, self.shown = [], None, None
                 self.held.clear()
             elif kind == "claim":
+                self.claims += 1
+                self.open = True
                 if data["claim"] in about:
                     self.last = data
                 else:
@@ -271,6 +307,9 @@ class _Record:
                     self.last = None
             elif kind == "shuffle":
                 self.held.pop(data.get("zone"), None)
+            elif kind == "action" and self.open and data.get("action") in bot.analysis.test_names:
+                self.called += 1              # the standing claim was put to the test
+                self.open = False
             elif kind == "reveal":
                 groups = data.get("groups") or ()
                 self.shown = groups[0] if len(groups) == 1 else None
@@ -285,6 +324,9 @@ class _Record:
                         seat = self.last["seat"]
                         told, true = self.seen.get(seat, (0, 0))
                         self.seen[seat] = (told + 1, true + holds)
+                        size = min(len(groups[0][1]), SIZES)
+                        told, true = self.sizes.get(size, (0, 0))
+                        self.sizes[size] = (told + 1, true + holds)
                     self.last = None
             elif kind == "move" and self.shown is not None:
                 # the revealed cards moved on together (a caller takes the revealed play)
@@ -364,7 +406,7 @@ class GenericBot:
     uses_texts = False      # it never reads option labels or value names
 
     def __init__(self, engine: Engine, rng: random.Random, samples: int = 10, bluff: float = 0.15,
-                 doubt: float = 0.3, curiosity: float = 0.15, trust: float = 0.8):
+                 doubt: float = 0.4, curiosity: float = 0.15, trust: float = 0.8):
         self.engine = engine
         self.rng = rng
         self.samples = samples
@@ -375,6 +417,8 @@ class GenericBot:
         self.analysis = _analysis(engine)
         self._kinds_holding: dict = {}       # see _honest_share
         self._record = _Record()             # see _trust
+        self._avoided: dict = {}             # deal -> decisive lies avoided in it (see STUCK)
+        self._wild = frozenset(i for i, k in enumerate(engine.kinds) if "wild" in k.flags)
         self._last_sampler = None            # (view, its sampler), see _sampler
         self._ranks: dict = {}               # (claim, values) -> its place in the claim's order (see _by_rank)
 
@@ -459,15 +503,15 @@ class GenericBot:
             # only the claimed cards and the claimant's hand matter: deal those zones alone
             # of the claimed zone, only the claimed cards on its top
             try:
-                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples)]
+                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples * DEALS)]
             except ValueError:
                 # what it remembers of the claimant's hand does not fit the claimed cards on
                 # top of the pile (he may have played the remembered cards): forget it
                 draw = sampler(self.engine, view)
-                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples)]
+                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples * DEALS)]
             if all(d is not None for d in dealt):
-                return self._honest_posterior(name, self._honest_share(view, dealt, slot, count, hand_slots),
-                                              self._trust(view, claimant))
+                could = self._honest_share(view, dealt, slot, count, hand_slots)
+                return self._calibrated(self._honest_posterior(name, could, self._trust(view, claimant)), could, count)
         states = [draw(self.rng) for _ in range(self.samples)]
         if name not in self.analysis.about_cards or slot < 0 or count == 0:
             heard = self._heard(view)
@@ -485,8 +529,19 @@ class GenericBot:
                 total += w
                 weight += w * self.engine.claim_holds_in(s)
             return weight / total if total else 0.0
-        return self._honest_posterior(name, self._honest_share(view, [s.zones for s in states], slot, count,
-                                                               hand_slots), self._trust(view, claimant))
+        could = self._honest_share(view, [s.zones for s in states], slot, count, hand_slots)
+        return self._calibrated(self._honest_posterior(name, could, self._trust(view, claimant)), could, count)
+
+    def _calibrated(self, p: float, could: float, count: int) -> float:
+        """The model's chance ``p`` that a claim of ``count`` cards is true, corrected by
+        how often the claims of that many cards seen revealed in this match were true (the
+        model's answer worth ``PRIOR_CLAIMS`` of them): the model knows which cards could
+        be there, the record how the seats choose how many to lay. A claim the cards make
+        impossible (``could`` 0) stays impossible."""
+        if could <= 0:
+            return 0.0
+        told, true = self._record.sizes.get(min(count, SIZES), (0, 0))
+        return (p * PRIOR_CLAIMS + true) / (PRIOR_CLAIMS + told)
 
     def _honest_posterior(self, claim: str, could: float, trust: float) -> float:
         """The chance that a claim about cards is true, given the chance ``could`` that the
@@ -499,6 +554,13 @@ class GenericBot:
             made = could + (1 - could) * (1 - trust)
             return could * trust / made if made > 0 else 0.0
         return could * trust
+
+    def _called(self, view: View) -> float:
+        """The share of claims that get put to the test, from the claims heard in this match
+        (a prior worth ``PRIOR_CLAIMS`` claims at ``PRIOR_CALLED``)."""
+        record = self._record
+        record.update(self, view)
+        return (PRIOR_CALLED * PRIOR_CLAIMS + record.called) / (PRIOR_CLAIMS + record.claims)
 
     def _trust(self, view: View, seat: int) -> float:
         """The chance that ``seat`` tells the truth when it could: ``trust`` at first, then
@@ -650,7 +712,7 @@ class GenericBot:
         testing = [o for o in options if (phase, o.name) in analysis.tests and o not in defends]
         if testing and view.claim is not None and not mine:
             p = self.p_claim(view)
-            if p is not None and p < self.doubt:
+            if p is not None and p < self._doubt_level(view, decision):
                 return random_legal(decision, self.rng, testing)
         rest = [o for o in options if o not in testing and o not in defends]
         claiming = [o for o in rest if (phase, o.name) in analysis.claims]
@@ -671,12 +733,25 @@ class GenericBot:
             bluffing = self.rng.random() < self.bluff
             honest = self._honest(view, decision, claiming, 0.25 if bluffing else 0.6)
             if honest is not None and bluffing and honest.cards is not None and honest.cards:
-                honest = self._pad(decision, claiming, honest) or honest
+                padded = self._pad(decision, claiming, honest)
+                if padded is not None and not self._decisive(view, padded):
+                    honest = padded
             if honest is not None:
                 return honest
-            if plain and not bluffing:
+            # with no honest claim it passes rather than lie when claims are often tested (a
+            # commitment nobody tests it never fakes: the rules punish one not carried out)
+            if plain and not bluffing and (self.analysis.commitments or self._called(view) >= CALLED):
                 return random_legal(decision, self.rng, plain)
-            return self._small_bluff(decision, claiming)
+            lie = self._small_bluff(decision, claiming)
+            if plain and self._decisive(view, lie):
+                # a lie that would end the deal if let stand is the one everybody tests: told
+                # only once it was avoided STUCK times in this deal (a card that no honest play
+                # can ever shed must go some day)
+                avoided = self._avoided.get(view.deal, 0) + 1
+                self._avoided = {view.deal: avoided % STUCK}
+                if avoided < STUCK:
+                    return random_legal(decision, self.rng, plain)
+            return lie
         if testing and not plain:
             return random_legal(decision, self.rng, testing)
         return random_legal(decision, self.rng, plain or options)
@@ -723,6 +798,42 @@ class GenericBot:
             if _legal(decision, option, action):
                 return action
         return None
+
+    def _doubt_level(self, view: View, decision: Decision) -> float:
+        """The estimated truth below which it tests the standing claim: ``doubt``, or
+        ``STAKES_DOUBT`` when letting the claim stand would end the deal or the match."""
+        if decision.kind not in ("first", "each") or not any(o.name == DECLINE_ACTION.name for o in decision.options):
+            return self.doubt
+        if self._ends_if_let_stand(self._states(view, 1)[0]):
+            return max(self.doubt, STAKES_DOUBT)
+        return self.doubt
+
+    def _decisive(self, view: View, action: Action) -> bool:
+        """Whether ``action``, let stand by every seat, would end the deal or the match (in
+        a state sampled from ``view``)."""
+        try:
+            after, _ = self.engine.apply(self._states(view, 1)[0], action, self.rng, False, False)
+        except Exception:
+            return False
+        return after.is_terminal or after.deal != view.deal or self._ends_if_let_stand(after)
+
+    def _ends_if_let_stand(self, state) -> bool:
+        """Whether, in ``state`` (a window about the standing claim), the deal or the match
+        ends when every seat asked declines."""
+        engine = self.engine
+        phase, deal = state.phase, state.deal
+        try:
+            for _ in range(state.n + 1):
+                if state.is_terminal or engine.decision(state, False).kind not in ("first", "each"):
+                    return False
+                state, _ = engine.apply(state, DECLINE_ACTION, self.rng, False, False)
+                if state.is_terminal or state.deal != deal:
+                    return True
+                if state.phase != phase:
+                    return False
+        except Exception:
+            pass
+        return False
 
     def _knows_a_hand(self, view: View) -> bool:
         """Whether it knows a card of another seat's private zone (a hand): then looking
@@ -830,13 +941,17 @@ class GenericBot:
         top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
         # the kinds that keep the claim true on their own; a larger choice is made of them
         fits = self._fitting_kinds(free, decision, option, values)
-        pool = [k for k in sorted(option.cards) if k in fits]
+        wild = self._wild
+        # wild cards last: kept for a play they finish (they fit any later claim)
+        pool = sorted((k for k in option.cards if k in fits), key=lambda k: (k in wild, k))
+        holds = self._truth_of_cards(free, decision, option, values)
+        blind = (decision.phase, name) in self.analysis.kind_blind
         chosen: list = []
         good: list = []           # the choices that keep the claim true where it stands, smallest first
         while pool and len(chosen) < top:
-            for kind in sorted(set(pool)):
+            for kind in sorted(set(pool), key=lambda k: (k in wild, k)):
                 trial = tuple(sorted(chosen + [kind]))
-                if len(trial) == 1 or self._p_after(free, Action(name, trial, values)) >= 0.99:
+                if len(trial) == 1 or holds(trial):
                     chosen.append(kind)
                     pool.remove(kind)
                     break
@@ -844,14 +959,54 @@ class GenericBot:
                 break
             if len(chosen) >= option.low:
                 action = Action(name, tuple(sorted(chosen)), values)
-                if self._p_after(states, action) >= 0.99:     # an illegal choice scores 0 there
+                # true where no claim stands: of a claim about its cards that is all (legal
+                # or not is the decision's check's to say, below); else tried where it stands
+                # (an illegal choice scores 0 there)
+                if blind or self._p_after(states, action) >= 0.99:
                     good.append(action)
         # the largest that the decision's own check finds legal (the sampled states may not
-        # know all it knows)
-        for action in reversed(good):
-            if _legal(decision, option, action):
+        # know all it knows), without wild cards unless they finish the hand or nothing else fits
+        legal = (a for a in reversed(good) if _legal(decision, option, a))
+        largest = next(legal, None)
+        if largest is None:
+            return ()
+        if len(largest.cards) == len(option.cards) or not any(k in wild for k in largest.cards):
+            return largest.cards
+        smallest = largest
+        for action in legal:
+            if not any(k in wild for k in action.cards):
                 return action.cards
-        return ()
+            smallest = action
+        return smallest.cards
+
+    def _truth_of_cards(self, free, decision: Decision, option, values):
+        """A test of whether a choice of cards of ``option``, with ``values``, keeps the
+        claim true over the states ``free`` (no claim standing). For a claim about its cards
+        whose arguments read only how many cards were chosen, the action runs once for each
+        number of cards and the choice is tried in place of the laid cards."""
+        name, engine, rng = option.name, self.engine, self.rng
+        blind = (decision.phase, name) in self.analysis.kind_blind
+        by_size: dict = {}
+
+        def holds(cards: tuple) -> bool:
+            if blind:
+                after = by_size.get(len(cards))
+                if after is None:
+                    try:
+                        after = engine.effects(free[0], Action(name, cards, values), rng)
+                    except Exception:
+                        after = False
+                    if after is not False and (after.claim is None or after.claimed is None or after.is_terminal):
+                        after = False
+                    by_size[len(cards)] = after
+                if after is not False:
+                    slot, count = after.claimed
+                    zones = list(after.zones)
+                    zone = zones[slot]
+                    zones[slot] = zone[:len(zone) - count] + cards
+                    return engine.claim_holds_in(after, tuple(zones))
+            return self._p_after(free, Action(name, cards, values)) >= 0.99
+        return holds
 
     def _fitting_kinds(self, free, decision: Decision, option, values) -> list:
         """The kinds of ``option``'s cards that, laid alone with ``values``, keep the claim

@@ -43,11 +43,9 @@ every seat's result to the choices made on the way.
   equal chance (so two tied seats get the average of the results of either winning).
   Seats knocked out score as losers. The same score ends an iteration whose sample leads
   to a state the rules cannot leave (a sample is only a guess).
-* **Samples.** A counter the seat may not see is sampled as 0 by :mod:`.determinize`; the
-  bot replaces it with its value after the setup of a fresh match (a hidden bookkeeping
-  counter usually keeps that value). In a running vote, the secret vote of each seat that
-  has voted is sampled too: a random legal choice of that seat in the sample (without it
-  those votes would be lost when the vote closes).
+* **Samples** are :mod:`.determinize`'s: besides the cards, a counter the seat may not see
+  reads as after the setup of a fresh match, and in a running vote each secret vote already
+  cast is a random legal choice of its seat.
 
 The sampled states are the bot's own: it never sees the state of the match. What it reads
 is the view, the decision and the rules (the engine).
@@ -199,7 +197,6 @@ class SearchBot:
         self.suggest = suggest
         self.opponents = opponents
         self._me = None
-        self._fresh: dict = {}          # player count -> counters after the setup of a fresh match
         #: what the last decision took (see ``_NO_SEARCH``)
         self.last: dict = {}
 
@@ -224,47 +221,9 @@ class SearchBot:
         return self._search(view, decision)
 
     # ------------------------------------------------------------------ the search
-    def _draw(self, view: View):
-        """A function drawing states that agree with ``view``, hidden counters as after setup."""
-        engine = self.engine
-        draw = sampler(engine, view)
-        hidden = []
-        at = 0
-        for _, value in view.counters:
-            for v in (value if isinstance(value, tuple) else (value,)):
-                if v is None:
-                    hidden.append(at)
-                at += 1
-        voted = [s for s in view.voted if s != view.seat]
-        if not hidden and not voted:
-            return draw
-        fresh = None
-        if hidden:
-            fresh = self._fresh.get(view.players)
-            if fresh is None:
-                fresh = self._fresh[view.players] = engine.new_match(view.players, random.Random(0), False)[0].counters
-
-        def patched(rng: random.Random) -> State:
-            s = draw(rng)
-            if hidden:
-                counters = list(s.counters)
-                for i in hidden:
-                    counters[i] = fresh[i]
-                s = s._replace(counters=tuple(counters))
-            if voted:
-                # the votes already cast are secret: each a random legal choice of its seat
-                votes = list(s.votes)
-                for seat in voted:
-                    asked = s._replace(poll=(seat,))
-                    if engine.decide(asked, False)[2]:
-                        votes[seat] = random_legal(engine.decision(asked, False), rng)
-                s = s._replace(votes=tuple(votes))
-            return s
-        return patched
-
     def _search(self, view: View, decision: Decision) -> Action:
         rng = self.rng
-        draw = self._draw(view)
+        draw = sampler(self.engine, view)
         self._me = view.seat
         self._table: dict = {}
         self._lo = math.inf
