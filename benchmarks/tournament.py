@@ -93,7 +93,7 @@ def main(argv=None) -> int:
                              "the game can be solved, else search)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game names (default: all shipped)")
     parser.add_argument("--workers", type=int, default=1, help="pairings played in parallel (default 1)")
-    parser.add_argument("--max-decisions", type=int, default=5000, help="a match longer than this is lost by A")
+    parser.add_argument("--max-decisions", type=int, default=20_000, help="a match longer than this is lost by A (default 20,000)")
     parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args(argv)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]

@@ -5,24 +5,17 @@
 
 from __future__ import annotations
 
-import difflib
 
 import attrs
 from collections import Counter
 
 from . import model as m
-from .errors import OptionError, Problem, RulesError, Span
+from .errors import OptionError, Problem, RulesError, Span, suggest
 from .transform import to_model
 
 _SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
 _NAMED = (m.DieDecl, m.SymbolsDecl, m.NamesDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.ClaimDecl,
           m.ProcedureDecl, m.PhaseDecl)
-
-
-def suggest(name: str, candidates) -> str | None:
-    """A "did you mean …?" hint for a misspelt name, or None."""
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
 
 
 def _key(item):
@@ -212,7 +205,8 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         RulesError: every problem found, each located in the file.
         OptionError: an unknown variant.
     """
-    from .engine.compile import CompileError, compile_game
+    from .engine.compile import compile_game
+    from .errors import CompileError
 
     problems: list[Problem] = []
     declared = {v.name for v in file.items if isinstance(v, m.VariantDecl)}
@@ -355,23 +349,9 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     return result
 
 
-def check_file(path: str) -> list[tuple[str | None, str | None, m.Game | RulesError]]:
-    """Check a ``.rules`` file and each of its variants, reading and parsing it once.
-
-    Returns:
-        One row per game: (variant name or None for the base game, the variant's label,
-        the checked game or the RulesError of its problems). The variants are checked only
-        when the base game is fine.
-
-    Raises:
-        RulesError: the file cannot be read as UTF-8 text, or does not parse.
-        OSError: the file cannot be read.
-    """
-    return check_text(_read(path), path)
-
-
 def check_text(source: str, path: str = "<rules>") -> list[tuple[str | None, str | None, m.Game | RulesError]]:
-    """Like :func:`check_file`, from a text (``path`` names it in messages, e.g. ``<stdin>``).
+    """Check a rules text and each of its variants, parsing it once (``path`` names it in
+    messages, e.g. ``<stdin>``).
 
     Raises:
         RulesError: the text does not parse.

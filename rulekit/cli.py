@@ -323,7 +323,7 @@ def run(file, players, seed, variants, humans, bots, think, log_path, log_for, v
     from rich.console import Console
     from rich.markup import escape
 
-    from .engine.compile import RulesRuntimeError
+    from .errors import RulesRuntimeError
     from .match import MatchTooLong, play_match
 
     if verbose and quiet:

@@ -13,6 +13,8 @@ Semantic checks collect all their problems and raise them together in one
 
 from __future__ import annotations
 
+import difflib
+
 import attrs
 
 
@@ -94,3 +96,23 @@ class IllegalAction(ValueError):
 
 class OptionError(ValueError):
     """A run-time option (player count, variant, seat) does not fit the game."""
+
+
+class CompileError(Exception):
+    """The model refers to things that do not exist or mixes kinds of values: its
+    ``problems`` (:class:`Problem`), which the checks turn into a :class:`RulesError`."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(p.message for p in problems))
+
+
+class RulesRuntimeError(RuntimeError):
+    """The rules reached a state they do not say how to leave (reported with its location):
+    a match raises it with its ``record`` of what was played."""
+
+
+def suggest(name: str, candidates) -> str | None:
+    """A "did you mean …?" hint for a misspelt name, or None."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

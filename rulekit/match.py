@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 import attrs
 
 from .engine import Action, Decision, Engine, Event, State, View
-from .engine.compile import RulesRuntimeError
+from .errors import RulesRuntimeError
 from .engine.core import multisets, option_reason
 from .engine.narrate import seat_name
 from .bounds import MAX_DECISIONS

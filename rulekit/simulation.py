@@ -435,7 +435,7 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
             the matches after it are not played).
         RulesError, OptionError: as :func:`engine_for`.
     """
-    from .engine.compile import RulesRuntimeError
+    from .errors import RulesRuntimeError
     from .match import MatchTooLong, play_match
     from .players import make_bot
 

@@ -177,15 +177,6 @@ def reserved_hint(word: str) -> str:
     return f"'{word}' is a reserved word of the language; choose another name"
 
 
-@functools.cache
-def _keywords() -> frozenset[str]:
-    words = set()
-    for term in parser().terminals:
-        if term.pattern.type == "str" and term.pattern.value.isalpha():
-            words.add(term.pattern.value)
-    return frozenset(words)
-
-
 # the rules whose alternatives may start with a keyword where a name could also stand
 _VALUE_RULES = {"atom", "cards", "zone_ref", "seat", "seat_basic", "seats", "seats_one", "not_expr", "unary",
                 "expr", "cpred_simple", "cpred_atom", "cpred_not", "domain", "count_spec"}

@@ -30,7 +30,8 @@ from .bounds import MAX_DECISIONS
 from .encoding import ActionSpace, value_bounds, _Facts
 from .engine import Action, ChanceEvent, Engine, State
 from .engine.chance import Chance
-from .engine.compile import DECLINE, RulesRuntimeError
+from .engine.compile import DECLINE
+from .errors import RulesRuntimeError
 from .engine.narrate import seat_name
 from .errors import IllegalAction
 

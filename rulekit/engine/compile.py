@@ -20,21 +20,13 @@ from typing import Callable
 import attrs
 
 from .. import model as m
-from ..errors import Problem, Span
+from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
 from .narrate import seat_name
 
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
 BUILTIN_SEATS = ("current", "actor", "claimant")
 DECLINE = "decline"
-
-
-class CompileError(Exception):
-    """The model refers to things that do not exist or mixes kinds of values."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("; ".join(p.message for p in problems))
 
 
 class Jump(Exception):
@@ -47,10 +39,6 @@ class EndOfDeal(Exception):
 
 class EndOfTurn(Exception):
     """Raised by ``end turn``: the engine ends the turn that is being played."""
-
-
-class RulesRuntimeError(RuntimeError):
-    """The rules reached a state they do not say how to leave (reported with its location)."""
 
 
 MAX_CALLS = 200
@@ -628,7 +616,6 @@ class Compiler:
             self.problems.append(problem)
 
     def hint_for(self, name, candidates):
-        from ..check import suggest
         return suggest(name, candidates)
 
     # ------------------------------------------------------------ seats

@@ -34,7 +34,7 @@ def resolve_lineup(kinds, source, variants, n: int, otherwise: str = "search", e
     names = [k if k == "human" else bot_kind(k)[0] for k in kinds]
     if "solved" not in names and "auto" not in names:
         return tuple(kinds)
-    from ..engine.compile import RulesRuntimeError
+    from ..errors import RulesRuntimeError
     from .solved import solve, why_unsolved
     try:
         policy = solve(source, tuple(variants), n, engine=engine)

@@ -131,7 +131,7 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
             if have:            # the pool is shuffled already: only the cards it knows need a place
                 take = list(take)
                 for card in reversed(have):     # each at a uniformly random place
-                    take.insert(rng.randint(0, len(take)), card)
+                    take.insert(int(rng.random() * (len(take) + 1)), card)
             zones[slot] = tuple(take)
         pool = pool[at:]
         for i, slot in enumerate(hidden_sizes):
@@ -139,7 +139,7 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
             if i == len(hidden_sizes) - 1:
                 share, pool = pool, []
             else:
-                k = rng.randint(0, len(pool))
+                k = int(rng.random() * (len(pool) + 1))
                 share, pool = pool[:k], pool[k:]
             zones[slot] = tuple(pinned.get(slot, ())) + tuple(share)
         return finish(zones, rng)
@@ -198,7 +198,7 @@ def _deal_wanted(rng: random.Random, pool: tuple, todo: list, out: dict) -> None
             out[slot] = tuple(have[p] if p < len(have) else next(unknown) for p in places)
             continue
         for card in reversed(have):         # each known card at a uniformly random place
-            take.insert(rng.randint(0, len(take)), card)
+            take.insert(int(rng.random() * (len(take) + 1)), card)
         out[slot] = tuple(take)
 
 
@@ -299,7 +299,7 @@ def _seat_sampler(own: tuple, finish) -> Callable:
                 take = pool[at:at + need]
                 at += need
                 for card in reversed(have):     # each known card at a uniformly random place
-                    take.insert(rng.randint(0, len(take)), card)
+                    take.insert(int(rng.random() * (len(take) + 1)), card)
                 zones[slot] = tuple(take)
             if at < len(pool):
                 rest += pool[at:]               # what the seat lost: in the shared zone

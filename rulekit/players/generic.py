@@ -23,7 +23,8 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   not end the deal (the lie everybody tests), else it prefers an action that makes no claim
   (such as passing). In a window it blocks when its block would be honest.
 * In a game whose rules never test a claim, a claim is a commitment the claimant must carry
-  out (Skull's bid): it is judged by play-outs of carrying it out (:meth:`GenericBot._p_fulfil`).
+  out (a bid to turn up so many cards, his own first): it is judged by play-outs of
+  carrying it out (:meth:`GenericBot._p_fulfil`).
 * Beliefs from the public history (``View.history``): the claims other seats made earlier
   in the deal weigh the sampled states; each seat's honesty is learnt from its claims seen
   revealed (a beta prior worth ``PRIOR_CLAIMS`` claims at ``trust``), and a claim the rules
@@ -171,7 +172,7 @@ class _Analysis:
                             any(not claims(b.body, frozenset()) for b in p.actions if b is not a))
         self.optional = {name for name, free in made_in.items() if all(free)}
         # claims that no rule tests (nothing reads whether a claim holds): a claim is then a
-        # commitment the rules make the claimant carry out (a bid to turn up so many flowers)
+        # commitment the rules make the claimant carry out (a bid to turn up so many cards of a kind)
         self.commitments = bool(game.claims) and not _mentions(game, m.ClaimHolds)
         # actions whose claim is ranked by their chosen values alone: they make one claim,
         # its arguments their own chosen parameters, of a claim ordered by its parameters
@@ -247,8 +248,8 @@ DEALS = 2
 #: match (see GenericBot._doubt_level)
 STAKES_DOUBT = 0.5
 
-#: a lie that would end the deal if let stand is told once the bot avoided it this many
-#: times in the deal (see GenericBot.choose)
+#: with no honest claim to make, the bot lies anyway once it passed instead this many times
+#: in the deal (see GenericBot.choose)
 STUCK = 30
 
 #: claims of this many cards or more are one class when the bot learns how often claims of
@@ -417,7 +418,7 @@ class GenericBot:
         self.analysis = _analysis(engine)
         self._kinds_holding: dict = {}       # see _honest_share
         self._record = _Record()             # see _trust
-        self._avoided: dict = {}             # deal -> decisive lies avoided in it (see STUCK)
+        self._avoided: dict = {}             # deal -> lies avoided in it since the last forced one (see STUCK)
         self._wild = frozenset(i for i, k in enumerate(engine.kinds) if "wild" in k.flags)
         self._last_sampler = None            # (view, its sampler), see _sampler
         self._ranks: dict = {}               # (claim, values) -> its place in the claim's order (see _by_rank)
@@ -739,19 +740,24 @@ class GenericBot:
             if honest is not None:
                 return honest
             # with no honest claim it passes rather than lie when claims are often tested (a
-            # commitment nobody tests it never fakes: the rules punish one not carried out)
-            if plain and not bluffing and (self.analysis.commitments or self._called(view) >= CALLED):
-                return random_legal(decision, self.rng, plain)
-            lie = self._small_bluff(decision, claiming)
-            if plain and self._decisive(view, lie):
-                # a lie that would end the deal if let stand is the one everybody tests: told
-                # only once it was avoided STUCK times in this deal (a card that no honest play
-                # can ever shed must go some day)
+            # commitment nobody tests it never fakes: the rules punish one not carried out),
+            # or when the lie would end the deal if let stand (the lie everybody tests); but
+            # every STUCK passes in a deal it lies anyway (a card that no honest play can
+            # ever shed must go some day)
+            lie = None
+            if plain:
                 avoided = self._avoided.get(view.deal, 0) + 1
-                self._avoided = {view.deal: avoided % STUCK}
                 if avoided < STUCK:
-                    return random_legal(decision, self.rng, plain)
-            return lie
+                    if not bluffing and (self.analysis.commitments or self._called(view) >= CALLED):
+                        self._avoided = {view.deal: avoided}
+                        return random_legal(decision, self.rng, plain)
+                    lie = self._small_bluff(decision, claiming)
+                    if self._decisive(view, lie):
+                        self._avoided = {view.deal: avoided}
+                        return random_legal(decision, self.rng, plain)
+                else:
+                    self._avoided = {view.deal: 0}
+            return lie or self._small_bluff(decision, claiming)
         if testing and not plain:
             return random_legal(decision, self.rng, testing)
         return random_legal(decision, self.rng, plain or options)
@@ -966,7 +972,8 @@ class GenericBot:
                     good.append(action)
         # the largest that the decision's own check finds legal (the sampled states may not
         # know all it knows), without wild cards unless they finish the hand or nothing else fits
-        legal = (a for a in reversed(good) if _legal(decision, option, a))
+        # (a few checks at most: the largest choices are the ones that beat a standing claim)
+        legal = (a for a in reversed(good[-4:]) if _legal(decision, option, a))
         largest = next(legal, None)
         if largest is None:
             return ()

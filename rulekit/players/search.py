@@ -58,7 +58,7 @@ import random
 import time
 
 from ..engine import Action, Decision, Engine, State, View
-from ..engine.compile import RulesRuntimeError
+from ..errors import RulesRuntimeError
 from ..engine.core import count_multisets, option_reason
 from ..errors import IllegalAction
 from .base import random_legal, unchecked_choice
