@@ -53,6 +53,7 @@ import attrs
 from .. import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.core import option_reason
+from ..engine.observe import view_state
 from ..errors import IllegalAction
 from .base import random_concrete, random_legal, unchecked_choice
 from .determinize import sampler
@@ -365,7 +366,6 @@ class _Record:
         slot, cards = groups[0]
         engine = bot.engine
         if self.base is None:
-            from ..match import view_state
             try:
                 self.base = view_state(engine, view)
             except ValueError:
@@ -574,8 +574,6 @@ class GenericBot:
         """The share of the deals (each zones by slot) in which the claimant's hand, with
         the ``count`` claimed cards on top of zone ``slot``, held enough cards to make the
         claim honestly."""
-        from ..match import view_state
-
         # the claim reads only the claimed cards: whether it holds of `count` cards of one
         # kind is the same in every deal, so it is asked once per kind (of any state that
         # agrees with the view)
