@@ -186,6 +186,16 @@ def ismcts_table(matches: int, bot_kwargs: dict, simulations: int = 1000, uct_c:
 
 
 # ---------------------------------------------------------------------------- vs random
+def against_random(engine, n: int, matches: int, bot_kwargs: dict):
+    """One search bot (its seat rotating) against RandomBots, match ``seed`` for each seed
+    below ``matches``: yields (the search seat, the search bot, the match record)."""
+    for seed in range(matches):
+        me = seed % n
+        bot = Timed(SearchBot(engine, seat_rng(seed, me), **bot_kwargs))
+        players = [bot if s == me else RandomBot(seat_rng(seed, s)) for s in range(n)]
+        yield me, bot, play_match(engine, players, n, seed, keep_log=False)
+
+
 def random_table(matches: int, bot_kwargs: dict, only=None) -> dict:
     rows = {}
     print("\nOne search bot against RandomBots (4 seats; Liar's Dice: 2 seats, 5 dice), its seat rotating")
@@ -196,13 +206,7 @@ def random_table(matches: int, bot_kwargs: dict, only=None) -> dict:
         n = 2 if name.startswith("liars_dice") else 4
         if not low_n <= n <= high_n:
             continue
-        wins = 0.0
-        for seed in range(matches):
-            me = seed % n
-            players = [SearchBot(engine, seat_rng(seed, s), **bot_kwargs) if s == me else RandomBot(seat_rng(seed, s))
-                       for s in range(n)]
-            record = play_match(engine, players, n, seed, keep_log=False)
-            wins += share(me, record.winners)
+        wins = sum(share(me, record.winners) for me, _, record in against_random(engine, n, matches, bot_kwargs))
         low, high = wilson(wins, matches)
         rows[name] = {"seats": n, "matches": matches, "wins": wins, "rate": wins / matches, "low": low, "high": high}
         print(f"{name:22} {n:>5} {matches:>8} {wins:>7.1f} {wins / matches:>6.1%}  {low:>6.1%} … {high:<6.1%}  "
@@ -220,11 +224,7 @@ def speed_table(matches: int, bot_kwargs: dict, only=None) -> dict:
         engine = engine_of(name)
         n = default_players(engine.game)
         times: list = []
-        for seed in range(matches):
-            me = seed % n
-            timed = Timed(SearchBot(engine, seat_rng(seed, me), **bot_kwargs))
-            players = [timed if s == me else RandomBot(seat_rng(seed, s)) for s in range(n)]
-            play_match(engine, players, n, seed, keep_log=False)
+        for _, timed, _ in against_random(engine, n, matches, bot_kwargs):
             times += timed.times
         spent = sorted(t for t, _, _ in times)
         p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))]

@@ -180,7 +180,7 @@ class _Analysis:
         # only; {(phase, action): (claim, the argument names)}
         # actions that make a claim about its cards whose arguments do not read which cards
         # were chosen (only how many): one kind stands for another in a trial (see
-        # GenericBot._fitting_kinds)
+        # GenericBot._truth_of_cards)
         self.kind_blind: set = set()
         for p in game.phases:
             for a in p.actions:
@@ -898,36 +898,29 @@ class GenericBot:
         whose claim is ranked by its chosen values alone: its choices in that order, legal
         or not; :meth:`_p_after` finds an illegal one unlikely)."""
         direct = self.analysis.ranked_by_values.get((decision.phase, option.name))
-        if direct is not None:
-            claim, args = direct
-            names = [name for name, _ in option.params]
-            if all(a in names for a in args):
-                ranks = self._ranks
-                if len(ranks) > 65536:
-                    ranks.clear()
-                ranked = []
-                for i, values in enumerate(combos):
-                    key = (claim, tuple(values[names.index(a)] for a in args))
-                    rank = ranks.get(key, ranks)
-                    if rank is ranks:
-                        rank = ranks[key] = self.engine.claim_order(state, *key)
-                    ranked.append(((0, rank, i) if rank is not None else (1, 0, i), values))
-                try:
-                    ranked.sort(key=lambda r: r[0])
-                except TypeError:
-                    ranked.sort(key=lambda r: r[0][2])
-                return [Action(option.name, (), tuple(values)) for _, values in ranked]
+        names = [name for name, _ in option.params]
+        if direct is not None and not all(a in names for a in direct[1]):
+            direct = None
+        ranks = self._ranks
+        if len(ranks) > 65536:
+            ranks.clear()
         ranked = []
         for i, values in enumerate(combos):
             action = Action(option.name, (), tuple(values))
-            if option.exact and option_reason(option, action) is not None:
-                continue
-            try:         # running it checks it: an illegal choice raises (in the sampled state)
-                rank = self.engine.claim_rank(self.engine.effects(state, action, self.rng))
-            except IllegalAction:
-                continue
-            except Exception:
-                rank = None
+            if direct is not None:
+                key = (direct[0], tuple(values[names.index(a)] for a in direct[1]))
+                rank = ranks.get(key, ranks)
+                if rank is ranks:
+                    rank = ranks[key] = self.engine.claim_order(state, *key)
+            else:
+                if option.exact and option_reason(option, action) is not None:
+                    continue
+                try:     # running it checks it: an illegal choice raises (in the sampled state)
+                    rank = self.engine.claim_rank(self.engine.effects(state, action, self.rng))
+                except IllegalAction:
+                    continue
+                except Exception:
+                    rank = None
             ranked.append(((0, rank, i) if rank is not None else (1, 0, i), action))
         try:
             ranked.sort(key=lambda r: r[0])
@@ -944,11 +937,11 @@ class GenericBot:
         name = option.name
         top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
         # the kinds that keep the claim true on their own; a larger choice is made of them
-        fits = self._fitting_kinds(free, decision, option, values)
+        holds = self._truth_of_cards(free, decision, option, values)
+        fits = [k for k in sorted(set(option.cards)) if holds((k,))]
         wild = self._wild
         # wild cards last: kept for a play they finish (they fit any later claim)
         pool = sorted((k for k in option.cards if k in fits), key=lambda k: (k in wild, k))
-        holds = self._truth_of_cards(free, decision, option, values)
         blind = (decision.phase, name) in self.analysis.kind_blind
         chosen: list = []
         good: list = []           # the choices that keep the claim true where it stands, smallest first
@@ -1012,23 +1005,6 @@ class GenericBot:
                     return engine.claim_holds_in(after, tuple(zones))
             return self._p_after(free, Action(name, cards, values)) >= 0.99
         return holds
-
-    def _fitting_kinds(self, free, decision: Decision, option, values) -> list:
-        """The kinds of ``option``'s cards that, laid alone with ``values``, keep the claim
-        true over the states ``free`` (no claim standing in them). For a claim about its
-        cards whose arguments do not read which cards were chosen (only how many), the
-        action runs once and each kind is tried in place of the laid card."""
-        kinds = sorted(set(option.cards))
-        name = option.name
-        if (decision.phase, name) in self.analysis.kind_blind and kinds:
-            try:
-                after = self.engine.effects(free[0], Action(name, (kinds[0],), values), self.rng)
-            except Exception:
-                after = None
-            if after is not None and after.claim is not None and after.claimed is not None and not after.is_terminal:
-                slot, count = after.claimed
-                return [k for k in kinds if self._single_holds(after, slot, count, k)]
-        return [k for k in kinds if self._p_after(free, Action(name, (k,), values)) >= 0.99]
 
     def _vote(self, view: View, decision: Decision) -> Action:
         if len(decision.options) == 1:
