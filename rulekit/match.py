@@ -125,6 +125,10 @@ class _SampledJudge:
         """None if ``action`` is legal in the sampled state, else why not."""
         return self._engine.why_illegal(self._sampled(), action)
 
+    def legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal in the sampled state."""
+        return self._engine.is_legal(self._sampled(), action)
+
     def actions(self, limit: int | None = None, largest_first: bool = False,
                 budget: int | None = None) -> list[Action]:
         """Concrete legal actions in the sampled state (see ``Engine.legal_actions``)."""
@@ -148,6 +152,10 @@ class _OptionJudge:
             names = ", ".join(o.name for o in self._options)
             return f"'{action.name}' is not an action here (the actions are: {names})"
         return option_reason(option, action)
+
+    def legal(self, action: Action) -> bool:
+        """Whether ``action`` lies within one of the options."""
+        return self.check(action) is None
 
     def actions(self, limit: int | None = None, largest_first: bool = False,
                 budget: int | None = None) -> list[Action]:
@@ -187,7 +195,7 @@ def player_decision(engine: Engine, view: View, decision: Decision,
     """
     judge = _SampledJudge(engine, view)
     return Decision(decision.seat, decision.phase, decision.kind, decision.options,
-                    judge.check, judge.actions, rejected)
+                    judge.check, judge.actions, rejected, legal=judge.legal)
 
 
 #: the version of the log format this module writes (the header's ``format``)
@@ -498,9 +506,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 decision = viewless[2].get(seat)
                 if decision is None:
                     decision = viewless[2][seat] = Decision(seat, phase.name, phase.kind, options, judge.check,
-                                                            judge.actions)
+                                                            judge.actions, legal=judge.legal)
             else:
-                decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected)
+                decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected,
+                                    legal=judge.legal)
             action = player.choose(view, decision)
             if not isinstance(action, Action):
                 rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")

@@ -9,7 +9,8 @@ Both are built from the same loaded game and driven through the same states:
   decisions, then compared at every state (:func:`compare_state`): the decision, the views of
   every seat (also against a reference view written here, since both engines share the
   generated view helpers), the legal actions in both orders and with a limit, ``why_illegal``
-  of the legal actions and of many illegal candidates, and ``apply`` of the action taken
+  of the legal actions and of many illegal candidates (and the generated ``is_legal``, which
+  makes no sentence, against the interpreter's verdict), and ``apply`` of the action taken
   (and of a few others) with equal chance;
 * the small games that ``test_constructs.py`` and ``test_constructs_more.py`` write inline
   (collected from their source with ``ast``), and the games of this file that exercise the
@@ -236,9 +237,13 @@ def compare_state(twin: Twin, state, pick: random.Random, where: str, applies: i
     for action in judged:
         verdict = same("why_illegal", G.why_illegal, I.why_illegal, state, action, where=where)
         assert verdict == ("ok", None), f"{where}: listed {action} is illegal: {verdict}"
+        assert G.is_legal(state, action), f"{where}: listed {action} is not is_legal"
     others = candidates(I, decision, legal, pick)
     for action in others:
-        same("why_illegal", G.why_illegal, I.why_illegal, state, action, where=where)
+        verdict = same("why_illegal", G.why_illegal, I.why_illegal, state, action, where=where)
+        if verdict[0] == "ok":
+            # the generated check alone (no sentence) says the same
+            assert G.is_legal(state, action) == (verdict[1] is None), f"{where}: is_legal({action}) differs"
 
     # random legal choices (the interpreter says so) are all listed, when the listing is whole
     found = []

@@ -153,9 +153,10 @@ _DECLINE_OPTION = Option(DECLINE, "declines", None, 0, 0, (), (), True)
 class Decision:
     """The seat that must decide, the shape of the decision and its options.
 
-    ``check(action) -> str | None`` says why an action would be illegal (None if legal) and
-    ``actions(limit=None, largest_first=False, budget=None) -> list[Action]`` lists
-    concrete legal actions; both answer about this decision only. From
+    ``check(action) -> str | None`` says why an action would be illegal (None if legal),
+    :meth:`is_legal` only whether it is, and ``actions(limit=None, largest_first=False,
+    budget=None) -> list[Action]`` lists concrete legal actions; all answer about this
+    decision only. From
     :meth:`Engine.decision` they answer from the state given (the caller owns it); the
     decision a match gives a player answers from a state sampled from that seat's view
     (:func:`rulekit.match.player_decision`), so a player never reaches the true state, and
@@ -172,6 +173,15 @@ class Decision:
     check: object = attrs.field(default=None, eq=False, repr=False)
     actions: object = attrs.field(default=None, eq=False, repr=False)
     rejected: tuple | None = None   # (Action, reason) of the previous, illegal answer
+    legal: object = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    # ``legal(action) -> bool``, ``check(action) is None`` without the sentence (see is_legal)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal here: ``check(action) is None``, cheaper where the
+        decision has a ``legal`` test (no reason is put into words)."""
+        if self.legal is not None:
+            return self.legal(action)
+        return self.check(action) is None
 
 
 @attrs.frozen
@@ -384,7 +394,8 @@ class Engine:
         return Decision(seat, phase.name, phase.kind, options,
                         check=lambda action: self.why_illegal(state, action),
                         actions=lambda limit=None, largest_first=False, budget=None:
-                        self.legal_actions(state, limit, largest_first, budget))
+                        self.legal_actions(state, limit, largest_first, budget),
+                        legal=lambda action: self.is_legal(state, action))
 
     def decide(self, state: State, texts: bool = True) -> tuple:
         """(seat, compiled phase, options) of the decision in ``state`` (a match that is not
@@ -694,7 +705,16 @@ class Engine:
                         return
 
     def is_legal(self, state: State, action: Action) -> bool:
-        """Whether the deciding seat may take ``action`` now."""
+        """Whether the deciding seat may take ``action`` now: ``why_illegal(...) is None``,
+        decided by the generated check alone where there is one (no sentence is made for an
+        illegal action)."""
+        if state.phase >= 0 and action.name != DECLINE and self.generated:
+            a = self.cg.phase_list[state.phase].by_name.get(action.name)
+            fast = self.program(state.n).check_of.get(a) if a is not None else None
+            if fast is not None:
+                ctx = self._read_ctx(state)
+                ctx.seats[ACTOR] = self.decider(state)
+                return fast(ctx, action)
         return self.why_illegal(state, action) is None
 
     def why_illegal(self, state: State, action: Action) -> str | None:

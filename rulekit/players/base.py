@@ -69,7 +69,7 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
     for _ in range(tries):
         option = options[int(draw() * len(options))]
         action = random_concrete(option, rng)
-        if option.exact or decision.check(action) is None:
+        if option.exact or decision.is_legal(action):
             return action
     names = {o.name for o in options}
     # larger choices first, then smaller ones: one of the two finds a legal choice fast

@@ -68,7 +68,7 @@ def _legal(decision: Decision, option, action: Action) -> bool:
     check says."""
     if option.exact:
         return option_reason(option, action) is None
-    return decision.check(action) is None
+    return decision.is_legal(action)
 
 
 def _mentions_truth(node) -> bool:
@@ -660,7 +660,6 @@ class GenericBot:
         hits = 0
         for state in states:
             seat = engine.decider(state)
-            before = self._standing(state, seat)
             try:
                 s, _ = engine.apply(state, action, rng, False, False)
                 for _ in range(PLAYOUT_DECISIONS):
@@ -680,7 +679,7 @@ class GenericBot:
             if s.is_terminal:
                 hits += seat in s.winners
             elif s.claim is None:
-                hits += self._standing(s, seat) > before
+                hits += self._standing(s, seat) > self._standing(state, seat)
         return hits / len(states)
 
     def _standing(self, state, seat: int) -> tuple:
@@ -874,6 +873,7 @@ class GenericBot:
         local = all(c.name in self.analysis.about_cards for c in self.engine.game.claims)
         states = self._states(view, 1 if local else max(1, self.samples // 2))
         best: tuple | None = None
+        free = None
         for option in options:
             combos = list(itertools.islice(itertools.product(*[v for _, v in option.params]), 60))
             if option.cards is None:
@@ -882,16 +882,30 @@ class GenericBot:
                 if self.analysis.commitments:
                     judge, bar = self._p_fulfil, COMMIT
                 for action in self._by_rank(states[0], decision, option, combos):
-                    if judge(states, action) >= bar:
+                    if _legal(decision, option, action) and judge(states, action) >= bar:
                         return action
                 continue
-            for values in combos:
-                cards = self._grow(states, decision, option, tuple(values))
+            # the most cards, then the lowest values: each choice of values is grown only
+            # while the cards that fit it could beat the best found so far
+            if free is None:
+                free = [s._replace(claim=None, claimed=None) for s in states]
+            top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
+            bounds = []
+            for i, values in enumerate(combos):
+                values = tuple(values)
+                holds, pool = self._fitting(free, decision, option, values)
+                if min(top, len(pool)) >= max(1, option.low):
+                    bounds.append(((min(top, len(pool)), -sum(values) if values else 0), i, values, holds, pool))
+            bounds.sort(key=lambda b: (b[0][0], b[0][1], -b[1]), reverse=True)
+            for bound, i, values, holds, pool in bounds:
+                if best is not None and (bound < best[0] or bound == best[0] and i > best[1]):
+                    break
+                cards = self._grow(states, decision, option, values, holds, pool)
                 if cards:
                     key = (len(cards), -sum(values) if values else 0)
-                    if best is None or key > best[0]:
-                        best = (key, Action(option.name, cards, tuple(values)))
-        return best[1] if best else None
+                    if best is None or key > best[0] or key == best[0] and i < best[1]:
+                        best = (key, i, Action(option.name, cards, values))
+        return best[2] if best else None
 
     def _by_rank(self, state, decision: Decision, option, combos) -> list:
         """The legal actions of a cardless option, lowest resulting claim first (an option
@@ -928,20 +942,27 @@ class GenericBot:
             ranked.sort(key=lambda r: r[0][2])
         return [a for _, a in ranked]
 
-    def _grow(self, states, decision: Decision, option, values) -> tuple:
-        """The largest legal choice of cards that keeps the claim true, grown greedily
-        (lowest kinds first). The truth of a choice is tested as if no claim stood, so
-        that a choice too small to beat the standing claim still grows into one that
-        does (an offer must hold more cards than the last one)."""
-        free = [s._replace(claim=None, claimed=None) for s in states]
-        name = option.name
-        top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
-        # the kinds that keep the claim true on their own; a larger choice is made of them
+    def _fitting(self, free, decision: Decision, option, values) -> tuple:
+        """(``holds``, the cards of ``option`` whose kind keeps the claim with ``values`` true
+        on its own, wild cards last): a larger choice is made of them (see :meth:`_grow`).
+        ``holds`` tests a choice of cards over the states ``free`` (no claim standing; see
+        :meth:`_truth_of_cards`)."""
         holds = self._truth_of_cards(free, decision, option, values)
-        fits = [k for k in sorted(set(option.cards)) if holds((k,))]
+        fits = {k for k in set(option.cards) if holds((k,))}
         wild = self._wild
         # wild cards last: kept for a play they finish (they fit any later claim)
-        pool = sorted((k for k in option.cards if k in fits), key=lambda k: (k in wild, k))
+        return holds, sorted((k for k in option.cards if k in fits), key=lambda k: (k in wild, k))
+
+    def _grow(self, states, decision: Decision, option, values, holds, pool) -> tuple:
+        """The largest legal choice of cards that keeps the claim true, grown greedily
+        (lowest kinds first) from ``pool`` with ``holds`` (see :meth:`_fitting`). The truth
+        of a choice is tested as if no claim stood, so that a choice too small to beat the
+        standing claim still grows into one that does (an offer must hold more cards than
+        the last one)."""
+        name = option.name
+        top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
+        wild = self._wild
+        pool = list(pool)
         blind = (decision.phase, name) in self.analysis.kind_blind
         chosen: list = []
         good: list = []           # the choices that keep the claim true where it stands, smallest first
@@ -1013,7 +1034,7 @@ class GenericBot:
         best = None
         for option in decision.options:
             action = random_concrete(option, self.rng)
-            if decision.check(action) is not None:
+            if not decision.is_legal(action):
                 try:
                     action = random_legal(decision, self.rng, [option])
                 except (IndexError, ValueError):

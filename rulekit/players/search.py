@@ -234,7 +234,7 @@ class SearchBot:
                 a = self._suggester().choose(view, decision)
             except Exception:       # noqa: BLE001 (a helper's failure costs a suggestion, not the match)
                 break
-            if isinstance(a, Action) and a not in root.stats and decision.check(a) is None:
+            if isinstance(a, Action) and a not in root.stats and decision.is_legal(a):
                 root.stats[a] = [0, 0.0, 0]
                 root.cands.append(a)
         stats = dict(_NO_SEARCH)
@@ -273,7 +273,7 @@ class SearchBot:
                     ranked.append((-visits, -total / visits, i, a))
         ranked.sort(key=lambda r: r[:3])
         for *_, a in ranked:
-            if decision.check(a) is None:
+            if decision.is_legal(a):
                 return a
         return random_legal(decision, self.rng)
 
@@ -385,7 +385,7 @@ class SearchBot:
             for a in cands:
                 o = by_name.get(a.name)
                 if o is not None and (option_reason(o, a) is None if o.exact
-                                      else engine.why_illegal(state, a) is None):
+                                      else engine.is_legal(state, a)):
                     available.append(a)
         if not available:
             action = self._policy(state, seat)
