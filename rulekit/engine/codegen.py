@@ -23,13 +23,21 @@ from __future__ import annotations
 
 import re
 
+import attrs
+
 from typing import Callable
 
 from .. import model as m
-from .compile import (ACTOR, CURRENT, GROUP, MAX_CALLS, MAX_CHOICES, NO_EVENTS, _PLAYER_NAME, CompiledGame, Compiler,
-                      EndOfDeal, EndOfTurn, Jump, _choice_range, claimed_selection, claimed_top, clockwise, draw_cards,
-                      in_play, knock_out_seat, make_claim, move_cards, multiset_contains, names_read, note_revealed,
-                      reveal_cards, roll_dice_in, step_seat, too_deep)
+from . import compile as runtime
+from .compile import (ACTOR, CURRENT, GROUP, KIND, MAX_CALLS, MAX_CHOICES, NO_EVENTS, NUM, SEAT, _PLAYER_NAME, CompiledGame,
+                      Compiler, EndOfDeal, EndOfTurn, Jump, _choice_range, claimed_selection, claimed_top, clockwise,
+                      draw_cards, in_play, knock_out_seat, make_claim, move_cards, multiset_contains, names_read,
+                      note_revealed, reveal_cards, roll_dice_in, step_seat, too_deep)
+
+#: the runtime functions the generated code calls by name (see rulekit.engine.compile)
+RUNTIME = ("first_seat", "roll_die", "seat_pairs", "extreme_seats", "over_seats", "ordered_seats", "except_seats",
+           "single_seat", "random_portion", "top_portion", "loop_range", "deal_cards", "shuffle_zone",
+           "gather_cards", "set_group", "add_to_group", "remove_from_group", "push_ask", "_loop_size")
 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
@@ -97,6 +105,7 @@ class Generator:
         self.closures = 0                 # closures referenced so far
         self.in_holds = False             # writing holds(): no cards are in focus
         self.procedures: dict = {}        # procedure name -> its generated function, as called
+        self.temps = 0                    # temporary Python names made so far (_saved<i>, ...)
         self.checked = None               # the first effect of the action being written, when
                                           # it may move the chosen cards unchecked
 
@@ -180,13 +189,76 @@ class Generator:
         return f"{base} + {seat}"
 
     def seat_set(self, node: m.SeatSet) -> str:
-        if node.kind == "everyone":
+        """A list of seats, as the compiler's seat set of the same node."""
+        kind = node.kind
+        if kind == "everyone":
             return "in_play(ctx)"
-        if node.kind == "others":
+        if kind == "others":
             return f"clockwise(ctx, ctx.seats[{ACTOR}], 1)"
+        method = getattr(self, "seats_" + kind, None)
+        src = method(node) if method is not None else None
+        if src is not None:
+            return src
         if self.strict:
             raise _Untranslated("seat set")
         return f"{self.ref(self.comp.seat_set(node, self.scope))}(ctx)"
+
+    def seats_after(self, node, first: int = 1) -> str:
+        seat = self.seat(node.seat)
+        if node.base is None or node.base.kind == "everyone":
+            return f"clockwise(ctx, {seat}, {first})"
+        return f"ordered_seats(ctx, {self.seat_set(node.base)}, {seat}, {first})"
+
+    def seats_from(self, node) -> str:
+        return self.seats_after(node, 0)
+
+    def seats_except(self, node) -> str:
+        other = node.other
+        name = other.name
+        single = other.kind == "var" and (self.scope.get(name) == SEAT or name not in self.scope
+                                          and name not in self.cg.group_index)
+        if node.base.kind == "everyone" and single:
+            # everyone except a seat: clockwise from the seat's left
+            return f"clockwise(ctx, {self.seat(m.SeatName(name, span=other.span))}, 1)"
+        return f"except_seats({self.seat_set(other)}, {self.seat_set(node.base)})"
+
+    def seat_pairs(self, var: str, seats_node, value_node) -> str:
+        """[(seat, value)] for each seat of a set, ``var`` naming the seat in ``value_node``."""
+        seats = self.seat_set(seats_node)
+        saved = self.scope, self.env
+        self.scope = dict(self.scope)
+        self.scope[var] = SEAT
+        self.env = {k: v for k, v in self.env.items() if k != var}
+        try:
+            value = self.ex(value_node)
+        finally:
+            self.scope, self.env = saved
+        return f"seat_pairs(ctx, {var!r}, {seats}, lambda ctx: {value})"
+
+    def seats_highest(self, node) -> str:
+        return f"extreme_seats({self.seat_pairs(node.name, node.base, node.cond)}, {'max' if node.kind == 'highest' else 'min'})"
+
+    seats_lowest = seats_highest
+
+    def seats_where(self, node) -> str:
+        return f"[s for s, v in {self.seat_pairs(node.name, node.base, node.cond)} if v]"
+
+    def seats_voters(self, node) -> str:
+        return (f"[s for s in range(ctx.n) if ctx.votes[s] is not None and ctx.votes[s].name == {node.name!r}]")
+
+    def seats_var(self, node) -> str | None:
+        name, typ = node.name, self.scope.get(node.name)
+        local = self.env.get(name) or f"ctx.locals[{name!r}]"
+        if typ == SEAT:
+            return f"single_seat(ctx, {local})"
+        if typ == GROUP:
+            return f"list({local})"
+        if name in self.cg.group_index:
+            return f"[s for s in ctx.groups[{self.cg.group_index[name]}] if not ctx.out[s]]"
+        if name not in self.scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
+            seat = self.ex_Name(m.Name(name, span=node.span))
+            return None if seat is None else f"single_seat(ctx, {seat})"
+        return None
 
     def ex_CountOf(self, node):
         cards = node.cards
@@ -223,8 +295,10 @@ class Generator:
         if isinstance(node, m.CpName):
             name = node.name
             typ = self.scope.get(name) or ""
-            if typ == "kind" or typ.startswith("sym:"):
-                return None
+            if typ == KIND:
+                return f"({self.env.get(name) or f'ctx.locals[{name!r}]'} == k)"
+            if typ.startswith("sym:"):
+                return f"({self.symbol_columns(name)}[k] > 0)"
             if name in cg.flag_names:
                 table = tuple(name in flags for flags in cg.kind_flags)
             elif name in cg.card_names:
@@ -306,6 +380,60 @@ class Generator:
             return self.ex(node.args[0])
         return f"{'max' if node.highest else 'min'}({', '.join(self.ex(a) for a in node.args)})"
 
+    def ex_FirstOf(self, node):
+        return f"first_seat({self.seat_set(node.seats)}, {node.span.line})"
+
+    def ex_Member(self, node):
+        return f"({self.seat(m.SeatName(node.seat, span=node.span))} in {self.seat_set(node.seats)})"
+
+    def ex_SeatQuantifier(self, node):
+        return f"{'all' if node.every else 'any'}([v for _, v in {self.seat_pairs(node.var, node.seats, node.cond)}])"
+
+    def ex_OverSeats(self, node):
+        pairs = self.seat_pairs(node.var, node.seats, node.value)
+        return f"over_seats([v for _, v in {pairs}], {node.how!r}, {node.span.line})"
+
+    def ex_Extreme(self, node):
+        cg = self.cg
+        ci = cg.counter_index.get(node.name)
+        if ci is None or not cg.game.counters[ci].per_player:
+            return None
+        base = cg.counter_base(self.n)[ci]
+        return f"{'max' if node.highest else 'min'}(ctx.counters[{base}:{base + self.n}])"
+
+    def ex_Roll(self, node):
+        sides = self.cg.dice.get(node.die)
+        return None if sides is None else f"roll_die(ctx, {sides}, {node.die!r})"
+
+    def ex_ClaimedField(self, node):
+        positions = {c.index: c.params.index(node.field) for c in self.cg.claim_list if node.field in c.params}
+        if not positions:
+            return None
+        if len(positions) == 1:
+            (ci, pos), = positions.items()
+            return f"(ctx.claim[1][{pos}] if ctx.claim is not None and ctx.claim[0] == {ci} else 0)"
+        table = self.ref(positions, "fields")
+        return f"(ctx.claim[1][{table}[ctx.claim[0]]] if ctx.claim is not None and ctx.claim[0] in {table} else 0)"
+
+    def symbol_columns(self, name: str) -> str | None:
+        """For a name bound to a symbol: the table (symbol value, kind) -> how many of that
+        symbol the kind shows, indexed by the name's value; else None."""
+        typ = self.scope.get(name) or ""
+        if not typ.startswith("sym:"):
+            return None
+        table = self.ref(tuple(self.cg.attr_table[s] for s in self.cg.symbols[typ[4:]]), "columns")
+        return f"{table}[{self.env.get(name) or f'ctx.locals[{name!r}]'}]"
+
+    def ex_TotalOf(self, node):
+        cg = self.cg
+        if node.attr in cg.attr_table and node.attr not in self.scope:
+            column = self.ref(cg.attr_table[node.attr], "column")
+        else:
+            column = self.symbol_columns(node.attr)
+            if column is None:
+                return None
+        return f"sum({column}[k] for _, ks in {self.selection(node.cards)} for k in ks)"
+
     def ex_BinOp(self, node):
         op = node.op
         if op in ("/", "/^", "mod"):
@@ -377,7 +505,7 @@ class Generator:
         level_of: dict = {}
         reqs_level = 0
         if extra:
-            levels[0].append(f"if not {self.ref(steps[0][1])}(ctx):\n    return")
+            levels[0].append(f"if not {self.forced_test(phase_index, action)}:\n    return")
         for s, st in zip(stmts, steps[extra:]):
             if st[0] == "req":
                 cond = self.ex(s.cond)
@@ -559,7 +687,7 @@ class Generator:
         out.append("    try:")
         body = []
         if extra:
-            body.append(f"if not {self.ref(steps[0][1])}(ctx):")
+            body.append(f"if not {self.forced_test(phase_index, action)}:")
             body.append("    return False")
         index = 0
         for s, st in zip(stmts, steps[extra:]):
@@ -613,8 +741,8 @@ class Generator:
         try:
             for i, node in enumerate(stmts):
                 if isinstance(node, m.Ask) and not node.then and i + 1 < len(stmts):
-                    rest = self.comp.statements(stmts[i:], self.scope)
-                    lines.append(f"{self.ref(rest[0])}(ctx)")
+                    # 'ask PHASE' followed by more statements: they are what happens after it
+                    lines.extend(self.stmt(attrs.evolve(node, then=tuple(stmts[i + 1:]))))
                     break
                 lines.extend(self.stmt(node))
                 note_revealed(self.scope, node)
@@ -650,22 +778,101 @@ class Generator:
                   "ctx.stack = ()", "return True"]      # True: a procedure's caller stops too
         return lines
 
+    def temp(self) -> int:
+        """A fresh number for the temporary names of one statement."""
+        self.temps += 1
+        return self.temps
+
     def st_Do(self, node):
         decl = self.comp.procedure_decls.get(node.procedure)
-        if decl is None or decl.params or node.args:
+        if decl is None or len(decl.params) != len(node.args):
             return None
         name = self.procedures.setdefault(node.procedure, f"proc_{len(self.procedures)}")
+        names = [p.name for p in decl.params]
+        lines, restore = [], []
+        if names:
+            # the procedure's values are bound (in ctx.locals) while it runs
+            t = self.temp()
+            lines.append(f"_args{t} = {_tuple([self.ex(a) for a in node.args])}")
+            lines.append(f"_saved{t} = {_tuple([f'ctx.locals.get({v!r})' for v in names])}")
+            lines += [f"ctx.locals[{v!r}] = _args{t}[{i}]" for i, v in enumerate(names)]
+            restore = [f"    ctx.locals[{v!r}] = _saved{t}[{i}]" for i, v in enumerate(names)]
         # as the interpreter's call: a bound on calls within calls; a 'go to' in the
         # procedure (it returns True) ends its caller too
-        return ["ctx.calls += 1",
-                "try:",
-                f"    if ctx.calls > {MAX_CALLS}:",
-                f"        too_deep({node.procedure!r}, {node.span.line})",
-                f"    jumped = {name}(ctx)",
-                "finally:",
-                "    ctx.calls -= 1",
-                "if jumped:",
-                "    return True"]
+        return lines + ["ctx.calls += 1",
+                        "try:",
+                        f"    if ctx.calls > {MAX_CALLS}:",
+                        f"        too_deep({node.procedure!r}, {node.span.line})",
+                        f"    jumped = {name}(ctx)",
+                        "finally:",
+                        "    ctx.calls -= 1"] + restore + ["if jumped:", "    return True"]
+
+    def st_Ask(self, node):
+        self.comp.ask(node, self.scope)           # made once: its continuation's index
+        inner = {k: v for k, v in self.scope.items() if not k.startswith("$")}
+        frame = self.comp.ask_frames.get((node, tuple(sorted(inner.items()))))
+        if frame is None or any(name in self.env for name in frame[1]):
+            return None
+        index, names, target = frame
+        seat = self.seat(node.seat) if node.seat is not None else "None"
+        return [f"push_ask(ctx, {index}, {names!r}, {self.cg.phases[target].index}, {seat})  # ask {target!r}",
+                "return True"]
+
+    def st_RemoveSeat(self, node):
+        gi = self.cg.group_index.get(node.group)
+        return None if gi is None else [f"remove_from_group(ctx, {gi}, {self.seat(node.seat)})"]
+
+    def st_LetGroup(self, node):
+        gi = self.cg.group_index.get(node.name)
+        return None if gi is None else [f"set_group(ctx, {gi}, {self.seat_set(node.seats)})"]
+
+    def st_Shuffle(self, node):
+        picked = self.selection(node.cards) if node.cards is not None else "None"
+        return [f"shuffle_zone(ctx, {self.zone(node.zone)}, {picked})"]
+
+    def st_Deal(self, node):
+        zi = self.cg.zone_index.get(node.zone)
+        if zi is None or not self.cg.zones[zi].per_player:
+            return None
+        return [f"deal_cards(ctx, cg, {self.zone(node.source)}, {zi}, {self.ex(node.count)})"]
+
+    def st_Gather(self, node):
+        return [f"gather_cards(ctx, {self.zone(node.zone)}, faces)"]
+
+    def loop(self, var: str, values: str, typ: str, body) -> list[str]:
+        """A loop over the Python expression ``values``, ``var`` naming each (in ctx.locals,
+        restored after the loop as the interpreter's loop does)."""
+        t = self.temp()
+        inner = dict(self.scope)
+        inner[var] = typ
+        saved = self.env
+        self.env = {k: v for k, v in self.env.items() if k != var}
+        try:
+            lines = self.block(body, inner)
+        finally:
+            self.env = saved
+        return ([f"_saved{t} = ctx.locals.get({var!r})", f"for _v{t} in {values}:", f"    ctx.locals[{var!r}] = _v{t}"]
+                + ["    " + x for x in lines] + [f"ctx.locals[{var!r}] = _saved{t}"])
+
+    def st_ForEach(self, node):
+        cg = self.cg
+        name = node.seats.name
+        if node.seats.kind == "var" and name in cg.symbols and name not in self.scope:
+            return self.loop(node.var, self.ref(range(len(cg.symbols[name])), "R"), "sym:" + name, node.body)
+        return self.loop(node.var, self.seat_set(node.seats), SEAT, node.body)
+
+    def st_ForKinds(self, node):
+        kinds = tuple(i for i, k in enumerate(self.cg.kinds) if k.die is None)
+        return self.loop(node.var, self.ref(kinds, "kinds"), KIND, node.body)
+
+    def st_ForRange(self, node):
+        values = f"loop_range({self.ex(node.low)}, {self.ex(node.high)}, {node.span.line})"
+        return self.loop(node.var, values, NUM, node.body)
+
+    def st_Repeat(self, node):
+        lines = self.block(node.body, self.scope)
+        return ([f"for _ in range(_loop_size({self.ex(node.count)}, 'repeat', {node.span.line})):"]
+                + ["    " + x for x in lines])
 
     def st_Log(self, node):
         text = self.comp.template(node.text, self.scope)
@@ -714,7 +921,9 @@ class Generator:
         cg = self.cg
         t = node.target
         if t.name in cg.group_index and t.seat is None:
-            return None
+            if node.op != "+":
+                return None
+            return [f"add_to_group(ctx, {cg.group_index[t.name]}, {self.ex(node.value)})"]
         value = self.ex(node.value)
         if t.name in cg.seat_index and t.seat is None:
             return [f"ctx.seats[{cg.seat_index[t.name]}] = {value}"]
@@ -750,6 +959,13 @@ class Generator:
             base = self.cg.zone_base(self.n)[self.cg.zone_index[node.zone]]
             seats = self.seat_set(node.seats) if node.seats else "in_play(ctx)"
             return f"[({base} + s, ctx.zones[{base} + s]) for s in {seats}]"
+        if isinstance(node, m.Portion):
+            how = "random_portion(ctx, " if node.random else "top_portion("
+            return f"{how}{self.selection(node.cards)}, {node.count})"
+        if isinstance(node, m.Where):
+            pred = self.cpred(node.pred)
+            if pred is not None:
+                return f"[(slot, tuple(k for k in ks if {pred})) for slot, ks in {self.selection(node.cards)}]"
         if self.strict:
             raise _Untranslated("cards")
         return f"{self.ref(self.comp.cards(node, self.scope))}(ctx)"
@@ -758,6 +974,20 @@ class Generator:
         self.env, self.hoisted = {}, None
         lines = self.block(stmts, scope)
         return f"def {name}(ctx):\n    # {comment}\n" + "".join(f"    {x}\n" for x in lines)
+
+    def forced_test(self, phase_index: int, action: m.Action) -> str:
+        """The first require a 'forced when' gives ``action`` (see Compiler.force): its own
+        condition holds, or none of the other actions' conditions does."""
+        decls = next(p for p in self.cg.game.phases if p.name == self.cg.phase_list[phase_index].name).actions
+        saved = self.scope, self.env
+        self.scope, self.env = {}, {}
+        try:
+            own = [self.ex(a.forced) for a in decls if a.forced is not None and a.name == action.name]
+            others = [self.ex(a.forced) for a in decls if a.forced is not None and a.name != action.name]
+        finally:
+            self.scope, self.env = saved
+        test = f"not ({' or '.join(others)})"
+        return f"({own[0]} or {test})" if own else f"({test})"
 
     def _opening(self, action: m.Action, compiled):
         """(the statements that open ``action``: requires and choices, its compiled steps,
@@ -788,7 +1018,7 @@ class Generator:
         self.scope, self.env, self.hoisted = {}, {}, None
         body = []
         if extra:
-            body.append(f"if not {self.ref(steps[0][1])}(ctx):")
+            body.append(f"if not {self.forced_test(phase_index, action)}:")
             body.append("    return None")
         cards, low, high = "None", 0, 0          # as the interpreter's option without cards
         params = []
@@ -932,14 +1162,21 @@ class Generator:
                 afters.append("None")
         functions.append(self.body_function("setup", self.cg.game.setup, {}, "the setup of every deal"))
         # the procedures called so far, and those they call in turn
-        done = set()
-        while len(done) < len(self.procedures):
+        # and the 'then' blocks of every 'ask' (their continuations), which may call more
+        done, conts = set(), {}
+        while len(done) < len(self.procedures) or len(conts) < len(self.comp.ask_blocks):
             for proc, fname in list(self.procedures.items()):
                 if proc not in done:
                     done.add(proc)
                     decl = self.comp.procedure_decls[proc]
-                    functions.append(self.body_function(fname, decl.body, {},
+                    scope = {p.name: self.comp.param_type(p) for p in decl.params}
+                    functions.append(self.body_function(fname, decl.body, scope,
                                                         f"procedure {proc!r} (line {decl.span.line})"))
+            for index, (then, scope) in sorted(self.comp.ask_blocks.items()):
+                if index not in conts:
+                    conts[index] = f"cont_{index}"
+                    functions.append(self.body_function(conts[index], then or (), scope,
+                                                        f"what follows 'ask' number {index}"))
         header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
                   f"Globals f<i> and claim<i> are compiled closures and claims of nodes this module does not\n"
                   f'translate; the engine supplies them when it loads the module."""\n')
@@ -953,6 +1190,7 @@ class Generator:
         text = (header + "\n\n" + "\n\n".join(functions)
                 + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
                 + f"\nAFTER = {_tuple(afters) if afters else '()'}\n"
+                + f"\nCONTINUATIONS = {_tuple([conts[i] for i in range(len(conts))]) if conts else '()'}\n"
                 + "\n# per phase: the option_ functions of its actions (None: the interpreter makes that option)"
                 + f"\nOPTIONS = (\n{''.join('    ' + (_tuple(row) if row else '()') + ',' + chr(10) for row in options)})\n"
                 + "\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
@@ -984,6 +1222,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
                        claimed_top=claimed_top, claimed_selection=claimed_selection, knock_out_seat=knock_out_seat,
                        roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn,
                        EndOfDeal=EndOfDeal, cg=cg)
+    gen.globals.update({name: getattr(runtime, name) for name in RUNTIME})
     text = gen.module()
     namespace = dict(gen.globals)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
@@ -991,6 +1230,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     prog = Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
     prog.bodies = namespace["BODIES"]
     prog.after = namespace["AFTER"]
+    prog.continuations = namespace["CONTINUATIONS"]
     prog.listers = namespace["LISTERS"]
     prog.options = namespace["OPTIONS"]
     prog.holds = namespace["holds"]

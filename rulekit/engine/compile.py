@@ -377,6 +377,200 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
         raise EndOfDeal()
 
 
+
+# ---------------------------------------------------------------------------- more runtime
+# What a construct does at run time, written once: the compiled closures and the generated
+# code both call these.
+def first_seat(found: list, line: int) -> int:
+    """``first of SEATS``: the first seat of ``found``.
+
+    Raises:
+        RulesRuntimeError: ``found`` is empty."""
+    if not found:
+        raise RulesRuntimeError(f"'first of' an empty set of seats (line {line})")
+    return found[0]
+
+
+def roll_die(ctx, sides: int, die: str) -> int:
+    """``roll DIE``: a face from 1 to ``sides``, recorded as a roll event."""
+    value = ctx.rng.randint(1, sides)
+    ctx.events.append(("roll", None, {"die": die, "value": value}))
+    return value
+
+
+def seat_pairs(ctx, var: str, seats: list, value: Callable) -> list:
+    """[(seat, value(ctx))] for each of ``seats``, with ``var`` naming the seat meanwhile
+    (``p`` in ``(p in others where …)``)."""
+    saved = ctx.locals.get(var)
+    out = []
+    for s in seats:
+        ctx.locals[var] = s
+        out.append((s, value(ctx)))
+    ctx.locals[var] = saved
+    return out
+
+
+def extreme_seats(pairs: list, best: Callable) -> list:
+    """The seats of ``pairs`` [(seat, number)] whose number is ``best`` (max or min) of all."""
+    if not pairs:
+        return []
+    top = best(v for _, v in pairs)
+    return [s for s, v in pairs if v == top]
+
+
+def over_seats(values: list, how: str, line: int):
+    """``highest of (…)``, ``lowest of (…)`` or ``total of (…)`` over ``values``.
+
+    Raises:
+        RulesRuntimeError: the highest or lowest of no value."""
+    if how == "total":
+        return sum(values)
+    if not values:
+        raise RulesRuntimeError(f"the {how} value over no seat (line {line})")
+    return max(values) if how == "highest" else min(values)
+
+
+def ordered_seats(ctx, members: list, seat: int, first: int) -> list:
+    """The seats of ``members`` clockwise from ``seat`` (``first`` 1: after it)."""
+    members = set(members)
+    return [x for x in clockwise(ctx, seat, first) if x in members]
+
+
+def except_seats(drop: list, base: list) -> list:
+    """The seats of ``base`` not in ``drop``."""
+    return [s for s in base if s not in drop]
+
+
+def single_seat(ctx, s: int) -> list:
+    """A seat as a set of seats: empty when it is out."""
+    return [] if ctx.out[s] else [s]
+
+
+def random_portion(ctx, picked: list, count: int) -> list:
+    """``random COUNT of CARDS``: a random selection of ``count`` cards of ``picked``,
+    recorded as a pick event."""
+    if len(picked) == 1:
+        slot, cards = picked[0]
+        chosen = tuple(ctx.rng.sample(cards, min(count, len(cards))))
+        ctx.events.append(("pick", None, {"zone": slot, "cards": chosen}))
+        return [(slot, chosen)]
+    flat = [(slot, k) for slot, ks in picked for k in ks]
+    drawn = ctx.rng.sample(flat, min(count, len(flat)))
+    out = [(slot, tuple(k for s, k in drawn if s == slot)) for slot, _ in picked]
+    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1,
+                                      "cards": tuple(k for _, k in drawn)}))
+    return out
+
+
+def top_portion(picked: list, count: int) -> list:
+    """``top COUNT of CARDS``: the ``count`` topmost cards of ``picked``, the last zone's first."""
+    out = []
+    left = count
+    for slot, cards in reversed(picked):
+        take = cards[max(0, len(cards) - left):] if left > 0 else ()
+        left -= len(take)
+        out.append((slot, take))
+    out.reverse()
+    return out
+
+
+def loop_range(low: int, high: int, line: int) -> range:
+    """``for each v in LOW..HIGH``: the values, at most MAX_LOOP of them.
+
+    Raises:
+        RulesRuntimeError: too many."""
+    _loop_size(high - low + 1, "for each", line)
+    return range(low, high + 1)
+
+
+def deal_cards(ctx, cg, s: int, zi: int, wanted: int) -> None:
+    """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
+    the top of zone instance ``s``, ``wanted`` rounds or until it is empty."""
+    base = cg.zone_base(ctx.n)[zi]
+    for _ in range(wanted):
+        if not ctx.zones[s]:
+            break                # the source is empty: nothing more to deal
+        for seat in in_play(ctx):
+            if not ctx.zones[s]:
+                break
+            card = ctx.zones[s][-1]
+            ctx.zones[s] = ctx.zones[s][:-1]
+            ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
+            touch(ctx, base + seat, added=True)
+    touch(ctx, s)
+    ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted}))
+
+
+def shuffle_zone(ctx, d: int, picked: list | None) -> None:
+    """``shuffle ZONE`` (``picked`` None), or ``shuffle CARDS into ZONE``: the cards of
+    ``picked`` still where they were join zone instance ``d``, which is shuffled."""
+    cards = list(ctx.zones[d])
+    for slot, ks in picked or ():
+        if slot == d or not ks:
+            continue
+        if not multiset_contains(ctx.zones[slot], ks):
+            ks = _present(ctx.zones[slot], ks)    # chosen cards already moved away
+            if not ks:
+                continue
+        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
+        touch(ctx, slot)
+        cards.extend(ks)
+    ctx.rng.shuffle(cards)
+    ctx.zones[d] = tuple(cards)
+    touch(ctx, d)
+    ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": tuple(cards)}))
+
+
+def gather_cards(ctx, d: int, faces: tuple) -> None:
+    """``gather all cards into ZONE``: every card (not the dice) of every other zone joins
+    zone instance ``d``; what was known of where cards are is forgotten."""
+    cards = []
+    for slot, zone in enumerate(ctx.zones):
+        if slot != d and zone:
+            dice = tuple(k for k in zone if faces[k] is not None)
+            cards.extend(k for k in zone if faces[k] is None)
+            ctx.zones[slot] = dice
+    ctx.zones[d] = ctx.zones[d] + tuple(cards)
+    ctx.claimed = None
+    ctx.known = ()
+
+
+def set_group(ctx, gi: int, seats) -> None:
+    """``let GROUP be SEATS``."""
+    groups = list(ctx.groups)
+    groups[gi] = tuple(seats)
+    ctx.groups = tuple(groups)
+
+
+def add_to_group(ctx, gi: int, s: int) -> None:
+    """``add SEAT to GROUP`` (kept in seat order; nothing if it is a member)."""
+    if s not in ctx.groups[gi]:
+        groups = list(ctx.groups)
+        groups[gi] = tuple(sorted(groups[gi] + (s,)))
+        ctx.groups = tuple(groups)
+
+
+def remove_from_group(ctx, gi: int, s: int) -> None:
+    """``remove SEAT from GROUP``."""
+    groups = list(ctx.groups)
+    groups[gi] = tuple(x for x in groups[gi] if x != s)
+    ctx.groups = tuple(groups)
+
+
+def push_ask(ctx, index: int, names: tuple, target: int, seat: int | None) -> None:
+    """``ask [SEAT to] PHASE then { … }``: a frame (continuation ``index``, the values of
+    ``names``, ``current`` and ``actor``, the phase that began the chain of asks) goes on
+    ``ctx.stack``; play goes to phase ``target`` (``seat``: its seat to decide). The caller
+    then leaves its block (a Jump, or a return in generated code)."""
+    # the phase whose action started the chain of asks ends it (a turn's 'then')
+    origin = ctx.stack[0][4] if ctx.stack else ctx.phase if ctx.asker is None else ctx.asker
+    frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR], origin)
+    ctx.stack = ctx.stack + (frame,)
+    if seat is not None:
+        ctx.seats[CURRENT] = seat
+    ctx.goto = target
+
+
 class CompiledAction:
     """One action of a phase: its legality steps (requires and choices) and its effects."""
 
@@ -609,6 +803,8 @@ class Compiler:
         self.cg = cg
         self.problems = cg.problems
         self._asks: dict = {}         # each 'ask' (and its scope) -> its closure, compiled once
+        self.ask_frames: dict = {}    # the same key -> (continuation index, names it keeps, phase name)
+        self.ask_blocks: dict = {}    # continuation index -> ('then' block, its scope)
 
     def err(self, message: str, span: Span, hint: str | None = None):
         problem = Problem(message, span, hint)
@@ -627,13 +823,7 @@ class Compiler:
         if isinstance(node, m.FirstOf):
             seats = self.seat_set(node.seats, scope)
             line = node.span.line
-
-            def first_of(ctx):
-                found = seats(ctx)
-                if not found:
-                    raise RulesRuntimeError(f"'first of' an empty set of seats (line {line})")
-                return found[0]
-            return first_of
+            return lambda ctx: first_seat(seats(ctx), line)
         if isinstance(node, m.SeatName):
             fn, typ = self.name(m.Name(node.name, span=node.span), scope)
             if typ != SEAT and typ is not None:
@@ -676,11 +866,7 @@ class Compiler:
             if node.base is None or node.base.kind == "everyone":
                 return lambda ctx: clockwise(ctx, s(ctx), first)
             base = self.seat_set(node.base, scope)
-
-            def ordered(ctx):
-                members = set(base(ctx))
-                return [x for x in clockwise(ctx, s(ctx), first) if x in members]
-            return ordered
+            return lambda ctx: ordered_seats(ctx, base(ctx), s(ctx), first)
         if kind == "except":
             base = self.seat_set(node.base, scope)
             other = self.seat_set(node.other, scope)
@@ -690,22 +876,11 @@ class Compiler:
                 # everyone except a seat: clockwise from the seat's left, as people go round a table
                 one = self.seat(m.SeatName(node.other.name, span=node.other.span), scope)
                 return lambda ctx: clockwise(ctx, one(ctx), 1)
-
-            def except_(ctx):
-                drop = other(ctx)
-                return [s for s in base(ctx) if s not in drop]
-            return except_
+            return lambda ctx: except_seats(other(ctx), base(ctx))
         if kind in ("highest", "lowest"):
             pairs = self.seat_values(node.name, node.base, node.cond, scope, NUM)
             best = max if kind == "highest" else min
-
-            def extreme(ctx):
-                scored = pairs(ctx)
-                if not scored:
-                    return []
-                top = best(v for _, v in scored)
-                return [s for s, v in scored if v == top]
-            return extreme
+            return lambda ctx: extreme_seats(pairs(ctx), best)
         if kind == "where":
             pairs = self.seat_values(node.name, node.base, node.cond, scope, BOOL)
             return lambda ctx: [s for s, v in pairs(ctx) if v]
@@ -719,7 +894,7 @@ class Compiler:
             return voters
         name = node.name
         if name in scope and scope[name] == SEAT:
-            return lambda ctx: [] if ctx.out[ctx.locals[name]] else [ctx.locals[name]]
+            return lambda ctx: single_seat(ctx, ctx.locals[name])
         if name in scope and scope[name] == GROUP:
             return lambda ctx: list(ctx.locals[name])
         if name in self.cg.group_index:
@@ -727,11 +902,7 @@ class Compiler:
             return lambda ctx: [s for s in ctx.groups[gi] if not ctx.out[s]]
         if name not in scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
             one = self.seat(m.SeatName(name, span=node.span), scope)
-
-            def single(ctx):
-                s = one(ctx)
-                return [] if ctx.out[s] else [s]
-            return single
+            return lambda ctx: single_seat(ctx, one(ctx))
         self.err(f"'{name}' is not a set of seats", node.span,
                  self.hint_for(name, list(self.cg.group_index))
                  or "use everyone, others, everyone except …, everyone after …, a group or a chosen group")
@@ -745,16 +916,7 @@ class Compiler:
         inner[var] = SEAT
         value, typ = self.expr(value_node, inner)
         self.want(typ, want, value_node)
-
-        def pairs(ctx):
-            saved = ctx.locals.get(var)
-            out = []
-            for s in seats(ctx):
-                ctx.locals[var] = s
-                out.append((s, value(ctx)))
-            ctx.locals[var] = saved
-            return out
-        return pairs
+        return lambda ctx: seat_pairs(ctx, var, seats(ctx), value)
 
     # ------------------------------------------------------------ names
     def name(self, node: m.Name, scope):
@@ -852,12 +1014,7 @@ class Compiler:
                 return (lambda ctx: 0), NUM
             sides = cg.dice[node.die]
             die = node.die
-
-            def roll(ctx):
-                value = ctx.rng.randint(1, sides)
-                ctx.events.append(("roll", None, {"die": die, "value": value}))
-                return value
-            return roll, NUM
+            return (lambda ctx: roll_die(ctx, sides, die)), NUM
         if isinstance(node, m.ClaimHolds):
             claims = cg.claim_list
             focus = self.cards(node.cards, scope) if node.cards is not None else None
@@ -944,15 +1101,7 @@ class Compiler:
         if isinstance(node, m.OverSeats):
             pairs = self.seat_values(node.var, node.seats, node.value, scope, NUM)
             how, line = node.how, node.span.line
-
-            def over(ctx):
-                values = [v for _, v in pairs(ctx)]
-                if how == "total":
-                    return sum(values)
-                if not values:
-                    raise RulesRuntimeError(f"the {how} value over no seat (line {line})")
-                return max(values) if how == "highest" else min(values)
-            return over, NUM
+            return (lambda ctx: over_seats([v for _, v in pairs(ctx)], how, line)), NUM
         if isinstance(node, m.MinMax):
             fns = []
             for a in node.args:
@@ -1145,31 +1294,8 @@ class Compiler:
             sel = self.cards(node.cards, scope)
             count = node.count
             if node.random:
-                def rand(ctx):
-                    picked = sel(ctx)
-                    if len(picked) == 1:
-                        slot, cards = picked[0]
-                        chosen = tuple(ctx.rng.sample(cards, min(count, len(cards))))
-                        ctx.events.append(("pick", None, {"zone": slot, "cards": chosen}))
-                        return [(slot, chosen)]
-                    flat = [(slot, k) for slot, ks in picked for k in ks]
-                    drawn = ctx.rng.sample(flat, min(count, len(flat)))
-                    out = [(slot, tuple(k for s, k in drawn if s == slot)) for slot, _ in picked]
-                    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1,
-                                                      "cards": tuple(k for _, k in drawn)}))
-                    return out
-                return rand
-
-            def top(ctx):
-                out = []
-                left = count
-                for slot, cards in reversed(sel(ctx)):
-                    take = cards[max(0, len(cards) - left):] if left > 0 else ()
-                    left -= len(take)
-                    out.append((slot, take))
-                out.reverse()
-                return out
-            return top
+                return lambda ctx: random_portion(ctx, sel(ctx), count)
+            return lambda ctx: top_portion(sel(ctx), count)
         if isinstance(node, m.Where):
             inner = self.cards(node.cards, scope)
             pred = self.cpred(node.pred, scope)
@@ -1317,64 +1443,17 @@ class Compiler:
                          self.hint_for(node.zone, [z.name for z in cg.zones if z.per_player]))
                 return lambda ctx: None
             zi = cg.zone_index[node.zone]
-
-            def deal(ctx):
-                s = src(ctx)
-                base = cg.zone_base(ctx.n)[zi]
-                wanted = count(ctx)          # once: the count may be a roll
-                for _ in range(wanted):
-                    if not ctx.zones[s]:
-                        break                # the source is empty: nothing more to deal
-                    for seat in in_play(ctx):
-                        if not ctx.zones[s]:
-                            break
-                        card = ctx.zones[s][-1]
-                        ctx.zones[s] = ctx.zones[s][:-1]
-                        ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
-                        touch(ctx, base + seat, added=True)
-                touch(ctx, s)
-                ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted}))
-            return deal
+            return lambda ctx: deal_cards(ctx, cg, src(ctx), zi, count(ctx))   # the count once: it may be a roll
         if isinstance(node, m.Shuffle):
             dest = self.zone(node.zone, scope)
             sel = self.cards(node.cards, scope) if node.cards is not None else None
-
-            def shuffle(ctx):
-                d = dest(ctx)
-                cards = list(ctx.zones[d])
-                if sel is not None:
-                    for slot, ks in sel(ctx):
-                        if slot == d or not ks:
-                            continue
-                        if not multiset_contains(ctx.zones[slot], ks):
-                            ks = _present(ctx.zones[slot], ks)    # chosen cards already moved away
-                            if not ks:
-                                continue
-                        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
-                        touch(ctx, slot)
-                        cards.extend(ks)
-                ctx.rng.shuffle(cards)
-                ctx.zones[d] = tuple(cards)
-                touch(ctx, d)
-                ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": tuple(cards)}))
-            return shuffle
+            if sel is None:
+                return lambda ctx: shuffle_zone(ctx, dest(ctx), None)
+            return lambda ctx: shuffle_zone(ctx, dest(ctx), sel(ctx))
         if isinstance(node, m.Gather):
             dest = self.zone(node.zone, scope)
-
             faces = cg.die_faces
-
-            def gather(ctx):
-                d = dest(ctx)
-                cards = []
-                for slot, zone in enumerate(ctx.zones):
-                    if slot != d and zone:
-                        dice = tuple(k for k in zone if faces[k] is not None)
-                        cards.extend(k for k in zone if faces[k] is None)
-                        ctx.zones[slot] = dice
-                ctx.zones[d] = ctx.zones[d] + tuple(cards)
-                ctx.claimed = None
-                ctx.known = ()
-            return gather
+            return lambda ctx: gather_cards(ctx, dest(ctx), faces)
         if isinstance(node, m.Reveal):
             sel = self.cards(node.cards, scope)
             to = self.seat(node.to, scope) if node.to is not None else None
@@ -1403,12 +1482,7 @@ class Compiler:
                 return lambda ctx: None
             gi = cg.group_index[node.name]
             seats = self.seat_set(node.seats, scope)
-
-            def let(ctx):
-                groups = list(ctx.groups)
-                groups[gi] = tuple(seats(ctx))
-                ctx.groups = tuple(groups)
-            return let
+            return lambda ctx: set_group(ctx, gi, seats(ctx))
         if isinstance(node, m.ClearClaim):
             def clear(ctx):
                 ctx.claim = None
@@ -1479,13 +1553,7 @@ class Compiler:
         if isinstance(node, m.RemoveSeat):
             gi = self.group(node.group, node.span)
             seat = self.seat(node.seat, scope)
-
-            def remove(ctx):
-                s = seat(ctx)
-                groups = list(ctx.groups)
-                groups[gi] = tuple(x for x in groups[gi] if x != s)
-                ctx.groups = tuple(groups)
-            return remove
+            return lambda ctx: remove_from_group(ctx, gi, seat(ctx))
         if isinstance(node, m.KnockOut):
             seat = self.seat(node.seat, scope)
             remain = cg.game.match.remain
@@ -1519,12 +1587,7 @@ class Compiler:
             inner = dict(scope)
             inner[node.var] = NUM
             line = node.span.line
-
-            def values(ctx):
-                lo, hi = low(ctx), high(ctx)
-                _loop_size(hi - lo + 1, "for each", line)
-                return range(lo, hi + 1)
-            return loop(node.var, values, self.block(node.body, inner))
+            return loop(node.var, lambda ctx: loop_range(low(ctx), high(ctx), line), self.block(node.body, inner))
         if isinstance(node, m.EndDeal):
             def end(ctx):
                 raise EndOfDeal()
@@ -1560,19 +1623,14 @@ class Compiler:
             return cached
         index = len(cg.continuations)
         cg.continuations.append(None)
+        self.ask_blocks[index] = (node.then, inner)
         cg.continuations[index] = self.block(node.then, inner) if node.then else (lambda ctx: None)
         names = tuple(sorted(inner))
         target = node.phase
+        self.ask_frames[key] = (index, names, target)
 
         def ask(ctx):
-            # the phase whose action started the chain of asks ends it (a turn's 'then')
-            origin = ctx.stack[0][4] if ctx.stack else ctx.phase if ctx.asker is None else ctx.asker
-            frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR],
-                     origin)
-            ctx.stack = ctx.stack + (frame,)
-            if seat is not None:
-                ctx.seats[CURRENT] = seat(ctx)
-            ctx.goto = cg.phases[target].index
+            push_ask(ctx, index, names, cg.phases[target].index, None if seat is None else seat(ctx))
             raise Jump()
         self._asks[key] = ask
         return ask
@@ -1666,14 +1724,7 @@ class Compiler:
                 return lambda ctx: None
             self.want(typ, SEAT, node.value)
             gi = cg.group_index[t.name]
-
-            def add_seat(ctx):
-                s = value(ctx)
-                if s not in ctx.groups[gi]:
-                    groups = list(ctx.groups)
-                    groups[gi] = tuple(sorted(groups[gi] + (s,)))
-                    ctx.groups = tuple(groups)
-            return add_seat
+            return lambda ctx: add_to_group(ctx, gi, value(ctx))
         if t.name in cg.seat_index and t.seat is None:
             if op != "=":
                 self.err(f"'{t.name}' is a seat: it can be set, not added to", node.span)

@@ -1009,7 +1009,7 @@ class Engine:
             ctx.seats[CURRENT] = current
             ctx.seats[ACTOR] = actor
             ctx.asker = origin
-            self._run(ctx, self.cg.continuations[index])
+            self._run(ctx, self.program(ctx.n).continuations[index] if self.generated else self.cg.continuations[index])
             ctx.asker = None
         if ctx.goto is None and ctx.phase != -1:
             # every pending 'then' is done: the turn that asked first ends as its actions do
