@@ -322,10 +322,11 @@ class Generator:
         return "holds(ctx)"           # every module has it (see module)
 
     def holds_function(self) -> str:
-        """``holds(ctx)``: whether the standing claim is true, each claim's 'true when'
-        written out (or run as its closure when it has no translation)."""
-        lines = ["def holds(ctx):", "    # whether the standing claim is true", "    claim = ctx.claim",
-                 "    if claim is None:", "        return False", "    index, values = claim[0], claim[1]"]
+        """``truth_<i>(ctx, values)`` for each claim, its 'true when' written out (or run as
+        its closure when it has no translation), ``holds(ctx)``: whether the standing claim
+        is true, and ``TRUTHS``, the truth functions by claim index. No cards are in focus:
+        a claim's cards are the claimed cards."""
+        functions = []
         for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
             saved = self.scope, self.env, self.strict, self.hoisted
             self.scope = dict(zip(c.params, c.types))
@@ -338,20 +339,24 @@ class Generator:
             finally:
                 self.scope, self.env, self.strict, self.hoisted = saved
                 self.in_holds = False
-            lines.append(f"    if index == {c.index}:  # {c.name!r} (line {decl.span.line})")
+            lines = [f"def truth_{c.index}(ctx, values):", f"    # claim {c.name!r} (line {decl.span.line})"]
             if truth is not None:
                 if c.params:
-                    lines.append(f"        {', '.join(f'a{i}' for i in range(len(c.params)))}"
+                    lines.append(f"    {', '.join(f'a{i}' for i in range(len(c.params)))}"
                                  f"{',' if len(c.params) == 1 else ''} = values")
-                lines.append(f"        return bool({truth})")
+                lines.append(f"    return bool({truth})")
             else:
                 fn = self.ref(c, "claim")
-                lines += ["        saved = ctx.claim_args, ctx.focus",
-                          "        ctx.claim_args, ctx.focus = values, None",
-                          "        try:", f"            return bool({fn}.truth(ctx))",
-                          "        finally:", "            ctx.claim_args, ctx.focus = saved"]
-        lines.append("    return False")
-        return "\n".join(lines) + "\n"
+                lines += ["    saved = ctx.claim_args, ctx.focus",
+                          "    ctx.claim_args, ctx.focus = values, None",
+                          "    try:", f"        return bool({fn}.truth(ctx))",
+                          "    finally:", "        ctx.claim_args, ctx.focus = saved"]
+            functions.append("\n".join(lines) + "\n")
+        names = [f"truth_{c.index}" for c in self.cg.claim_list]
+        functions.append("def holds(ctx):\n    # whether the standing claim is true\n    claim = ctx.claim\n"
+                         "    return False if claim is None else TRUTHS[claim[0]](ctx, claim[1])\n\n\n"
+                         f"TRUTHS = {_tuple(names) if names else '()'}\n")
+        return "\n\n".join(functions)
 
     def ex_PlayerCount(self, node):
         return repr(self.n)
@@ -1234,6 +1239,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     prog.listers = namespace["LISTERS"]
     prog.options = namespace["OPTIONS"]
     prog.holds = namespace["holds"]
+    prog.truths = namespace["TRUTHS"]
     prog.setup = namespace["setup"]
     prog.view_zones = namespace["view_zones"]
     prog.view_counters = namespace["view_counters"]

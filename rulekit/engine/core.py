@@ -1308,11 +1308,15 @@ class Engine:
         table = self.cg.claims
         ctx = self._ctx(state, None)
         seats = ctx.seats
+        truths = self.program(state.n).truths if self.generated else None
         out = []
         for name, args, seat in claims:
             seats[CLAIMANT] = seat
-            ctx.claim_args = tuple(args)
-            out.append(bool(table[name].truth(ctx)))
+            if truths is not None:
+                out.append(truths[table[name].index](ctx, tuple(args)))
+            else:
+                ctx.claim_args = tuple(args)
+                out.append(bool(table[name].truth(ctx)))
         return out
 
     def zone_slot(self, state: State, zone: str, owner: int | None = None) -> int:
