@@ -29,13 +29,13 @@ from typing import Callable
 
 from .. import model as m
 from . import compile as runtime
-from .compile import (ACTOR, CURRENT, GROUP, KIND, MAX_CALLS, MAX_CHOICES, NO_EVENTS, NUM, SEAT, _PLAYER_NAME, CompiledGame,
+from .compile import (ACTOR, BOOL, CURRENT, GROUP, KIND, MAX_CALLS, MAX_CHOICES, NO_EVENTS, NUM, SEAT, _PLAYER_NAME, CompiledGame,
                       Compiler, EndOfDeal, EndOfTurn, Jump, _choice_range, claimed_selection, claimed_top, clockwise,
                       draw_cards, in_play, knock_out_seat, make_claim, move_cards, multiset_contains, names_read,
                       note_revealed, reveal_cards, roll_dice_in, step_seat, too_deep)
 
 #: the runtime functions the generated code calls by name (see rulekit.engine.compile)
-RUNTIME = ("first_seat", "roll_die", "seat_pairs", "extreme_seats", "over_seats", "ordered_seats", "except_seats",
+RUNTIME = ("seat_name", "value_name", "divisor", "seat_groups", "no_seat", "first_seat", "roll_die", "seat_pairs", "extreme_seats", "over_seats", "ordered_seats", "except_seats",
            "single_seat", "random_portion", "top_portion", "loop_range", "deal_cards", "shuffle_zone",
            "gather_cards", "set_group", "add_to_group", "remove_from_group", "push_ask", "_loop_size")
 
@@ -103,7 +103,6 @@ class Generator:
         self.hoisted: list | None = None  # lines computed once at the top of a function
         self.strict = False
         self.closures = 0                 # closures referenced so far
-        self.in_holds = False             # writing holds(): no cards are in focus
         self.procedures: dict = {}        # procedure name -> its generated function, as called
         self.temps = 0                    # temporary Python names made so far (_saved<i>, ...)
         self.checked = None               # the first effect of the action being written, when
@@ -165,7 +164,9 @@ class Generator:
         numbered = _PLAYER_NAME.match(name)
         if numbered and int(numbered.group(1)) <= self.n:
             return repr(int(numbered.group(1)) - 1)
-        return None               # a seat this player count lacks: the closure says so at run time
+        if numbered and int(numbered.group(1)) <= cg.game.players[1]:
+            return f"no_seat({name!r}, ctx.n, {node.span.line})"     # a seat this player count lacks
+        return None
 
     def seat(self, node) -> str:
         if isinstance(node, m.Neighbour):
@@ -317,45 +318,79 @@ class Generator:
         return f"{'all' if node.every else 'any'}({pred} for _, ks in {self.selection(node.cards)} for k in ks)"
 
     def ex_ClaimHolds(self, node):
-        if node.cards is not None:
-            return None
-        return "holds(ctx)"           # every module has it (see module)
+        if node.cards is None:
+            return "holds(ctx)"           # every module has it (see claim_functions)
+        # these cards stand in for the claimed cards while the standing claim is judged
+        return f"(ctx.claim is not None and holds_on(ctx, {self.selection(node.cards)}))"
 
-    def holds_function(self) -> str:
-        """``truth_<i>(ctx, values)`` for each claim, its 'true when' written out (or run as
-        its closure when it has no translation), ``holds(ctx)``: whether the standing claim
-        is true, and ``TRUTHS``, the truth functions by claim index. No cards are in focus:
-        a claim's cards are the claimed cards."""
+    def claim_expr(self, c, node) -> str | None:
+        """A Python expression of ``node`` over claim ``c``'s values (bound to a0, a1, …),
+        or None when it has no translation."""
+        saved = self.scope, self.env, self.strict, self.hoisted
+        self.scope = dict(zip(c.params, c.types))
+        self.env = {p: f"a{i}" for i, p in enumerate(c.params)}
+        self.strict, self.hoisted = True, None
+        try:
+            return self.ex(node)
+        except _Untranslated:
+            return None
+        finally:
+            self.scope, self.env, self.strict, self.hoisted = saved
+
+    def claim_function(self, name: str, c, comment: str, body: str | None, closure: str) -> str:
+        """``name(ctx, values)``: ``return body`` with the claim's values bound, or, without a
+        translation, the claim's compiled ``closure`` (a method of it) with them in ctx."""
+        lines = [f"def {name}(ctx, values):", f"    # {comment}"]
+        if body is not None:
+            if c.params and re.search(r"\ba\d+\b", body):
+                lines.append(f"    {', '.join(f'a{i}' for i in range(len(c.params)))}"
+                             f"{',' if len(c.params) == 1 else ''} = values")
+            lines.append(f"    return {body}")
+        else:
+            lines += ["    saved = ctx.claim_args", "    ctx.claim_args = values",
+                      "    try:", f"        return {closure}", "    finally:", "        ctx.claim_args = saved"]
+        return "\n".join(lines) + "\n"
+
+    def claim_functions(self) -> str:
+        """For each claim ``i``: ``truth_i(ctx, values)``, its 'true when'; ``rank_i(ctx,
+        values)``, its place in its declared order (None when unordered); ``beats_i(ctx,
+        values)``, whether claiming ``values`` beats the standing claim of that kind. Then
+        ``holds(ctx)`` (the standing claim is true), ``holds_on(ctx, picked)`` (it is true of
+        the cards ``picked`` in place of the claimed cards) and the tables ``TRUTHS``,
+        ``RANKS``, ``BEATS`` by claim index (see Compiler.claims and CompiledClaim)."""
         functions = []
         for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
-            saved = self.scope, self.env, self.strict, self.hoisted
-            self.scope = dict(zip(c.params, c.types))
-            self.env = {p: f"a{i}" for i, p in enumerate(c.params)}
-            self.strict, self.hoisted, self.in_holds = True, None, True
-            try:
-                truth = self.ex(decl.truth)
-            except _Untranslated:
-                truth = None
-            finally:
-                self.scope, self.env, self.strict, self.hoisted = saved
-                self.in_holds = False
-            lines = [f"def truth_{c.index}(ctx, values):", f"    # claim {c.name!r} (line {decl.span.line})"]
-            if truth is not None:
-                if c.params:
-                    lines.append(f"    {', '.join(f'a{i}' for i in range(len(c.params)))}"
-                                 f"{',' if len(c.params) == 1 else ''} = values")
-                lines.append(f"    return bool({truth})")
+            fn, i, where = self.ref(c, "claim"), c.index, f"claim {c.name!r} (line {decl.span.line})"
+            truth = self.claim_expr(c, decl.truth)
+            functions.append(self.claim_function(f"truth_{i}", c, f"the truth of {where}",
+                                                 None if truth is None else f"bool({truth})", f"bool({fn}.truth(ctx))"))
+            if c.table is not None:
+                rank = f"{self.ref(c.table, 'table')}.get(values)"
+            elif c.key is not None:
+                parts = [self.claim_expr(c, e) for e in decl.ordering]
+                rank = None if None in parts else _tuple(parts)
             else:
-                fn = self.ref(c, "claim")
-                lines += ["    saved = ctx.claim_args, ctx.focus",
-                          "    ctx.claim_args, ctx.focus = values, None",
-                          "    try:", f"        return bool({fn}.truth(ctx))",
-                          "    finally:", "        ctx.claim_args, ctx.focus = saved"]
-            functions.append("\n".join(lines) + "\n")
-        names = [f"truth_{c.index}" for c in self.cg.claim_list]
+                rank = "None"
+            functions.append(self.claim_function(f"rank_{i}", c, f"the place in its order of {where}", rank,
+                                                 f"{fn}.key(ctx)"))
+            claimable = "" if c.table is None else f"values in {self.ref(c.table, 'table')} and "
+            if c.higher is not None:
+                higher = self.claim_expr(c, decl.higher)
+                beats = None if higher is None else f"{claimable}bool({higher})"
+                closure = f"{claimable}bool({fn}.higher(ctx))"
+            else:
+                beats = (f"{claimable}(new := rank_{i}(ctx, values)) is not None "
+                         f"and (old := rank_{i}(ctx, ctx.claim[1])) is not None and new > old")
+                closure = beats
+            functions.append(self.claim_function(f"beats_{i}", c, f"whether a claim beats {where}", beats, closure))
+        tables = {kind: _tuple([f"{kind}_{c.index}" for c in self.cg.claim_list]) if self.cg.claim_list
+                  else "()" for kind in ("truth", "rank", "beats")}
         functions.append("def holds(ctx):\n    # whether the standing claim is true\n    claim = ctx.claim\n"
                          "    return False if claim is None else TRUTHS[claim[0]](ctx, claim[1])\n\n\n"
-                         f"TRUTHS = {_tuple(names) if names else '()'}\n")
+                         "def holds_on(ctx, picked):\n    # whether the standing claim is true of these cards\n"
+                         "    saved = ctx.focus\n    ctx.focus = picked\n    try:\n        return holds(ctx)\n"
+                         "    finally:\n        ctx.focus = saved\n\n\n"
+                         f"TRUTHS = {tables['truth']}\nRANKS = {tables['rank']}\nBEATS = {tables['beats']}\n")
         return "\n\n".join(functions)
 
     def ex_PlayerCount(self, node):
@@ -442,7 +477,10 @@ class Generator:
     def ex_BinOp(self, node):
         op = node.op
         if op in ("/", "/^", "mod"):
-            return None                   # the closure reports a division by zero with its line
+            left, right = self.ex(node.left), f"divisor({self.ex(node.right)}, {node.span.line})"
+            if op == "/":
+                return f"({left} // {right})"
+            return f"(-(-{left} // {right}))" if op == "/^" else f"({left} % {right})"
         if op in ("and", "or", "+", "-", "*"):
             return f"({self.ex(node.left)} {op} {self.ex(node.right)})"
         if isinstance(node.left, m.CardQuantifier):
@@ -455,9 +493,8 @@ class Generator:
         ci = c.index
         new = self.claim_key(c, args)
         if new is None:
-            fn = self.ref(c, "claim")
-            return (f"({fn}.beats(ctx, {_tuple(args)}) if ctx.claim is not None and ctx.claim[0] == {ci} "
-                    f"else {fn}.claimable({_tuple(args)}))")
+            claimable = "True" if c.table is None else f"{_tuple(args)} in {self.ref(c.table, 'table')}"
+            return f"(beats_{ci}(ctx, {_tuple(args)}) if ctx.claim is not None and ctx.claim[0] == {ci} else {claimable})"
         old = self.claim_key(c, [f"ctx.claim[1][{i}]" for i in range(len(c.params))])
         if self.hoisted is not None:
             # the standing claim's key is the same for every candidate: computed once
@@ -732,7 +769,7 @@ class Generator:
         if d.kind == "symbols":
             return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
-            return f"{self.ref(st[2])}(ctx)"
+            return f"seat_groups({self.seat_set(d.seats)}, {d.size})"
         return self.seat_set(d.seats)
 
     # ------------------------------------------------------------ statements
@@ -880,9 +917,37 @@ class Generator:
                 + ["    " + x for x in lines])
 
     def st_Log(self, node):
-        text = self.comp.template(node.text, self.scope)
         return ["if ctx.events is not NO_EVENTS:",
-                f'    ctx.events.append(("log", None, {{"text": {self.ref(text)}(ctx) if ctx.texts else None}}))']
+                f'    ctx.events.append(("log", None, {{"text": {self.template(node.text)} if ctx.texts else None}}))']
+
+    def template(self, tmpl: m.Template) -> str:
+        """A Python expression rendering a quoted text as the compiler's template does: a
+        part that reads what not every seat may see is left out (the compiler reported it)."""
+        cg = self.cg
+        pieces = []
+        for part in tmpl.parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+                continue
+            if self.comp.secret_in(part, self.scope.get("$revealed", frozenset())) is not None:
+                continue
+            _, typ = self.comp.expr(part, self.scope)
+            value = self.ex(part)
+            if typ == SEAT:
+                pieces.append(f"seat_name({value})")
+            elif typ == GROUP:
+                pieces.append(f"' and '.join([seat_name(s) for s in {value}])")
+            elif typ is not None and typ.startswith("sym:"):
+                pieces.append(f"{self.ref(cg.symbols[typ[4:]], 'names')}[{value}]")
+            elif typ == KIND:
+                pieces.append(f"{self.ref(tuple(k.label for k in cg.kinds), 'labels')}[{value}]")
+            elif typ is not None and typ.startswith("num:"):
+                pieces.append(f"value_name({self.ref(cg.value_names.get(typ[4:], {}), 'names')}, {value})")
+            elif typ == BOOL:
+                pieces.append(f"('yes' if {value} else 'no')")
+            else:
+                pieces.append(f"str({value})")
+        return f"''.join({_tuple(pieces)})" if pieces else "''"
 
     def st_EndTurn(self, node):
         return ["raise EndOfTurn()"]
@@ -958,8 +1023,7 @@ class Generator:
         if isinstance(node, m.Chosen):
             return "[(ctx.chosen_zone, ctx.chosen)]"
         if isinstance(node, m.Claimed):
-            # the standing claim's truth never has other cards in focus (see holds_function)
-            return "claimed_top(ctx)" if self.in_holds else "claimed_selection(ctx)"
+            return "claimed_selection(ctx)"
         if isinstance(node, m.EveryZone):
             base = self.cg.zone_base(self.n)[self.cg.zone_index[node.zone]]
             seats = self.seat_set(node.seats) if node.seats else "in_play(ctx)"
@@ -1188,7 +1252,7 @@ class Generator:
         rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
         crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
-        functions = [self.holds_function()] + functions
+        functions = [self.claim_functions()] + functions
         brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
         lrows = "".join("    " + (_tuple([x.replace("enum_", "list_") for x in row]) if "None" not in row else "None")
                         + ",\n" for row in ([str(x) for x in r] for r in table))
@@ -1240,6 +1304,8 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     prog.options = namespace["OPTIONS"]
     prog.holds = namespace["holds"]
     prog.truths = namespace["TRUTHS"]
+    prog.ranks = namespace["RANKS"]
+    prog.beats = namespace["BEATS"]
     prog.setup = namespace["setup"]
     prog.view_zones = namespace["view_zones"]
     prog.view_counters = namespace["view_counters"]

@@ -381,6 +381,34 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
 # ---------------------------------------------------------------------------- more runtime
 # What a construct does at run time, written once: the compiled closures and the generated
 # code both call these.
+def seat_groups(seats: list, size: int) -> tuple:
+    """``choose g in SIZE of SEATS``: every group of ``size`` of ``seats``, in seat order."""
+    return tuple(itertools.combinations(sorted(seats), size))
+
+
+def no_seat(name: str, n: int, line: int):
+    """A seat named by number that a match of ``n`` players lacks.
+
+    Raises:
+        RulesRuntimeError: always."""
+    raise RulesRuntimeError(f"there is no {name} with {n} players (line {line})")
+
+
+def divisor(d: int, line: int) -> int:
+    """``d``, the right side of a division.
+
+    Raises:
+        RulesRuntimeError: it is 0."""
+    if d == 0:
+        raise RulesRuntimeError(f"division by zero (line {line})")
+    return d
+
+
+def value_name(names: dict, value: int) -> str:
+    """A number as a text shows it: its display name, if it has one."""
+    return names.get(value, str(value))
+
+
 def first_seat(found: list, line: int) -> int:
     """``first of SEATS``: the first seat of ``found``.
 
@@ -946,11 +974,8 @@ class Compiler:
                 self.err(f"there is no {name}: this game is for at most {high} players", node.span)
             if seat >= low:
                 # a seat that only some player counts have
-                def player(ctx, seat=seat, name=name):
-                    if seat >= ctx.n:
-                        raise RulesRuntimeError(f"there is no {name} with {ctx.n} players (line {node.span.line})")
-                    return seat
-                return player, SEAT
+                line = node.span.line
+                return (lambda ctx: no_seat(name, ctx.n, line) if seat >= ctx.n else seat), SEAT
             return (lambda ctx: seat), SEAT
         candidates = list(scope) + list(cg.counter_index) + list(cg.seat_index)
         hint = self.hint_for(name, candidates) or "declare it as a counter or a seat, or choose it in the action"
@@ -1156,17 +1181,11 @@ class Compiler:
                 if isinstance(node.right, m.Num) and node.right.value == 0:
                     self.err("division by zero", node.right.span)
                 line = node.span.line
-
-                def divisor(ctx):
-                    d = rf(ctx)
-                    if d == 0:
-                        raise RulesRuntimeError(f"division by zero (line {line})")
-                    return d
                 if op == "/":
-                    return (lambda ctx: lf(ctx) // divisor(ctx)), NUM
+                    return (lambda ctx: lf(ctx) // divisor(rf(ctx), line)), NUM
                 if op == "/^":
-                    return (lambda ctx: -(-lf(ctx) // divisor(ctx))), NUM
-                return (lambda ctx: lf(ctx) % divisor(ctx)), NUM
+                    return (lambda ctx: -(-lf(ctx) // divisor(rf(ctx), line))), NUM
+                return (lambda ctx: lf(ctx) % divisor(rf(ctx), line)), NUM
             return _ARITH[op](lf, rf), NUM
         if lt is not None and rt is not None and base_type(lt) != base_type(rt):
             left = node.left
@@ -1361,7 +1380,7 @@ class Compiler:
                 pieces.append(lambda ctx, f=f: cg.kinds[f(ctx)].label)
             elif typ is not None and typ.startswith("num:"):
                 names = cg.value_names.get(typ[4:], {})
-                pieces.append(lambda ctx, f=f, names=names: names.get(f(ctx), str(f(ctx))))
+                pieces.append(lambda ctx, f=f, names=names: value_name(names, f(ctx)))
             elif typ == BOOL:
                 pieces.append(lambda ctx, f=f: "yes" if f(ctx) else "no")
             else:
@@ -1818,8 +1837,7 @@ class Compiler:
                     size = d.size
                     if size < 1:
                         self.err("choose at least 1 seat", d.span)
-                    dom = (lambda ctx, seats=seats, size=size:
-                           tuple(itertools.combinations(sorted(seats(ctx)), size)))
+                    dom = (lambda ctx, seats=seats, size=size: seat_groups(seats(ctx), size))
                     typ = GROUP
                 else:
                     seats = self.seat_set(d.seats, scope)
