@@ -37,7 +37,8 @@ import itertools
 from math import comb, prod
 
 from . import model as m
-from .engine.compile import DECLINE, MAX_CHOICES
+from .engine.compile import DECLINE
+from .engine.runtime import MAX_CHOICES
 from .engine.narrate import seat_name
 from .errors import Problem, RulesError, Span
 

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from rulekit import Action, Engine, loads
 from rulekit.check import MAX_CARDS, MAX_KINDS, MAX_PLAYERS, MAX_SIDES
 from rulekit.cli import main
-from rulekit.engine.compile import MAX_CALLS, MAX_CHOICES, MAX_LOOP, RulesRuntimeError
-from rulekit.match import play_match
+from rulekit.engine.compile import RulesRuntimeError
+from rulekit.engine.runtime import MAX_CALLS, MAX_CHOICES, MAX_LOOP
+from rulekit.play.match import play_match
 from rulekit.players import RandomBot
 from rulekit.syntax import MAX_NESTING
 from strategies import engine_of, error_of, play

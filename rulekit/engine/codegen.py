@@ -28,16 +28,9 @@ import attrs
 from typing import Callable
 
 from .. import model as m
-from . import compile as runtime
-from .compile import (ACTOR, BOOL, CURRENT, GROUP, KIND, MAX_CALLS, MAX_CHOICES, NO_EVENTS, NUM, SEAT, _PLAYER_NAME, CompiledGame,
-                      Compiler, EndOfDeal, EndOfTurn, Jump, _choice_range, claimed_selection, claimed_top, clockwise,
-                      draw_cards, in_play, knock_out_seat, make_claim, move_cards, multiset_contains, names_read,
-                      note_revealed, reveal_cards, roll_dice_in, step_seat, too_deep)
-
-#: the runtime functions the generated code calls by name (see rulekit.engine.compile)
-RUNTIME = ("seat_name", "value_name", "divisor", "seat_groups", "no_seat", "first_seat", "roll_die", "seat_pairs", "extreme_seats", "over_seats", "ordered_seats", "except_seats",
-           "single_seat", "random_portion", "top_portion", "loop_range", "deal_cards", "shuffle_zone",
-           "gather_cards", "set_group", "add_to_group", "remove_from_group", "push_ask", "_loop_size")
+from . import runtime
+from .compile import BOOL, GROUP, KIND, NUM, SEAT, _PLAYER_NAME, CompiledGame, Compiler, names_read, note_revealed
+from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES
 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
@@ -94,9 +87,10 @@ class Generator:
         self.cg = cg
         self.comp = compiler
         self.n = n
-        self.globals: dict = {"_choice_range": _choice_range, "multisets": None, "Action": action_type,
-                              "OUT": OUT_OF_BUDGET, "INFINITY": float("inf"), "new": tuple.__new__, "in_play": in_play,
-                              "clockwise": clockwise, "step_seat": step_seat, "none_legal": none_legal}
+        # the module's globals: the runtime's exports, and what the engine supplies
+        self.globals: dict = {name: getattr(runtime, name) for name in runtime.__all__}
+        self.globals.update({"multisets": None, "Action": action_type, "OUT": OUT_OF_BUDGET,
+                             "INFINITY": float("inf"), "new": tuple.__new__, "none_legal": none_legal})
         self._refs: dict = {}
         self.scope: dict = {}             # name -> type, as the compiler's scope
         self.env: dict = {}               # name -> Python expression of a bound local
@@ -578,7 +572,7 @@ class Generator:
                 levels.append([])
                 level_of[pname] = len(levels) - 1
                 if not dependent:        # computed once, where the interpreter computes it
-                    ranged = domain.startswith("_choice_range(") or re.fullmatch(r"R\d+", domain)
+                    ranged = domain.startswith("choice_range(") or re.fullmatch(r"R\d+", domain)
                     levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else f"dom_{len(loops)} = tuple({domain})")
                     domain = f"dom_{len(loops)}"
                 loops.append(("param", pname, var, domain, dependent))
@@ -765,7 +759,7 @@ class Generator:
         if d.kind == "range":
             if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) and d.high.value - d.low.value < MAX_CHOICES:
                 return self.ref(range(d.low.value, d.high.value + 1), "R")     # made once
-            return f"_choice_range({self.ex(d.low)}, {self.ex(d.high)}, {s.name!r}, {d.span.line})"
+            return f"choice_range({self.ex(d.low)}, {self.ex(d.high)}, {s.name!r}, {d.span.line})"
         if d.kind == "symbols":
             return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
@@ -913,7 +907,7 @@ class Generator:
 
     def st_Repeat(self, node):
         lines = self.block(node.body, self.scope)
-        return ([f"for _ in range(_loop_size({self.ex(node.count)}, 'repeat', {node.span.line})):"]
+        return ([f"for _ in range(loop_size({self.ex(node.count)}, 'repeat', {node.span.line})):"]
                 + ["    " + x for x in lines])
 
     def st_Log(self, node):
@@ -1286,12 +1280,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     gen = Generator(cg, cg.compiler, n, action_type)
     gen.globals["Option"] = option_type
     gen.globals["multisets"] = multisets
-    gen.globals.update(multiset_contains=multiset_contains, move_cards=move_cards, draw_cards=draw_cards,
-                       reveal_cards=reveal_cards, NO_EVENTS=NO_EVENTS, make_claim=make_claim, too_deep=too_deep,
-                       claimed_top=claimed_top, claimed_selection=claimed_selection, knock_out_seat=knock_out_seat,
-                       roll_dice_in=roll_dice_in, faces=cg.die_faces, Jump=Jump, EndOfTurn=EndOfTurn,
-                       EndOfDeal=EndOfDeal, cg=cg)
-    gen.globals.update({name: getattr(runtime, name) for name in RUNTIME})
+    gen.globals.update(faces=cg.die_faces, cg=cg)
     text = gen.module()
     namespace = dict(gen.globals)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")

@@ -11,9 +11,6 @@ whatever the ``.rules`` file calls them.
 
 from __future__ import annotations
 
-import collections
-import itertools
-import operator
 import re
 from typing import Callable
 
@@ -21,48 +18,17 @@ import attrs
 
 from .. import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
-from .narrate import seat_name
+from .runtime import (ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOfTurn, Jump, MAX_CALLS, MAX_CHOICES, choice_range,
+                      loop_size, add_to_group, claimed_selection, clockwise, deal_cards, divisor, draw_cards,
+                      except_seats, extreme_seats, first_seat, gather_cards, in_play, knock_out_seat, loop_range,
+                      make_claim, move_cards, multiset_contains, no_seat, ordered_seats, over_seats, push_ask,
+                      random_portion, remove_cards, remove_from_group, reveal_cards, roll_dice_in, roll_die,
+                      seat_groups, seat_name, seat_pairs, set_group, shuffle_zone, single_seat, step_seat, too_deep,
+                      top_portion, value_name)
 
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
-CURRENT, ACTOR, CLAIMANT = 0, 1, 2
 BUILTIN_SEATS = ("current", "actor", "claimant")
 DECLINE = "decline"
-
-
-class Jump(Exception):
-    """Raised by ``go to``: ends the running block; ``ctx.goto`` says where play goes."""
-
-
-class EndOfDeal(Exception):
-    """Raised by ``end deal`` (and by a knock-out that leaves too few seats: ``ctx.over``)."""
-
-
-class EndOfTurn(Exception):
-    """Raised by ``end turn``: the engine ends the turn that is being played."""
-
-
-MAX_CALLS = 200
-"""How deeply procedures may run inside one another (``do`` within ``do``)."""
-MAX_LOOP = 100_000
-"""How many times one ``repeat`` or ``for each v in LO..HI`` may run its block."""
-
-
-MAX_CHOICES = 10_000
-"""How many values one ``choose NAME in LO..HI`` may offer."""
-
-
-def _choice_range(low: int, high: int, name: str, line: int) -> range:
-    if high - low >= MAX_CHOICES:
-        raise RulesRuntimeError(f"{name} would be chosen among {high - low + 1} values (line {line}); at most "
-                                f"{MAX_CHOICES:,} are allowed")
-    return range(low, high + 1)
-
-
-def _loop_size(count: int, what: str, line: int) -> int:
-    if count > MAX_LOOP:
-        raise RulesRuntimeError(f"'{what}' would run its block {count} times (line {line}); "
-                                f"at most {MAX_LOOP:,} are allowed")
-    return count
 
 
 def _sym(name: str) -> str:
@@ -74,71 +40,7 @@ def base_type(typ):
     return NUM if typ is not None and typ.startswith("num:") else typ
 
 
-#: the events of a step nobody reads: appending to it keeps nothing (a deque of length 0)
-NO_EVENTS = collections.deque(maxlen=0)
-
-
-class Ctx:
-    """The mutable working copy of a state while an action is checked or applied
-    (``events``: the step's events, as (kind, seat, data) tuples, or ``NO_EVENTS``)."""
-
-    __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
-                 "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
-                 "deals_run", "texts")
-
-    def __init__(self):
-        self.texts = True             # render the texts of events (labels, claims, logs)
-        self.over = False
-        self.calls = 0                # procedures running inside one another
-        self.deals_run = 0            # deals started since the last decision
-        self.asker = None
-        self.focus = None
-        self.locals = {}
-        self.chosen = ()
-        self.chosen_zone = -1
-        self.goto = None
-        self.events = []
-        self.claim_args = None
-
-
-def in_play(ctx) -> list:
-    """The seats still in the match, in seat order."""
-    out = ctx.out
-    return [s for s in range(ctx.n) if not out[s]]
-
-
-def clockwise(ctx, start: int, first: int) -> list:
-    """The seats still in, clockwise from ``start`` (``first`` = 0: ``start`` included;
-    1: from the seat left of it, ``start`` left out)."""
-    n = ctx.n
-    out = ctx.out
-    return [(start + i) % n for i in range(first, n) if not out[(start + i) % n]]
-
-
-def step_seat(ctx, seat: int, step: int) -> int:
-    """The next seat still in, ``step`` = 1 clockwise (left) or -1; ``seat`` itself if none."""
-    n = ctx.n
-    out = ctx.out
-    for i in range(1, n + 1):
-        s = (seat + step * i) % n
-        if not out[s]:
-            return s
-    return seat
-
-
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
-
-
-def _present(zone: tuple, cards) -> tuple:
-    """Those of ``cards`` (kinds, with repeats) that ``zone`` still holds."""
-    left = list(zone)
-    kept = []
-    for k in cards:
-        if k in left:
-            left.remove(k)
-            kept.append(k)
-    return tuple(kept)
 
 
 def loop(var: str, values: Callable, body: Callable) -> Callable:
@@ -163,440 +65,6 @@ def names_read(node) -> set:
         elif isinstance(n, m.SeatSet) and n.name is not None:
             found.add(n.name)
     return found
-
-
-def remove_cards(zone: tuple, cards) -> tuple:
-    """``zone`` without ``cards`` (kinds), taking the last (topmost) copies first.
-
-    Raises:
-        ValueError: a card is not in the zone.
-    """
-    rev = list(zone)
-    rev.reverse()                 # the topmost copy of a kind is now its first (searched in C)
-    for k in cards:
-        try:
-            rev.remove(k)
-        except ValueError:
-            raise ValueError(f"card kind {k} is not in the zone") from None
-    rev.reverse()
-    return tuple(rev)
-
-
-def multiset_contains(pool: tuple, cards) -> bool:
-    """Whether the multiset ``pool`` contains the multiset ``cards``."""
-    if len(cards) == 1:
-        return cards[0] in pool
-    if len(cards) > len(pool):
-        return False
-    count = pool.count
-    for k in set(cards):
-        if count(k) < cards.count(k):
-            return False
-    return True
-
-
-def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool,
-               checked: bool = False) -> None:
-    """``move``: the cards of the selection ``picked`` [(zone instance, kinds)] go to zone
-    instance ``d`` (to its bottom when ``bottom``; ``lay``: they become the claimed cards).
-    What is known of them moves along when everyone can tell which cards moved (``whole``
-    a zone, or the claimed ``group``); the actor remembers the cards he moved face down
-    from his own zone (``own``: the chosen cards). ``checked``: the cards are known to be
-    in their zones (the action's check found them there and nothing moved since)."""
-    zones = ctx.zones
-    moved = []
-    carried = ()
-    for slot, ks in picked:
-        if not ks:
-            continue
-        if slot == d:
-            continue
-        zone = zones[slot]
-        cut = len(zone) - len(ks)
-        if ks is zone:
-            left = ()
-        elif cut >= 0 and zone[cut:] == ks:
-            left = zone[:cut]              # the top cards of the zone (the claimed cards)
-        else:
-            if not checked and not multiset_contains(zone, ks):
-                ks = _present(zone, ks)        # chosen cards already moved away
-                if not ks:
-                    continue
-            left = remove_cards(zone, ks)
-        if (whole or group) and ctx.known:
-            carried += tuple([(v, d, cards, False) for v, s, cards, g in ctx.known
-                              if s == slot and (whole or g)])
-        zones[slot] = left
-        touch(ctx, slot)
-        moved.extend(ks)
-    if moved:
-        zones[d] = (tuple(moved) + zones[d]) if bottom else (zones[d] + tuple(moved))
-        touch(ctx, d, added=True)
-        if own and ctx.chosen_zone >= 0 and cg.keeper(ctx.chosen_zone, d, ctx.n) == ctx.seats[ACTOR] >= 0:
-            # the actor remembers the cards he laid or passed face down
-            carried += ((ctx.seats[ACTOR], d, tuple(moved), lay),)
-        if carried:
-            ctx.known = ctx.known + carried
-    if lay:
-        ctx.claimed = (d, len(moved))
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
-                                          "lay": lay}))
-
-
-def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
-    """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
-    (the topmost first); an empty ``s`` is first refilled from the zone declared
-    ``refill`` (shuffled), if any; fewer are drawn when both run out."""
-    zones = ctx.zones
-    zone = zones[s]
-    if want <= len(zone):
-        # enough cards: the top ``want`` of them, the topmost first
-        got = zone[:len(zone) - want - 1 if len(zone) > want else None:-1] if want > 0 else ()
-        if got:
-            zones[s] = zone[:len(zone) - want]
-    else:
-        got = []
-        for _ in range(want):
-            if not zones[s] and refill is not None:
-                r = cg.zone_base(ctx.n)[refill]
-                if zones[r]:
-                    cards = list(zones[r])
-                    ctx.rng.shuffle(cards)
-                    zones[s] = tuple(cards)
-                    zones[r] = ()
-                    touch(ctx, r)
-                    ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards),
-                                                        "order": tuple(cards)}))
-            if not zones[s]:
-                break
-            got.append(zones[s][-1])
-            zones[s] = zones[s][:-1]
-        got = tuple(got)
-    if got:
-        touch(ctx, s)
-        zones[d] = zones[d] + got
-        touch(ctx, d, added=True)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(("draw", None, {"to": d, "from": s, "cards": got, "wanted": want}))
-
-
-def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
-    """``reveal``/``show``: seat ``viewer`` (-1: everyone) now knows the cards of the
-    selection ``picked`` [(zone instance, kinds)], while they stay or move together
-    (``group``: they are the claimed cards)."""
-    groups = tuple([(slot, tuple(ks)) for slot, ks in picked])
-    ctx.known = ctx.known + tuple([(viewer, slot, ks, group) for slot, ks in groups if ks or viewer >= 0])
-    if ctx.events is not NO_EVENTS:
-        data = {"cards": tuple([k for _, ks in groups for k in ks]), "zones": tuple([slot for slot, _ in groups]),
-                "groups": groups}
-        ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
-
-
-def claimed_top(ctx) -> list:
-    """The claimed cards as a selection [(zone instance, kinds)]: the top cards of the zone
-    they were laid on ([] when no cards are claimed)."""
-    if ctx.claimed is None:
-        return []
-    slot, count = ctx.claimed
-    zone = ctx.zones[slot]
-    return [(slot, zone[len(zone) - count:] if count <= len(zone) else zone)]
-
-
-def claimed_selection(ctx) -> list:
-    """``claimed cards``: :func:`claimed_top`, or the cards a ``claim holds on …`` puts
-    in focus while it is judged."""
-    if ctx.focus is not None:
-        return ctx.focus
-    return claimed_top(ctx)
-
-
-def too_deep(name: str, line: int) -> None:
-    """A procedure was called more than ``MAX_CALLS`` deep.
-
-    Raises:
-        RulesRuntimeError: always.
-    """
-    raise RulesRuntimeError(f"procedure '{name}' is called more than {MAX_CALLS} deep (line {line}): "
-                            "does it call itself without end?")
-
-
-def make_claim(ctx, c, values: tuple, line: int) -> None:
-    """``claim C(values)`` by the actor: it becomes the standing claim.
-
-    Raises:
-        RulesRuntimeError: the values are not in the claim's order table.
-    """
-    if c.table is not None and not c.claimable(values):
-        raise RulesRuntimeError(f"claim '{c.name}' of {values} is not in its order table (line {line}): "
-                                f"test 'NAME(…) beats claim' before making it")
-    ctx.claim = (c.index, values, ctx.seats[ACTOR])
-    ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
-    if ctx.events is not NO_EVENTS:
-        text = None
-        if ctx.texts:
-            ctx.claim_args = values
-            text = c.label(ctx) if c.label else c.name
-            ctx.claim_args = None
-        ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
-                                           "text": text}))
-
-
-def roll_dice_in(ctx, picked, faces: tuple) -> None:
-    """``roll``: every die among the selection ``picked`` [(zone instance, kinds)] shows a
-    random face (``faces[kind]``: (the kind of face 1, sides), None for a card); the dice
-    rolled go on top of their zone."""
-    rng = ctx.rng
-    for slot, ks in picked:
-        dice = [k for k in ks if faces[k] is not None]
-        if not dice:
-            continue
-        rolled = tuple([faces[k][0] + rng.randint(1, faces[k][1]) - 1 for k in dice])
-        zone = ctx.zones[slot]
-        # the dice are part of the zone: as many as it holds, they are all of it
-        ctx.zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
-        touch(ctx, slot)
-        if ctx.events is not NO_EVENTS:
-            ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
-
-
-def knock_out_seat(ctx, s: int, remain: int | None) -> None:
-    """``knock out``: seat ``s`` leaves the match (nothing if it is out already).
-
-    Raises:
-        EndOfDeal: at most ``remain`` seats are left, so the match is over.
-    """
-    if ctx.out[s]:
-        return
-    out = list(ctx.out)
-    out[s] = max(out) + 1
-    ctx.out = tuple(out)
-    ctx.events.append(("out", None, {"seat": s}))
-    if remain is not None and ctx.n - sum(1 for o in out if o) <= remain:
-        ctx.over = True
-        raise EndOfDeal()
-
-
-
-# ---------------------------------------------------------------------------- more runtime
-# What a construct does at run time, written once: the compiled closures and the generated
-# code both call these.
-def seat_groups(seats: list, size: int) -> tuple:
-    """``choose g in SIZE of SEATS``: every group of ``size`` of ``seats``, in seat order."""
-    return tuple(itertools.combinations(sorted(seats), size))
-
-
-def no_seat(name: str, n: int, line: int):
-    """A seat named by number that a match of ``n`` players lacks.
-
-    Raises:
-        RulesRuntimeError: always."""
-    raise RulesRuntimeError(f"there is no {name} with {n} players (line {line})")
-
-
-def divisor(d: int, line: int) -> int:
-    """``d``, the right side of a division.
-
-    Raises:
-        RulesRuntimeError: it is 0."""
-    if d == 0:
-        raise RulesRuntimeError(f"division by zero (line {line})")
-    return d
-
-
-def value_name(names: dict, value: int) -> str:
-    """A number as a text shows it: its display name, if it has one."""
-    return names.get(value, str(value))
-
-
-def first_seat(found: list, line: int) -> int:
-    """``first of SEATS``: the first seat of ``found``.
-
-    Raises:
-        RulesRuntimeError: ``found`` is empty."""
-    if not found:
-        raise RulesRuntimeError(f"'first of' an empty set of seats (line {line})")
-    return found[0]
-
-
-def roll_die(ctx, sides: int, die: str) -> int:
-    """``roll DIE``: a face from 1 to ``sides``, recorded as a roll event."""
-    value = ctx.rng.randint(1, sides)
-    ctx.events.append(("roll", None, {"die": die, "value": value}))
-    return value
-
-
-def seat_pairs(ctx, var: str, seats: list, value: Callable) -> list:
-    """[(seat, value(ctx))] for each of ``seats``, with ``var`` naming the seat meanwhile
-    (``p`` in ``(p in others where …)``)."""
-    saved = ctx.locals.get(var)
-    out = []
-    for s in seats:
-        ctx.locals[var] = s
-        out.append((s, value(ctx)))
-    ctx.locals[var] = saved
-    return out
-
-
-def extreme_seats(pairs: list, best: Callable) -> list:
-    """The seats of ``pairs`` [(seat, number)] whose number is ``best`` (max or min) of all."""
-    if not pairs:
-        return []
-    top = best(v for _, v in pairs)
-    return [s for s, v in pairs if v == top]
-
-
-def over_seats(values: list, how: str, line: int):
-    """``highest of (…)``, ``lowest of (…)`` or ``total of (…)`` over ``values``.
-
-    Raises:
-        RulesRuntimeError: the highest or lowest of no value."""
-    if how == "total":
-        return sum(values)
-    if not values:
-        raise RulesRuntimeError(f"the {how} value over no seat (line {line})")
-    return max(values) if how == "highest" else min(values)
-
-
-def ordered_seats(ctx, members: list, seat: int, first: int) -> list:
-    """The seats of ``members`` clockwise from ``seat`` (``first`` 1: after it)."""
-    members = set(members)
-    return [x for x in clockwise(ctx, seat, first) if x in members]
-
-
-def except_seats(drop: list, base: list) -> list:
-    """The seats of ``base`` not in ``drop``."""
-    return [s for s in base if s not in drop]
-
-
-def single_seat(ctx, s: int) -> list:
-    """A seat as a set of seats: empty when it is out."""
-    return [] if ctx.out[s] else [s]
-
-
-def random_portion(ctx, picked: list, count: int) -> list:
-    """``random COUNT of CARDS``: a random selection of ``count`` cards of ``picked``,
-    recorded as a pick event."""
-    if len(picked) == 1:
-        slot, cards = picked[0]
-        chosen = tuple(ctx.rng.sample(cards, min(count, len(cards))))
-        ctx.events.append(("pick", None, {"zone": slot, "cards": chosen}))
-        return [(slot, chosen)]
-    flat = [(slot, k) for slot, ks in picked for k in ks]
-    drawn = ctx.rng.sample(flat, min(count, len(flat)))
-    out = [(slot, tuple(k for s, k in drawn if s == slot)) for slot, _ in picked]
-    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1,
-                                      "cards": tuple(k for _, k in drawn)}))
-    return out
-
-
-def top_portion(picked: list, count: int) -> list:
-    """``top COUNT of CARDS``: the ``count`` topmost cards of ``picked``, the last zone's first."""
-    out = []
-    left = count
-    for slot, cards in reversed(picked):
-        take = cards[max(0, len(cards) - left):] if left > 0 else ()
-        left -= len(take)
-        out.append((slot, take))
-    out.reverse()
-    return out
-
-
-def loop_range(low: int, high: int, line: int) -> range:
-    """``for each v in LOW..HIGH``: the values, at most MAX_LOOP of them.
-
-    Raises:
-        RulesRuntimeError: too many."""
-    _loop_size(high - low + 1, "for each", line)
-    return range(low, high + 1)
-
-
-def deal_cards(ctx, cg, s: int, zi: int, wanted: int) -> None:
-    """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
-    the top of zone instance ``s``, ``wanted`` rounds or until it is empty."""
-    base = cg.zone_base(ctx.n)[zi]
-    for _ in range(wanted):
-        if not ctx.zones[s]:
-            break                # the source is empty: nothing more to deal
-        for seat in in_play(ctx):
-            if not ctx.zones[s]:
-                break
-            card = ctx.zones[s][-1]
-            ctx.zones[s] = ctx.zones[s][:-1]
-            ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
-            touch(ctx, base + seat, added=True)
-    touch(ctx, s)
-    ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted}))
-
-
-def shuffle_zone(ctx, d: int, picked: list | None) -> None:
-    """``shuffle ZONE`` (``picked`` None), or ``shuffle CARDS into ZONE``: the cards of
-    ``picked`` still where they were join zone instance ``d``, which is shuffled."""
-    cards = list(ctx.zones[d])
-    for slot, ks in picked or ():
-        if slot == d or not ks:
-            continue
-        if not multiset_contains(ctx.zones[slot], ks):
-            ks = _present(ctx.zones[slot], ks)    # chosen cards already moved away
-            if not ks:
-                continue
-        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
-        touch(ctx, slot)
-        cards.extend(ks)
-    ctx.rng.shuffle(cards)
-    ctx.zones[d] = tuple(cards)
-    touch(ctx, d)
-    ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": tuple(cards)}))
-
-
-def gather_cards(ctx, d: int, faces: tuple) -> None:
-    """``gather all cards into ZONE``: every card (not the dice) of every other zone joins
-    zone instance ``d``; what was known of where cards are is forgotten."""
-    cards = []
-    for slot, zone in enumerate(ctx.zones):
-        if slot != d and zone:
-            dice = tuple(k for k in zone if faces[k] is not None)
-            cards.extend(k for k in zone if faces[k] is None)
-            ctx.zones[slot] = dice
-    ctx.zones[d] = ctx.zones[d] + tuple(cards)
-    ctx.claimed = None
-    ctx.known = ()
-
-
-def set_group(ctx, gi: int, seats) -> None:
-    """``let GROUP be SEATS``."""
-    groups = list(ctx.groups)
-    groups[gi] = tuple(seats)
-    ctx.groups = tuple(groups)
-
-
-def add_to_group(ctx, gi: int, s: int) -> None:
-    """``add SEAT to GROUP`` (kept in seat order; nothing if it is a member)."""
-    if s not in ctx.groups[gi]:
-        groups = list(ctx.groups)
-        groups[gi] = tuple(sorted(groups[gi] + (s,)))
-        ctx.groups = tuple(groups)
-
-
-def remove_from_group(ctx, gi: int, s: int) -> None:
-    """``remove SEAT from GROUP``."""
-    groups = list(ctx.groups)
-    groups[gi] = tuple(x for x in groups[gi] if x != s)
-    ctx.groups = tuple(groups)
-
-
-def push_ask(ctx, index: int, names: tuple, target: int, seat: int | None) -> None:
-    """``ask [SEAT to] PHASE then { … }``: a frame (continuation ``index``, the values of
-    ``names``, ``current`` and ``actor``, the phase that began the chain of asks) goes on
-    ``ctx.stack``; play goes to phase ``target`` (``seat``: its seat to decide). The caller
-    then leaves its block (a Jump, or a return in generated code)."""
-    # the phase whose action started the chain of asks ends it (a turn's 'then')
-    origin = ctx.stack[0][4] if ctx.stack else ctx.phase if ctx.asker is None else ctx.asker
-    frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR], origin)
-    ctx.stack = ctx.stack + (frame,)
-    if seat is not None:
-        ctx.seats[CURRENT] = seat
-    ctx.goto = target
 
 
 class CompiledAction:
@@ -1595,7 +1063,7 @@ class Compiler:
             line = node.span.line
 
             def repeat(ctx):
-                for _ in range(_loop_size(count(ctx), "repeat", line)):
+                for _ in range(loop_size(count(ctx), "repeat", line)):
                     body(ctx)
             return repeat
         if isinstance(node, m.ForRange):
@@ -1816,7 +1284,7 @@ class Compiler:
                         self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1} values; at most "
                                  f"{MAX_CHOICES:,} are allowed", d.span, "choose among fewer values")
                     dom = (lambda ctx, lo=lo, hi=hi, line=d.span.line, name=s.name:
-                           _choice_range(lo(ctx), hi(ctx), name, line))
+                           choice_range(lo(ctx), hi(ctx), name, line))
                     typ = NUM
                     if s.names is not None:
                         typ = self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
@@ -2209,30 +1677,6 @@ def _moves_no_card(s) -> bool:
     if isinstance(s, m.If):
         return all(_moves_no_card(t) for t in s.then + s.orelse)
     return isinstance(s, (m.Log, m.Reveal, m.Assign, m.LetValue, m.LetGroup, m.ClearClaim, m.MakeClaim))
-
-
-_ZONE_OF = operator.itemgetter(1)        # of an entry of ``known``
-
-
-def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
-    """A zone changed, and its top cards are no longer the claimed cards (``lay`` marks them
-    again after touching).
-
-    ``ctx.known`` holds (viewer or -1 for all, zone instance, cards, group): the viewer knows
-    the zone holds at least those cards; ``group``: they are exactly the claimed cards. Cards
-    only ``added`` to a zone leave that knowledge true (no longer as the claimed group);
-    cards taken out, shuffled or rerolled make it stale, so it is forgotten (a move that
-    everyone can follow carries it along first: see ``move``)."""
-    known = ctx.known
-    # most changes touch a zone nothing is known of (looked for in C): then nothing is rebuilt
-    if known and slot in map(_ZONE_OF, known):
-        if not added:
-            ctx.known = tuple([k for k in known if k[1] != slot])
-        elif any([s == slot and g for _, s, _, g in known]):
-            ctx.known = tuple([(v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in known])
-    claimed = ctx.claimed
-    if claimed is not None and claimed[0] == slot:
-        ctx.claimed = None
 
 
 _CMP = {

@@ -30,8 +30,9 @@ from .. import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET, none_legal
-from .compile import (ACTOR, CLAIMANT, CURRENT, DECLINE, GROUP, NO_EVENTS, CompiledGame, Ctx, EndOfDeal, EndOfTurn,
-                      Jump, RulesRuntimeError, compile_game, multiset_contains)
+from ..errors import RulesRuntimeError
+from .compile import DECLINE, GROUP, CompiledGame, compile_game
+from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, multiset_contains
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
