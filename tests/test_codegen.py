@@ -11,7 +11,8 @@ Both are built from the same loaded game and driven through the same states:
   generated view helpers), the legal actions in both orders and with a limit, ``why_illegal``
   of the legal actions and of many illegal candidates (and the generated ``is_legal``, which
   makes no sentence, against the interpreter's verdict), the truth of the standing claim and of
-  the game's claims with its values (``claims_would_hold``), and ``apply`` of the action taken
+  the game's claims with its values (``claims_would_hold``), the standing claim's rank, the
+  standings (and the returns of a finished match), and ``apply`` of the action taken
   (and of a few others) with equal chance;
 * the small games that ``test_constructs.py`` and ``test_constructs_more.py`` write inline
   (collected from their source with ``ast``), and the games of this file that exercise the
@@ -202,13 +203,16 @@ def compare_state(twin: Twin, state, pick: random.Random, where: str, applies: i
         if view[0] == "ok":
             assert (view[1].zones, view[1].counters) == reference_view_parts(I, state, seat), \
                 f"{where}: the view of seat {seat} differs from the reference view"
+    same("standings", G.standings, I.standings, state, where=where)
     if state.claim is not None:
         same("claim_holds_in", G.claim_holds_in, I.claim_holds_in, state, where=where)
+        same("claim_rank", G.claim_rank, I.claim_rank, state, where=where)
         # every claim of the game, with the standing claim's values where they fit, as heard from each seat
         heard = [(c.name, state.claim[1], seat) for c in I.cg.claim_list if len(c.params) == len(state.claim[1])
                  for seat in range(state.n)]
         same("claims_would_hold", G.claims_would_hold, I.claims_would_hold, state, heard, where=where)
     if state.is_terminal:
+        same("returns", G.returns, I.returns, state, where=where)
         assert G.legal_actions(state) == I.legal_actions(state) == []
         assert G.decision(state) is None and I.decision(state) is None
         return None

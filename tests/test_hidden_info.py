@@ -24,13 +24,13 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-import rulekit.cli
+import rulekit.cli.play
 from rulekit import Action, Engine, State, load, loads
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
 from rulekit.engine.runtime import Ctx
-from rulekit.match import (MAX_REJECTIONS, IllegalAnswers, MatchTooLong, play_match, player_decision, seat_rng,
-                           view_state)
+from rulekit.play.match import (MAX_REJECTIONS, IllegalAnswers, MatchTooLong, play_match, player_decision, seat_rng,
+                                view_state)
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
 from rulekit.players.base import random_legal
 from rulekit.players import determinize
@@ -541,7 +541,7 @@ def test_endless_illegal_answers_stop_the_match_with_a_clear_error(tmp_path, mon
         assert len(asked) == MAX_REJECTIONS
         assert asked[-1].rejected[0] is answer and why in asked[-1].rejected[1]
 
-    monkeypatch.setattr(rulekit.cli, "_make_players",
+    monkeypatch.setattr(rulekit.cli.play, "_make_players",
                         lambda engine, n, *rest: [Hopeless(Action("doubt")) for _ in range(n)])
     result = CliRunner().invoke(main, ["run", str(COIN_BLUFF), "--seed", "1", "-q"])
     assert result.exit_code == 2

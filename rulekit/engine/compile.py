@@ -18,7 +18,7 @@ import attrs
 
 from .. import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
-from .runtime import (ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOfTurn, Jump, MAX_CALLS, MAX_CHOICES, choice_range,
+from .runtime import (next_seat, ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOfTurn, Jump, MAX_CALLS, MAX_CHOICES, choice_range,
                       loop_size, add_to_group, claimed_selection, clockwise, deal_cards, divisor, draw_cards,
                       except_seats, extreme_seats, first_seat, gather_cards, in_play, knock_out_seat, loop_range,
                       make_claim, move_cards, multiset_contains, no_seat, ordered_seats, over_seats, push_ask,
@@ -332,23 +332,11 @@ class Compiler:
         return fn
 
     def rotation(self, p: m.PhaseDecl) -> Callable:
-        """The seat that takes a ``clockwise`` turn next: left of ``current`` among the seats
-        still in (and in the ``among`` set, when given); ``None`` when there is none."""
+        """The seat that takes a ``clockwise`` turn next (see runtime.next_seat)."""
         if p.rotation.among is None:
-            def next_seat(ctx):
-                s = step_seat(ctx, ctx.seats[CURRENT], 1)
-                return None if ctx.out[s] else s
-            return next_seat
+            return lambda ctx: next_seat(ctx, None)
         among = self.seat_set(p.rotation.among, {})
-
-        def next_among(ctx):
-            members = set(among(ctx))
-            current = ctx.seats[CURRENT]
-            for s in clockwise(ctx, current, 1) + [current]:
-                if s in members:
-                    return s
-            return None
-        return next_among
+        return lambda ctx: next_seat(ctx, among(ctx))
 
     def seat_set(self, node: m.SeatSet, scope) -> Callable:
         kind = node.kind

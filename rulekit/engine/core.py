@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import types
 from itertools import repeat
 from collections.abc import Sequence
 from typing import Iterator, NamedTuple
@@ -160,7 +161,7 @@ class Decision:
     decision only. From
     :meth:`Engine.decision` they answer from the state given (the caller owns it); the
     decision a match gives a player answers from a state sampled from that seat's view
-    (:func:`rulekit.match.player_decision`), so a player never reaches the true state, and
+    (:func:`rulekit.play.match.player_decision`), so a player never reaches the true state, and
     the match itself judges the action it returns.
 
     ``rejected``: None, or (action, reason) when the same seat's previous answer to this
@@ -286,6 +287,22 @@ class Engine:
                              for a, check in zip(phase.actions, row)}
         return prog
 
+    def pieces(self, players: int):
+        """The match's own pieces for ``players`` seats, as the generated module names them
+        (``rotate``, ``until``, ``between``, ``rank_keys``, ``returns``, ``counter_inits``,
+        ``seat_inits``, ``ranks``; see ``Generator.match_functions``): the module's, or the
+        compiled closures' for an engine made with ``generated=False``."""
+        if self.generated:
+            return self.program(players)
+        found = self._programs.get(("closures", players))
+        if found is None:
+            cg = self.cg
+            found = self._programs[("closures", players)] = types.SimpleNamespace(
+                rotate=tuple(p.rotate for p in cg.phase_list), until=cg.until, between=cg.between,
+                rank_keys=cg.rank_keys, returns=cg.returns, counter_inits=cg.counter_inits,
+                seat_inits=cg.seat_inits, ranks=tuple(c.rank for c in cg.claim_list))
+        return found
+
     # ------------------------------------------------------------------ set-up
     def new_match(self, players: int, rng: random.Random, events: bool = True) -> tuple[State, Sequence[Event]]:
         """The first decision of a new match, after the setup of the first deal, and the
@@ -297,7 +314,6 @@ class Engine:
         low, high = self.game.players
         if not low <= players <= high:
             raise OptionError(f"--players must be between {low} and {high} for {self.game.title}, not {players}")
-        cg = self.cg
         ctx = Ctx()
         ctx.n = players
         ctx.rng = rng
@@ -317,7 +333,7 @@ class Engine:
         ctx.deal = 1
         ctx.phase = -2
         ctx.stack = ()
-        for i, init in enumerate(cg.seat_inits):
+        for i, init in enumerate(self.pieces(players).seat_inits):
             if init == "random":
                 ctx.seats[3 + i] = rng.randrange(players)
                 ctx.events.append(("pick", None, {"seat": self.cg.seat_names[3 + i], "value": ctx.seats[3 + i]}))
@@ -347,7 +363,7 @@ class Engine:
         self._place_dice(ctx)
         bases = cg.counter_base(players)
         inits = tuple((bases[ci] + s, s, init)
-                      for ci, (decl, init) in enumerate(zip(self.game.counters, cg.counter_inits))
+                      for ci, (decl, init) in enumerate(zip(self.game.counters, self.pieces(players).counter_inits))
                       for s in range(players if decl.per_player else 1))
         start = self._starts[players] = (tuple(map(list, ctx.zones)), (0,) * self._counter_total(players),
                                          (0,) * len(cg.seat_names), inits, (None,) * players,
@@ -993,7 +1009,7 @@ class Engine:
                 self._end_deal(ctx)
                 return
         if ctx.goto is None and ctx.phase != -1 and phase.rotate is not None:
-            seat = phase.rotate(ctx)
+            seat = self.pieces(ctx.n).rotate[phase.index](ctx)
             if seat is None:
                 raise RulesRuntimeError(f"nobody is left to take the turn '{phase.name}' (line {phase.span.line})")
             ctx.seats[CURRENT] = seat
@@ -1033,10 +1049,10 @@ class Engine:
         self._run(ctx, self.program(ctx.n).setup if self.generated else self.cg.setup)
 
     def _end_deal(self, ctx: Ctx) -> None:
-        cg = self.cg
         if ctx.events is not NO_EVENTS:
             ctx.events.append(("deal_end", None, {"deal": ctx.deal, "counters": tuple(ctx.counters)}))
-        over = ctx.over or cg.until is None or bool(cg.until(ctx))
+        pieces = self.pieces(ctx.n)
+        over = ctx.over or pieces.until is None or bool(pieces.until(ctx))
         if over:
             ctx.phase = -1
             ctx.goto = None
@@ -1045,7 +1061,7 @@ class Engine:
             ctx.events.append(("match_end", None, {"winners": winners}))
             ctx.winners = winners
             return
-        self._run(ctx, cg.between)
+        self._run(ctx, pieces.between)
         ctx.deal += 1
         ctx.known = ()
         self._run_setup(ctx)
@@ -1054,7 +1070,7 @@ class Engine:
         # seats knocked out never win while another seat is still in
         seats = [s for s in range(ctx.n) if not ctx.out[s]] or list(range(ctx.n))
         saved = ctx.seats[ACTOR]
-        for highest, key in self.cg.rank_keys:
+        for highest, key in self.pieces(ctx.n).rank_keys:
             values = {}
             for s in seats:
                 ctx.seats[ACTOR] = s
@@ -1069,10 +1085,11 @@ class Engine:
         still in the match first, then those knocked out, the last to go out first."""
         ctx = self._ctx(state, None)
         rows = []
+        keys = self.pieces(state.n).rank_keys
         for s in range(state.n):
             ctx.seats[ACTOR] = s
-            rows.append((s, tuple(key(ctx) for _, key in self.cg.rank_keys)))
-        signs = [1 if highest else -1 for highest, _ in self.cg.rank_keys]
+            rows.append((s, tuple(key(ctx) for _, key in keys)))
+        signs = [1 if highest else -1 for highest, _ in keys]
         out = state.out or (0,) * state.n
         rows.sort(key=lambda r: (out[r[0]] > 0, -out[r[0]], tuple(-sg * v for sg, v in zip(signs, r[1]))))
         return rows
@@ -1086,14 +1103,15 @@ class Engine:
         """
         if not state.is_terminal:
             raise ValueError("the match is not over")
-        if self.cg.returns is None:
+        returns = self.pieces(state.n).returns
+        if returns is None:
             return tuple(1 if s in state.winners else -1 for s in range(state.n))
         ctx = self._ctx(state, None)
         ctx.winners = state.winners
         values = []
         for s in range(state.n):
             ctx.seats[ACTOR] = s
-            values.append(self.cg.returns(ctx))
+            values.append(returns(ctx))
         return tuple(values)
 
     def _settle(self, ctx: Ctx) -> None:
@@ -1264,8 +1282,7 @@ class Engine:
         kind: larger is higher), or None without a claim or an order."""
         if state.claim is None:
             return None
-        c = self.cg.claim_list[state.claim[0]]
-        return c.rank(self._ctx(state, None), state.claim[1])
+        return self.pieces(state.n).ranks[state.claim[0]](self._ctx(state, None), state.claim[1])
 
     def claim_order(self, state: State, name: str, values: tuple):
         """The place of the claim ``name(values)`` in its declared order, read in ``state``
@@ -1274,7 +1291,7 @@ class Engine:
         Raises:
             KeyError: no claim is named ``name``.
         """
-        return self.cg.claims[name].rank(self._ctx(state, None), tuple(values))
+        return self.pieces(state.n).ranks[self.cg.claims[name].index](self._ctx(state, None), tuple(values))
 
     def claim_holds_in(self, state: State, zones: tuple | None = None) -> bool:
         """Whether the standing claim is true in ``state`` (for tests and determinized bots);

@@ -338,6 +338,20 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
 # ---------------------------------------------------------------------------- more runtime
 # What a construct does at run time, written once: the compiled closures and the generated
 # code both call these.
+def next_seat(ctx, among: list | None) -> int | None:
+    """The seat that takes a ``clockwise`` turn next: left of ``current`` among the seats
+    still in (and in ``among``, when given; ``current`` itself last); None when there is none."""
+    current = ctx.seats[CURRENT]
+    if among is None:
+        s = step_seat(ctx, current, 1)
+        return None if ctx.out[s] else s
+    members = set(among)
+    for s in clockwise(ctx, current, 1) + [current]:
+        if s in members:
+            return s
+    return None
+
+
 def seat_groups(seats: list, size: int) -> tuple:
     """``choose g in SIZE of SEATS``: every group of ``size`` of ``seats``, in seat order."""
     return tuple(itertools.combinations(sorted(seats), size))
@@ -611,6 +625,7 @@ __all__ = [
     'make_claim',
     'move_cards',
     'multiset_contains',
+    'next_seat',
     'no_seat',
     'ordered_seats',
     'over_seats',
