@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from rulekit import Engine, load
-from rulekit.match import play_match
+from rulekit.play.match import play_match
 from rulekit.players import GenericBot, RandomBot
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 from rulekit import Engine, load
-from rulekit.match import play_match, seat_rng
+from rulekit.play.match import play_match, seat_rng
 from rulekit.players import RandomBot
 from rulekit.players.search import SearchBot
 from rulekit.tree import default_players

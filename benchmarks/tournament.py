@@ -84,7 +84,7 @@ def pairing(game: str, a: str, b: str, matches: int, max_decisions: int) -> dict
 
 
 def main(argv=None) -> int:
-    from rulekit.stats import wilson
+    from rulekit.analysis.stats import wilson
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per pairing (default 40)")

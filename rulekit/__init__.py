@@ -22,7 +22,7 @@ _EXPORTS = {
     "Engine": ".engine", "Chance": ".engine", "ChanceEvent": ".engine", "Action": ".engine",
     "Decision": ".engine", "Event": ".engine", "Option": ".engine", "State": ".engine", "View": ".engine",
     "RulesError": ".errors", "IllegalAction": ".errors", "OptionError": ".errors",
-    "play_match": ".match", "MatchRecord": ".match",
+    "play_match": ".play.match", "MatchRecord": ".play.match",
 }
 
 __all__ = list(_EXPORTS)

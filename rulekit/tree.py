@@ -544,7 +544,7 @@ class GameTree:
 
     def _log_names(self):
         if self._names is None:
-            from .match import LogNames
+            from .play.match import LogNames
             self._names = LogNames.of(self.engine, self.n)
         return self._names
 
@@ -556,7 +556,7 @@ class GameTree:
         cache = self._views
         view = cache.get(key)
         if view is None:
-            from .match import view_record
+            from .play.match import view_record
             view = view_record(self.engine, self.engine.view(state, seat))
             self._keep(cache, key, view)
         return view
@@ -584,7 +584,7 @@ class GameTree:
     def _step_lines(self, step, seat: int) -> str:
         """What ``seat`` perceived of one step of the history, as lines of text: its own
         action, the events as it saw them (:meth:`Engine.observe`), and what the step
-        changed in its view (:func:`rulekit.match.view_record`). They depend on the step's
+        changed in its view (:func:`rulekit.play.match.view_record`). They depend on the step's
         start, action and chance alone, and are kept by those."""
         memo = step.memo
         if memo is None:
@@ -688,7 +688,7 @@ class GameTree:
         return []
 
     def observation_string(self, node: Node, seat: int) -> str:
-        """What ``seat`` sees now: its view (:func:`rulekit.match.view_record`) and the
+        """What ``seat`` sees now: its view (:func:`rulekit.play.match.view_record`) and the
         action it is choosing, if any."""
         memo = node.memo
         if memo is None:
@@ -754,7 +754,7 @@ class GameTree:
             ValueError: ``node`` is not a decision node at the start of an action.
             IllegalAnswers: the player answered illegally 100 times in a row.
         """
-        from .match import IllegalAnswers, player_decision
+        from .play.match import IllegalAnswers, player_decision
         if node.pending is not None or node.partial is not None or self.is_terminal(node):
             raise ValueError("a player takes a whole decision, at a decision node")
         engine, state = self.engine, node.state

@@ -22,7 +22,7 @@ import pytest
 
 from rulekit import Action, Engine, RulesError, load, loads
 from rulekit.engine import count_multisets
-from rulekit.match import MAX_REJECTIONS, seat_rng
+from rulekit.play.match import MAX_REJECTIONS, seat_rng
 from rulekit.players import RandomBot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,7 +186,7 @@ class Step(NamedTuple):
 
 
 def random_bots(n: int, seed: int) -> list[RandomBot]:
-    """One RandomBot per seat, seeded as ``rulekit.match`` seeds bots."""
+    """One RandomBot per seat, seeded as ``rulekit.play.match`` seeds bots."""
     return [RandomBot(seat_rng(seed, s)) for s in range(n)]
 
 
@@ -213,7 +213,7 @@ class QuickRandomBot:
 
 
 def quick_bots(n: int, seed: int) -> list[QuickRandomBot]:
-    """One QuickRandomBot per seat, seeded as ``rulekit.match`` seeds bots."""
+    """One QuickRandomBot per seat, seeded as ``rulekit.play.match`` seeds bots."""
     return [QuickRandomBot(seat_rng(seed, s)) for s in range(n)]
 
 

@@ -18,11 +18,13 @@ import pytest
 from click.testing import CliRunner
 
 from rulekit.check import load
-from rulekit.cli import _count, _summary, main
+from rulekit.cli import main
+from rulekit.cli.common import _count
+from rulekit.cli.main import _summary
 from rulekit.engine import Engine
-from rulekit.match import play_match, seat_rng
+from rulekit.play.match import play_match, seat_rng
 from rulekit.players import RandomBot
-from rulekit.simulation import SimulationSpec, simulate
+from rulekit.analysis.simulation import SimulationSpec, simulate
 from strategies import ROOT
 
 GAMES = ROOT / "games"
@@ -214,12 +216,12 @@ def test_an_unwritable_log_fails_fast_naming_the_option(tmp_path, where):
 
 
 def test_ctrl_c_in_simulate_stops_with_status_130(monkeypatch):
-    import rulekit.simulation
+    import rulekit.analysis.simulation
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(rulekit.simulation, "simulate", interrupted)
+    monkeypatch.setattr(rulekit.analysis.simulation, "simulate", interrupted)
     result = CliRunner().invoke(main, ["simulate", DTC, "--games", "2", "--seed", "1", "--workers", "1"])
     assert 130 == result.exit_code
     assert "stopped: interrupted (Ctrl-C)" == _stop_line(result)

@@ -35,7 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from rulekit import Action, IllegalAction, play_match
 from rulekit.engine import DECLINE_ACTION
-from rulekit.match import MatchTooLong, seat_rng
+from rulekit.play.match import MatchTooLong, seat_rng
 from rulekit.players import GenericBot, RandomBot
 
 from strategies import (COMBO_IDS, COMBOS, Combo, QuickRandomBot, cards_in_state, combos, deck_counter,
@@ -333,7 +333,7 @@ HASHSEED_SCRIPT = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
 from strategies import COMBOS, random_bots, walk
-from rulekit.match import action_record, event_record, seat_rng
+from rulekit.play.match import action_record, event_record, seat_rng
 from rulekit.players import GenericBot
 seen = set()
 for combo in COMBOS:

@@ -416,7 +416,7 @@ def test_random_bot_decides_with_bounded_work_on_a_big_hand(monkeypatch):
     """RandomBot finds a legal offer for a 35-card hand facing (34, 5), the match judging its
     answers as ``play_match`` does, examining a bounded number of candidate actions (work is
     counted, not timed: speed belongs to benchmarks)."""
-    from rulekit.match import MAX_REJECTIONS, player_decision
+    from rulekit.play.match import MAX_REJECTIONS, player_decision
     from rulekit.players import RandomBot
     state, rng = start(2, 50)
     donor = donor_of(state)

@@ -29,7 +29,9 @@ from rulekit import model as m
 from rulekit.check import load, loads
 from rulekit.cli import main
 from rulekit.errors import RulesError
-from rulekit.explain import _Rulebook, explain
+from rulekit.explain import explain
+from rulekit.explain.phrases import _Phrases
+from rulekit.explain.steps import _Steps
 from strategies import ROOT, game_paths
 
 GOLDEN_DIR = ROOT / "tests" / "golden" / "explain"
@@ -211,9 +213,9 @@ def test_every_kind_of_node_has_its_own_wording():
     values = _kinds(m.Expr) | _kinds(m.Cards) | {"FirstOf", "SeatSet", "Member"}
     conditions = _kinds(m.CardPred)
     statements = _kinds(m.Stmt) | {"LetGroup", "EndTurn"}
-    missing = [f"x_{k}" for k in sorted(values) if not hasattr(_Rulebook, f"x_{k}")]
-    missing += [f"p_{k}" for k in sorted(conditions) if not hasattr(_Rulebook, f"p_{k}")]
-    missing += [f"s_{k}" for k in sorted(statements) if not hasattr(_Rulebook, f"s_{k}")]
+    missing = [f"x_{k}" for k in sorted(values) if not hasattr(_Phrases, f"x_{k}")]
+    missing += [f"p_{k}" for k in sorted(conditions) if not hasattr(_Phrases, f"p_{k}")]
+    missing += [f"s_{k}" for k in sorted(statements) if not hasattr(_Steps, f"s_{k}")]
     assert missing == []
     # and every statement class of the model is in the list above
     model_statements = {name for name, cls in vars(m).items() if isinstance(cls, type) and name in statements}
@@ -222,7 +224,7 @@ def test_every_kind_of_node_has_its_own_wording():
 
 def test_a_node_without_wording_falls_back_to_the_text_of_the_file():
     game = load(LIARS_DICE)
-    book = _Rulebook(game)
+    book = _Phrases(game)
     choose = next(s for ph in game.phases for a in ph.actions for s in a.body if isinstance(s, m.ChooseParam))
     assert book.fallback(choose.domain) == "“1..count of every cup”"
     assert book.fallback(m.Domain("range", low=m.Num(1), high=m.Num(6))) == "domain range 1 6"
@@ -235,7 +237,7 @@ def test_explain_refuses_what_is_not_a_game():
 
 def test_the_explain_module_names_no_shipped_game():
     """Everything comes from the model: the module knows no game, card, zone or claim of them."""
-    source = (ROOT / "rulekit" / "explain.py").read_text(encoding="utf-8").lower()
+    source = "".join(f.read_text(encoding="utf-8") for f in sorted((ROOT / "rulekit" / "explain").glob("*.py"))).lower()
     for name in ("lügenbeutel", "lugenbeutel", "joker", "skull", "flower", "coup", "duke", "contessa", "liar",
                  "dtc", "nimm", "revenge", "d6", "bidders", "thumb"):
         assert name not in source, name

@@ -54,7 +54,7 @@ from fuzzing import Mutated, Program, time_limit
 from rulekit import Engine, OptionError, RulesError, load, loads, play_match
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
-from rulekit.match import MatchTooLong, seat_rng
+from rulekit.play.match import MatchTooLong, seat_rng
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
 
 

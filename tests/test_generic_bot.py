@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from rulekit import Action, Engine, load, loads
-from rulekit.match import MatchTooLong, play_match, seat_rng
+from rulekit.play.match import MatchTooLong, play_match, seat_rng
 from rulekit.players import GenericBot, RandomBot
 from rulekit.players.generic import _Analysis
 

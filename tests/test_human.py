@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from rulekit import Action, Engine, load
-from rulekit.match import play_match, seat_rng
+from rulekit.play.match import play_match, seat_rng
 from rulekit.players import HumanPlayer, RandomBot
 
 GAMES = Path(__file__).resolve().parent.parent / "games"

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from rulekit import Chance, Engine, load
 from rulekit.engine import Event
 from rulekit.cli import main
-from rulekit.match import LOG_FORMAT, event_record, log_header, play_match, player_decision, seat_rng
+from rulekit.play.match import LOG_FORMAT, event_record, log_header, play_match, player_decision, seat_rng
 from rulekit.players import RandomBot
-from rulekit.replay import SeatLog, observation, read_log, seat_log
+from rulekit.play.replay import SeatLog, observation, read_log, seat_log
 from strategies import ROOT
 
 GAMES = ROOT / "games"
@@ -115,7 +115,7 @@ def test_a_shuffle_names_its_order_and_a_deal_end_its_counters():
 
 def test_keep_log_false_builds_no_record(monkeypatch):
     """Simulations pay nothing for the log: with keep_log=False no record is made."""
-    import rulekit.match as match
+    import rulekit.play.match as match
 
     def boom(*args, **kwargs):
         raise AssertionError("a log record was built")

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from rulekit import Engine, load
 from rulekit.cli import main
-from rulekit.match import play_match, seat_rng
+from rulekit.play.match import play_match, seat_rng
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
 
 GAMES = Path(__file__).resolve().parent.parent / "games"

@@ -1,4 +1,4 @@
-"""`rulekit replay` and rulekit.replay: a --log plays again, event by event, from its header
+"""`rulekit replay` and rulekit.play.replay: a --log plays again, event by event, from its header
 and its decisions; a changed rules file, a tampered event or a tampered decision is found
 and named by its line (LOG:LINE: error: …)."""
 
@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from rulekit import Engine, load
 from rulekit.cli import main
-from rulekit.match import MatchTooLong, log_header, play_match, seat_rng
+from rulekit.play.match import MatchTooLong, log_header, play_match, seat_rng
 from rulekit.players import GenericBot, RandomBot
-from rulekit.replay import ReplayError, read_log, replay, replay_records, seat_log, write_log
+from rulekit.play.replay import ReplayError, read_log, replay, replay_records, seat_log, write_log
 from strategies import ROOT
 
 GAMES = ROOT / "games"

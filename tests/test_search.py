@@ -17,7 +17,7 @@ import pytest
 
 from rulekit import Engine, load, loads
 from rulekit.engine import Action, Decision, Option
-from rulekit.match import play_match, player_decision, seat_rng
+from rulekit.play.match import play_match, player_decision, seat_rng
 from rulekit.players import RandomBot
 from rulekit.players.search import SearchBot
 
@@ -94,7 +94,7 @@ def test_same_seed_same_match():
 _HASH_SCRIPT = """
 import hashlib, json, sys
 from rulekit import Engine, load
-from rulekit.match import play_match, seat_rng
+from rulekit.play.match import play_match, seat_rng
 from rulekit.players.search import SearchBot
 engine = Engine(load(sys.argv[1]))
 bots = [SearchBot(engine, seat_rng(4, s), iterations=6, max_steps=400, horizon=30) for s in range(3)]

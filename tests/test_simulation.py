@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulekit.cli import main
-from rulekit.simulation import (MatchFailed, SimulationSpec, chunks, figures, outcomes, play_matches, simulate,
-                                summarize)
+from rulekit.analysis.simulation import (MatchFailed, SimulationSpec, chunks, figures, outcomes, play_matches, simulate,
+                                         summarize)
 from strategies import ROOT
 
 GAMES = ROOT / "games"
@@ -92,7 +92,7 @@ def test_outcomes_are_the_same_and_in_match_order_for_any_worker_count():
 def test_this_process_and_the_workers_play_every_chunk_once():
     """With workers, this process plays chunks too and takes back those no worker has
     begun: each chunk comes back exactly once, with its own matches."""
-    from rulekit.simulation import _in_processes
+    from rulekit.analysis.simulation import _in_processes
 
     spec = spec_of("liars_dice.rules", 2, seed=3)
     for games, workers in ((40, 2), (7, 3)):
@@ -284,7 +284,7 @@ match {
 def test_claims_and_challenges_are_counted_as_the_rules_make_them():
     """Every figure of a match whose decisions are all forced, for both kinds of bot."""
     from rulekit.check import loads
-    from rulekit.simulation import challenge_actions
+    from rulekit.analysis.simulation import challenge_actions
 
     assert challenge_actions(loads(COUNTED, "counted.rules")) == {("doubt", "doubt"), ("own", "peek")}
     for bots in ("random", "generic", ("generic", "random")):
@@ -310,7 +310,7 @@ def test_the_challenges_of_the_shipped_games_are_found_from_their_rules():
     the turn it asks the claimant to take (Coup), or in the vote it goes to (Nimm's Leich);
     the actions that make a claim, or block with one, are none."""
     from rulekit.check import load
-    from rulekit.simulation import challenge_actions
+    from rulekit.analysis.simulation import challenge_actions
 
     expected = {"coup.rules": {("challenge", "challenge")}, "dtc.rules": {("decide", "refuse")},
                 "liars_dice.rules": {("bidding", "liar")}, "lugenbeutel.rules": {("liar", "call")},

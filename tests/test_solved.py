@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rulekit import Engine, load
-from rulekit.match import play_match
+from rulekit.play.match import play_match
 from rulekit.players import GenericBot, RandomBot
 from rulekit.players import solved
 from rulekit.players.solved import (SolvedBot, SolvedPolicy, SolverSettings, cache_dir, cache_key, clear_memo,

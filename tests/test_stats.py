@@ -1,4 +1,4 @@
-"""rulekit.stats against published values: Wilson intervals (Newcombe 1998), chi-square
+"""rulekit.analysis.stats against published values: Wilson intervals (Newcombe 1998), chi-square
 tail probabilities (the critical values of every table, and SciPy when it is installed),
 quartiles as NumPy interpolates them, and the intervals of medians, means and shares."""
 
@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from rulekit.stats import (chi_square_equal, chi_square_sf, five_numbers, mean_interval, median_interval, overlap,
-                           quantile, share_interval, wilson, z_value)
+from rulekit.analysis.stats import (chi_square_equal, chi_square_sf, five_numbers, mean_interval, median_interval, overlap,
+                                   quantile, share_interval, wilson, z_value)
 
 
 def test_z_of_95_percent():

@@ -48,7 +48,7 @@ def scripted_share(game: str, against: str, matches: int, max_decisions: int) ->
 
 
 def main(argv=None) -> int:
-    from rulekit.stats import wilson
+    from rulekit.analysis.stats import wilson
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=200, help="matches per row (default 200)")

@@ -50,7 +50,7 @@ def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, var
              think: float | None = None):
     """The bot ``kind`` (a name of :data:`BOTS`, ``search:N`` included) for seat ``seat``
     (0 for P1) of the match of ``seed``, with the generator ``rulekit run`` gives that seat
-    (:func:`rulekit.match.seat_rng`). ``solved`` and ``auto`` need the game's ``source``
+    (:func:`rulekit.play.match.seat_rng`). ``solved`` and ``auto`` need the game's ``source``
     (a path or the rules text), ``variants`` and ``players`` (the number of seats); ``auto``
     is :func:`resolve_lineup`'s, with ``search`` when the game cannot be solved. ``think``:
     seconds a search bot searches each decision instead of its iterations (its play then
@@ -60,7 +60,7 @@ def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, var
         ValueError: an unknown kind, a bad budget, or ``solved``/``auto`` without ``source``
             and ``players``, or ``solved`` for a game that cannot be solved.
     """
-    from ..match import seat_rng
+    from ..play.match import seat_rng
     name, budget = bot_kind(kind)
     rng = seat_rng(seed, seat)
     if name == "random":

@@ -3,7 +3,7 @@
 The log is a list of JSON-ready records: one per decision (who decided what) and one per
 event, naming seats as the screen does (P1, P2, …), zones by name and owner ("hand of P2")
 and cards by label. The same game, seed, players and variants always give the same log. A
-log file (``rulekit run --log``) begins with :func:`log_header`; :mod:`rulekit.replay`
+log file (``rulekit run --log``) begins with :func:`log_header`; :mod:`rulekit.play.replay`
 plays it again and checks every event.
 """
 
@@ -20,13 +20,13 @@ from typing import Callable, Iterable
 
 import attrs
 
-from .engine import Action, Decision, Engine, Event, State, View
-from .errors import RulesRuntimeError
-from .engine.core import multisets, option_reason
-from .engine.narrate import seat_name
-from .engine.observe import view_state
-from .bounds import MAX_DECISIONS
-from .errors import IllegalAction, OptionError
+from ..engine import Action, Decision, Engine, Event, State, View
+from ..errors import RulesRuntimeError
+from ..engine.core import multisets, option_reason
+from ..engine.narrate import seat_name
+from ..engine.observe import view_state
+from ..bounds import MAX_DECISIONS
+from ..errors import IllegalAction, OptionError
 
 _EXACT = attrgetter("exact")       # of an Option
 
@@ -209,7 +209,7 @@ def rulekit_version() -> str:
     try:
         return version("rulekit")
     except PackageNotFoundError:            # run from a source tree that is not installed
-        from . import __version__
+        from .. import __version__
         return __version__
 
 

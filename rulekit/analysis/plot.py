@@ -38,8 +38,8 @@ def render(path: str, title: str, figures: dict, summary) -> None:
     Args:
         path: the PNG file to write.
         title: the figure's title (the game and its line-up).
-        figures: :func:`rulekit.simulation.figures` of the simulation.
-        summary: its :class:`rulekit.simulation.Summary` (for the lengths of every match).
+        figures: :func:`rulekit.analysis.simulation.figures` of the simulation.
+        summary: its :class:`rulekit.analysis.simulation.Summary` (for the lengths of every match).
 
     Raises:
         PlotUnavailable: matplotlib is not installed.

@@ -2,7 +2,7 @@
 
 Shares are fractions in [0, 1] (0.25 is 25 %); a confidence interval is a pair
 ``(low, high)`` in the units of the estimate it surrounds; ``confidence`` is a fraction
-(0.95 for 95 %). Nothing here knows games or matches: see :mod:`rulekit.simulation`.
+(0.95 for 95 %). Nothing here knows games or matches: see :mod:`rulekit.analysis.simulation`.
 
 Everything is written out in a few lines of the standard library (``math``,
 ``statistics.NormalDist``) rather than taken from SciPy: the formulas are textbook ones, exact

@@ -1,7 +1,7 @@
 """Playing a logged match again, and what one seat saw of it.
 
 A log file (``rulekit run --log FILE``) is JSON lines: a header
-(:func:`rulekit.match.log_header`: the rules file and its SHA-256, the variants, the
+(:func:`rulekit.play.match.log_header`: the rules file and its SHA-256, the variants, the
 number of seats, the seed, who played each seat), then one record per decision and per
 event, in the order they happened. :func:`replay` loads the rules the header names, checks
 that they are the same bytes, starts a match with the seed, applies each recorded decision
@@ -23,9 +23,9 @@ from typing import Callable, Iterable, Sequence
 
 import attrs
 
-from .engine import DECLINE_ACTION, Action, Decision, Engine, Event, State
-from .engine.narrate import seat_name
-from .errors import IllegalAction, OptionError, RulesError
+from ..engine import DECLINE_ACTION, Action, Decision, Engine, Event, State
+from ..engine.narrate import seat_name
+from ..errors import IllegalAction, OptionError, RulesError
 from .match import LOG_FORMAT, LogNames, action_record, event_record, file_digest, rulekit_version, view_record
 
 
@@ -118,7 +118,7 @@ def load_rules(header: dict, path: str = "<log>", rules: str | None = None, line
         ReplayError: the file cannot be read or loaded, or its SHA-256 is not the header's
             (the rules file changed since the log was written).
     """
-    from .check import load
+    from ..check import load
 
     file = rules if rules is not None else header["file"]
     try:
@@ -321,7 +321,7 @@ _MISSING = object()
 # ------------------------------------------------------------------------ one seat's log
 def observation(engine: Engine, state: State, seat: int, events: Sequence[Event] = ()) -> dict:
     """What ``seat`` knows at its decision in ``state``, as plain JSON: ``view`` (its
-    :class:`View`: :func:`rulekit.match.view_record`), ``options`` (the names of the
+    :class:`View`: :func:`rulekit.play.match.view_record`), ``options`` (the names of the
     actions it may take) and ``events`` (each event of ``events`` as the seat perceives it,
     :meth:`Engine.observe`, in log form). It reads the state through ``Engine.view`` and
     ``Engine.observe`` alone, so two states (and events) that differ only in what the seat

@@ -1,7 +1,7 @@
 """Many bot matches of one game: in this process, in local worker processes, or on Ray.
 
 Match ``k`` (0-based) of a simulation whose seed is ``S`` is played with the seed ``S + k``
-by fresh bots whose generators are derived from that seed (:func:`rulekit.match.seat_rng`).
+by fresh bots whose generators are derived from that seed (:func:`rulekit.play.match.seat_rng`).
 A match's outcome therefore depends only on the game, the bots, the player count and its
 seed, never on the process that plays it. The matches are split into chunks of
 consecutive matches; the chunks are played wherever there is a free worker and their
@@ -14,7 +14,7 @@ it builds the game once per process (:func:`engine_for` keeps it) and reuses it 
 chunk it plays.
 
 Besides who won, each match is read as it is played (the ``on_events`` callback of
-:func:`rulekit.match.play_match`, here only: the engine does no more work for anyone else)
+:func:`rulekit.play.match.play_match`, here only: the engine does no more work for anyone else)
 for its length in turns and deals and for the claims its rules declare: how many were made,
 how many were false when made, which were challenged and whether the challenge caught a lie
 (see :func:`challenge_actions` and docs/simulate.md). These figures are part of the match's
@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterator
 import attrs
 
 from . import stats
-from .bounds import MAX_DECISIONS
+from ..bounds import MAX_DECISIONS
 
 #: the bots a simulation can seat: "generic" (``GenericBot``) or "random" (``RandomBot``)
-from .bots import bot_kind
+from ..bots import bot_kind
 
 #: chunks per worker: enough for the load to even out (matches differ a lot in length; with
 #: 8, a worker could sit idle for the last 15% of a run) and for a progress bar to move,
@@ -246,8 +246,8 @@ def engine_for(spec: SimulationSpec):
     key = (spec.text, spec.path, spec.variants)
     engine = _ENGINES.get(key)
     if engine is None:
-        from .check import loads
-        from .engine import Engine
+        from ..check import loads
+        from ..engine import Engine
 
         engine = _ENGINES[key] = Engine(loads(spec.text, spec.path, variants=spec.variants))
     return engine
@@ -270,7 +270,7 @@ def challenge_actions(game) -> frozenset[tuple[str, str]]:
     a challenge only when it is taken while a claim stands, by a seat other than its
     claimant. Computed once per game, from the rules alone.
     """
-    from . import model as m
+    from .. import model as m
 
     procedures = {p.name: p for p in game.procedures}
     phases = {p.name: p for p in game.phases}
@@ -435,9 +435,9 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
             the matches after it are not played).
         RulesError, OptionError: as :func:`engine_for`.
     """
-    from .errors import RulesRuntimeError
-    from .match import MatchTooLong, play_match
-    from .players import make_bot
+    from ..errors import RulesRuntimeError
+    from ..play.match import MatchTooLong, play_match
+    from ..players import make_bot
 
     engine = engine_for(spec)
     n = spec.players
@@ -538,7 +538,7 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
         ``claims``, ``claims_per_match`` and its interval, ``unjudged_claims``,
         ``false_share`` of the claims judged, ``challenges``, ``challenges_per_match``,
         ``challenge_success`` of the challenges, ``lies_caught`` of the false claims, each
-        share with an interval over the matches (:func:`rulekit.stats.share_interval`)).
+        share with an interval over the matches (:func:`rulekit.analysis.stats.share_interval`)).
     """
     finished = summary.finished
     n = summary.players
@@ -736,7 +736,7 @@ def _start_worker(spec: SimulationSpec, game) -> None:
     (pickled: no parse, and Lark is never imported)."""
     import signal
 
-    from .engine import Engine
+    from ..engine import Engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
     _ENGINES[(spec.text, spec.path, spec.variants)] = Engine(game)

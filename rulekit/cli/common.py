@@ -1,0 +1,213 @@
+"""What several commands of ``rulekit`` share: the --bots and --variant options, loading a
+game, the number of seats, seeds and counted words."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+# Only click is imported up front, so that `rulekit --help` starts quickly; each command
+# imports what it uses (the parser, the engine, rich) when it runs.
+
+from ..bots import bot_kind
+
+#: -h is --help, for the group and every command
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+PLAYERS_HELP = "default: 4, or the nearest count the game allows"
+
+
+def _count(k: int, word: str, plural: str | None = None) -> str:
+    """``k`` and ``word``, singular or plural as ``k`` asks: "1 card", "2 cards"."""
+    return f"{k} {word if k == 1 else plural or word + 's'}"
+
+
+class _Bots(click.ParamType):
+    """--bots: one kind of player for every seat, or a comma-separated list with one per seat
+    (checked against the number of seats once the game is known, by :func:`_seat_kinds`)."""
+
+    name = "bots"
+
+    def __init__(self, kinds: tuple[str, ...]):
+        self.kinds = kinds
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "KIND[,KIND...]"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        kinds = tuple(k.strip().lower() for k in str(value).split(","))
+        for k in kinds:
+            if k in self.kinds:
+                continue
+            if k.partition(":")[0] not in self.kinds:
+                self.fail(f"{k!r} is not a kind of player; give one of {', '.join(self.kinds)} (search:N for N "
+                          f"iterations a decision) for every seat, or one per seat separated by commas "
+                          f"(e.g. search,generic,random,random)", param, ctx)
+            try:
+                bot_kind(k)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        return kinds
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        head, _, last = incomplete.rpartition(",")
+        prefix = head + "," if head else ""
+        return [CompletionItem(prefix + k) for k in self.kinds if k.startswith(last)]
+
+
+def _seat_kinds(bots: tuple[str, ...], n: int, humans=()) -> tuple[str, ...]:
+    """Who plays each of the ``n`` seats: ``bots`` (one kind, or one per seat) with the seats
+    of ``humans`` (1-based, from --human) played by a person."""
+    if len(bots) == 1:
+        kinds = list(bots * n)
+    elif len(bots) == n:
+        kinds = list(bots)
+    else:
+        example = ",".join(("generic",) + ("random",) * (n - 1))
+        raise click.BadParameter(f"{_count(len(bots), 'kind')} of player for {_count(n, 'seat')}: give one kind "
+                                 f"for every seat, or exactly one per seat separated by commas (e.g. {example})",
+                                 param_hint="'--bots'")
+    for h in humans:
+        if kinds[h - 1] != "human":
+            if len(bots) > 1:
+                raise click.BadParameter(f"seat {h} is yours (--human {h}), but the list gives it to a "
+                                         f"{kinds[h - 1]} bot: write human in its place", param_hint="'--bots'")
+            kinds[h - 1] = "human"
+    return tuple(kinds)
+
+
+def _resolve_bots(kinds: tuple[str, ...], engine, n: int, otherwise: str) -> tuple[str, ...]:
+    """``kinds`` with ``auto`` made ``solved`` when the game can be solved (solving it
+    the first time: up to a minute, then cached), else ``otherwise``; a usage error when
+    ``solved`` is asked of a game that cannot be solved."""
+    from ..bots import bot_kind
+    if not any(k != "human" and bot_kind(k)[0] in ("auto", "solved") for k in kinds):
+        return kinds
+    from rich.console import Console
+
+    from ..players import resolve_lineup
+    try:
+        # the first time, a small game is solved (up to a minute); a spinner says so
+        with Console(stderr=True).status(f"solving {engine.game.title} for {n} players if it is small enough "
+                                         f"(once: the answer is cached)"):
+            return resolve_lineup(kinds, engine.game.source, engine.game.applied, n, otherwise, engine=engine)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--bots'") from None
+
+
+def _variant_names(path: str) -> list[tuple[str, str | None]]:
+    """The variants (name, label) of the file at ``path``, for shell completion: from its
+    model when it parses, else from the lines that start with ``variant``; [] if unreadable."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    try:
+        from .. import model
+        from ..transform import to_model
+
+        return [(i.name, i.label) for i in to_model(text, path).items if isinstance(i, model.VariantDecl)]
+    except Exception:                       # a broken file: still offer what looks like a variant
+        import re
+
+        return [(name, None) for name in re.findall(r"^\s*variant\s+([A-Za-z_]\w*)", text, re.M)]
+
+
+def _complete_variants(ctx: click.Context, param, incomplete: str):
+    """Shell completion of --variant: the variant names of the FILE argument(s) given so far."""
+    from click.shell_completion import CompletionItem
+
+    paths = ctx.params.get("file") or ctx.params.get("files") or ()
+    if isinstance(paths, str):
+        paths = (paths,)
+    # while --variant waits for its value, click parses no argument: they are left in ctx.args
+    paths = (*paths, *ctx.args)
+    found: dict = {}
+    for path in paths:
+        if path and path != "-":
+            for name, label in _variant_names(path):
+                found.setdefault(name, label)
+    return [CompletionItem(name, help=label) for name, label in found.items() if name.startswith(incomplete)]
+
+
+def _variant_option(help_text: str):
+    return click.option("--variant", "variants", multiple=True, metavar="NAME", shell_complete=_complete_variants,
+                        help=help_text)
+
+
+def _load(path: str, variants) -> Engine:
+    from ..check import load
+    from ..engine import Engine
+    from ..errors import OptionError, RulesError
+
+    try:
+        return Engine(load(path, tuple(variants)))
+    except RulesError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(2)
+    except OptionError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--variant'") from None
+
+
+class _GameCommand(click.Command):
+    """A command on a FILE of rules: its ``--help`` names that game's own player counts when
+    FILE is given and loads (``rulekit run FILE -h``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["rulekit.args"] = tuple(args)          # read by format_options, if --help
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter) -> None:
+        players = next((p for p in self.params if p.name == "players"), None)
+        game = _game_of(ctx.meta.get("rulekit.args", ()))
+        if players is None or game is None:
+            return super().format_options(ctx, formatter)
+        low, high = game.players
+        default = min(max(4, low), high)
+        counts = f"{low}" if low == high else f"{low} to {high}"
+        saved = players.help
+        players.help = f"Number of seats: {counts} for {game.title} (default: {default})."
+        try:
+            super().format_options(ctx, formatter)
+        finally:
+            players.help = saved
+
+
+def _game_of(args) -> "object | None":
+    """The game of the first argument that names a readable rules file, or None."""
+    import os
+
+    for arg in args:
+        if not arg.startswith("-") and os.path.isfile(arg):
+            try:
+                from ..check import load
+
+                return load(arg)
+            except Exception:               # a broken file: the plain help will do
+                return None
+    return None
+
+
+def _players_default(engine: Engine, players: int | None) -> int:
+    low, high = engine.game.players
+    if players is None:
+        from ..tree import default_players
+        return default_players(engine.game)
+    if not low <= players <= high:
+        allowed = _count(low, "player") + " only" if low == high else f"{low} to {high} players"
+        raise click.BadParameter(f"{engine.game.title} is for {allowed}, not {players}", param_hint="'--players'")
+    return players
+
+
+def fresh_seed() -> int:
+    """A seed of 128 bits from the operating system: too many for a bot to find by trying
+    seeds until one deals the cards it holds."""
+    import random
+
+    return random.SystemRandom().getrandbits(128)

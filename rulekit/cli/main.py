@@ -1,0 +1,161 @@
+"""The ``rulekit`` command: run a match, check a file, simulate many matches.
+
+The group and the small commands (check, compile, explain); `run` and `replay` are in
+:mod:`rulekit.cli.play`, `simulate` and `compare` in :mod:`rulekit.cli.study`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+# Only click is imported up front, so that `rulekit --help` starts quickly; each command
+# imports what it uses (the parser, the engine, rich) when it runs.
+
+from .common import CONTEXT, PLAYERS_HELP, _count, _GameCommand, _load, _players_default, _variant_option
+from .play import replay, run
+from .study import compare, simulate
+
+
+class _Main(click.Group):
+    """The ``rulekit`` group: Ctrl-C in any command stops it with one line and status 130."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("stopped: interrupted (Ctrl-C)", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Main, context_settings=CONTEXT, epilog="""\b
+Shell completion of commands, options, files and variant names (bash; for
+zsh or fish, write zsh_source or fish_source), e.g. in ~/.bashrc:
+  eval "$(_RULEKIT_COMPLETE=bash_source rulekit)"
+""")
+@click.version_option(package_name="rulekit")
+def main() -> None:
+    """Write bluffing card games as plain text, then play, simulate and study them."""
+
+
+main.add_command(run)
+main.add_command(replay)
+main.add_command(simulate)
+main.add_command(compare)
+
+
+def _summary(game) -> str:
+    """Players, cards, dice and phases of a checked game, in a few words."""
+    low, high = game.players
+    parts = [_count(low, "player") if low == high else f"{low}-{high} players", _count(game.deck_size, "card")]
+    each = sum(k.count for k in game.kinds if k.start is not None)
+    if each:
+        parts.append(_count(each, "card") + " for each seat")
+    dice = [d for d in game.dice if d.count]
+    if dice:
+        parts.append(", ".join(f"{d.count} {d.name} " + ("in each " if d.each else "in ") + str(d.zone)
+                               for d in dice))
+    parts.append(_count(len(game.phases), "phase"))
+    return ", ".join(parts)
+
+
+@main.command(context_settings=CONTEXT, short_help="Check each FILE (- for standard input) and its variants.")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=click.Path(dir_okay=False, allow_dash=True))
+@_variant_option("Check the game with this variant applied instead of every variant (repeatable, applied in "
+                 "order, to each FILE).")
+def check(files, variants):
+    """Parse and check each FILE (- reads standard input) and every variant of it;
+    report every problem.
+
+    The status is 2 if any file has a problem, 0 if all are fine.
+    """
+    stdin: list = []                    # standard input, read once however often - is given
+    failed = False
+    for path in files:
+        if not _check_one(path, variants, stdin):
+            failed = True
+    if failed:
+        sys.exit(2)
+
+
+def _check_one(path: str, variants, stdin: list) -> bool:
+    """Check one file (``-``: standard input, shown as ``<stdin>``); print what is found.
+    True if it is fine."""
+    from ..check import check_text, decode, loads
+    from ..errors import OptionError, RulesError
+
+    shown = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            if not stdin:
+                stream = sys.stdin
+                stdin.append(stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode("utf-8"))
+            raw = stdin[0]
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+    except OSError as exc:
+        click.echo(f"{shown}: error: cannot read the file ({exc.strerror or exc})", err=True)
+        return False
+    try:
+        text = decode(raw, shown)
+        if variants:
+            game = loads(text, shown, variants)
+            click.echo(f"{shown}: ok — {game.title} ({', '.join(game.applied)}), {_summary(game)}")
+            return True
+        rows = check_text(text, shown)
+    except RulesError as exc:
+        click.echo(exc.render(), err=True)
+        return False
+    except OptionError as exc:
+        click.echo(f"{shown}: error: {exc} (--variant)", err=True)
+        return False
+    fine = True
+    for name, label, result in rows:
+        if isinstance(result, RulesError):
+            fine = False
+            if name is not None:
+                click.echo(f"  variant {name}: error", err=True)
+            click.echo(result.render(), err=True)
+        elif name is None:
+            click.echo(f"{shown}: ok — {result.title}, {_summary(result)}")
+        else:
+            click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
+    return fine
+
+
+@main.command(cls=_GameCommand, name="compile", context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--players", "-n", type=click.IntRange(min=1), default=None,
+              help=f"Number of seats the module is written for ({PLAYERS_HELP}).")
+@_variant_option("Apply a variant (repeatable, applied in order).")
+@click.option("--emit", is_flag=True, help="Print the generated Python module.")
+def compile_(file, players, variants, emit):
+    """Compile FILE to Python, as the engine runs it; --emit prints the module."""
+    engine = _load(file, variants)
+    n = _players_default(engine, players)
+    program = engine.program(n)
+    if emit:
+        click.echo(program.source, nl=False)
+        return
+    made = sum(1 for row in program.enumerators for e in row if e is not None)
+    total = sum(len(row) for row in program.enumerators)
+    click.echo(f"{file}: compiled for {_count(n, 'player')} — {made} of {_count(total, 'action')} enumerated by "
+               f"generated code, {_count(len(program.source.splitlines()), 'line')} (--emit prints them)")
+
+
+@main.command(context_settings=CONTEXT, short_help="Write the rulebook of FILE in plain language.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_variant_option("Apply a variant (repeatable, applied in order); the rulebook then says what it changes.")
+def explain(file, variants):
+    """Write the rulebook of the game in FILE in plain language: its components, setup,
+    turns, claims, what others may do in between, and how the match ends and is scored.
+
+    It is written from the rules themselves, not from the comments of the file; with
+    --variant, it starts with what the variant changes from the base game.
+    """
+    from ..explain import explain as rulebook
+
+    click.echo(rulebook(_load(file, variants).game), nl=False)

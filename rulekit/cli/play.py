@@ -1,0 +1,346 @@
+"""``rulekit run`` and ``rulekit replay``: play one match, or a logged match again, and
+print the play-by-play and the final standings."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..bounds import MAX_DECISIONS
+from ..bots import BOTS
+from .common import (CONTEXT, PLAYERS_HELP, _Bots, _count, _GameCommand, _load, _players_default, _resolve_bots,
+                     _seat_kinds, _variant_option, fresh_seed)
+
+
+def _seats_text(kinds: tuple[str, ...]) -> str:
+    """"bots: search", or "P1 human, P2 search, P3 generic" when the seats differ."""
+    if len(set(kinds)) == 1:
+        return f"bots: {kinds[0]}"
+    return ", ".join(f"P{s + 1} {k}" for s, k in enumerate(kinds))
+
+
+def _ask(text: str) -> str:
+    """A line typed at the prompt. click.prompt turns both Ctrl-C and the end of input into
+    click.Abort; they are told apart again here: KeyboardInterrupt and EOFError."""
+    try:
+        # an empty line is an answer (Enter declines a window, hands the keyboard over)
+        return click.prompt(text, prompt_suffix=": ", default="", show_default=False)
+    except click.Abort as exc:
+        stop = EOFError("end of input") if isinstance(exc.__context__, EOFError) else KeyboardInterrupt()
+        stop.at_prompt = True           # the line of the prompt is not finished
+        raise stop from None
+
+
+def _make_players(engine, n, seed, kinds, console, think=None):
+    from ..players import HumanPlayer, make_bot
+    from ..players.human import HotSeat
+
+    # several people at one keyboard: the screen is cleared between them
+    hot_seat = HotSeat() if list(kinds).count("human") > 1 else None
+    players = []
+    for seat in range(n):
+        kind = kinds[seat]
+        if kind == "human":
+            # the play-by-play prints every step; after a hand-over cleared it, the seat's recap
+            players.append(HumanPlayer(engine, console, _ask, hot_seat, recap=hot_seat is not None))
+        else:
+            players.append(make_bot(kind, engine, seed, seat, source=engine.game.source,
+                                    variants=engine.game.applied, players=n, think=think))
+    if hot_seat is not None or "human" in kinds:
+        if sys.stdin.isatty():
+            from ..players.human import tab_completion
+            tab_completion(players)
+    return players
+
+
+@click.command(cls=_GameCommand, context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--players", "-n", type=click.IntRange(min=1), default=None,
+              help=f"Number of seats ({PLAYERS_HELP}).")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed of chance; the same seed plays the same match (default: a fresh 128-bit seed, printed).")
+@_variant_option("Apply a variant of the game (repeatable, applied in order).")
+@click.option("--human", "humans", multiple=True, type=click.IntRange(min=1), metavar="SEAT",
+              help="Seat (1 = P1) played by you at the terminal (repeatable).")
+@click.option("--bots", type=_Bots(BOTS + ("human",)), default="auto", show_default=True,
+              help="Who plays the seats: one kind for all (seats of --human excepted), or one per seat separated "
+                   "by commas, human for yours (e.g. human,search,generic,random). Kinds: auto (solved when the "
+                   "game is small enough to solve, else search against a person and generic for bots alone), "
+                   "search or search:N (tree search, N iterations a decision), solved, generic (fast), random.")
+@click.option("--think", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Let the search bots search this many seconds a decision instead of their iterations "
+                   "(their play then depends on the machine: the same seed may play another match).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE.jsonl", help="Write every decision and event as JSON lines after a header (rules file "
+                                         "and its SHA-256, variants, seed, players), also when the match is "
+                                         "stopped: what was played so far. `rulekit replay` plays it again.")
+@click.option("--log-for", "log_for", multiple=True, nargs=2, type=(click.IntRange(min=1), click.Path(dir_okay=False)),
+              metavar="SEAT FILE.jsonl",
+              help="Write what seat SEAT (1 = P1) saw, and nothing more, as JSON lines: a header without the seed, "
+                   "then per decision of that seat its view, the events it perceived and the action it chose "
+                   "(repeatable).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Print every step of the match (the default when a person plays; bots alone get a "
+                   "summary per deal).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result (the final standings).")
+@click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
+              help="Stop a match that has not ended after this many decisions.")
+def run(file, players, seed, variants, humans, bots, think, log_path, log_for, verbose, quiet, max_decisions):
+    """Play one match of the game in FILE and print the play-by-play.
+
+    Ctrl-C stops the match (status 130), and so does the end of input at a
+    prompt of --human (status 1); --log then holds what was played so far.
+    `rulekit replay FILE.jsonl` plays a --log again and checks every event.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+
+    from ..errors import RulesRuntimeError
+    from ..play.match import MatchTooLong, play_match
+
+    if verbose and quiet:
+        raise click.UsageError("--verbose and --quiet do not go together")
+    engine = _load(file, variants)
+    n = _players_default(engine, players)
+    for h in humans:
+        if h > n:
+            raise click.BadParameter(f"seat {h} does not exist in a {n}-player match (seats are 1..{n})",
+                                     param_hint="'--human'")
+    kinds = _seat_kinds(bots, n, humans)
+    # auto: against a person, the search bot; bots alone, the fast one (a long match of
+    # search bots would take hours)
+    kinds = _resolve_bots(kinds, engine, n, "search" if "human" in kinds else "generic")
+    for seat, _ in log_for:
+        if seat > n:
+            raise click.BadParameter(f"seat {seat} does not exist in a {n}-player match (seats are 1..{n})",
+                                     param_hint="'--log-for'")
+    for path, option in [(log_path, "'--log'")] + [(path, "'--log-for'") for _, path in log_for]:
+        if path:
+            try:                            # say so now, not after the whole match
+                open(path, "w", encoding="utf-8").close()
+            except OSError as exc:
+                raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint=option) from None
+    if seed is None:
+        seed = fresh_seed()
+    logs = _Logs(file, engine, n, seed, kinds, log_path, log_for)
+    console = Console(highlight=False)
+    game = engine.game
+    title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
+    console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}, "
+                  f"{escape(_seats_text(kinds))}", soft_wrap=True)
+    human_seats = {s for s, kind in enumerate(kinds) if kind == "human"}
+    # bots alone: a summary per deal, every step with --verbose; with a person: every step
+    on_events = _narrator(console, engine, human_seats, verbose or bool(human_seats), quiet)
+
+    record = None
+    try:
+        record = play_match(engine, _make_players(engine, n, seed, kinds, console, think), n, seed, on_events,
+                            max_steps=max_decisions, keep_log=logs.wanted)
+        _standings(console, engine, record.state)
+    except (KeyboardInterrupt, EOFError, click.Abort) as exc:
+        # Ctrl-C (click.prompt's Abort is told apart by _ask), or no more input at a prompt
+        end_of_input = isinstance(exc, EOFError) or isinstance(exc.__context__, EOFError)
+        played = getattr(exc, "record", None) or record
+        why = "end of input at the prompt" if end_of_input else "interrupted (Ctrl-C)"
+        if played is not None:
+            why += f" after {_count(played.steps, 'decision')}"
+            for what, path, lines in _dump_log(logs, played.log):
+                why += f"; {'what was played' if what is None else f'what {what} saw'} is in {path} " \
+                       f"({_count(lines, 'line')})"
+        console.file.flush()
+        if getattr(exc, "at_prompt", False):
+            click.echo(err=True)
+        click.echo(f"stopped: {why}", err=True)
+        sys.exit(1 if end_of_input else 130)
+    except RulesRuntimeError as exc:
+        played = getattr(exc, "record", None) or record       # what was played, up to the error
+        if played is not None:
+            _write_log(console, logs, played.log)
+        click.echo(f"{file}: error: {exc}", err=True)
+        sys.exit(2)
+    except MatchTooLong as exc:
+        _write_log(console, logs, exc.record.log)
+        click.echo(f"{file}: error: {exc} (--max-decisions {max_decisions})", err=True)
+        sys.exit(2)
+    _write_log(console, logs, record.log)
+
+
+class _Logs:
+    """The log files `run` writes: --log (the header, then every decision and event) and
+    each --log-for (what one seat saw: :func:`rulekit.play.replay.seat_log`)."""
+
+    def __init__(self, file: str, engine: Engine, n: int, seed: int, kinds, log_path: str | None, log_for):
+        self.file, self.engine, self.n, self.seed, self.kinds = file, engine, n, seed, kinds
+        self.log_path = log_path
+        self.log_for = tuple(log_for)
+
+    @property
+    def wanted(self) -> bool:
+        """Whether the match must keep its log (play_match's keep_log)."""
+        return self.log_path is not None or bool(self.log_for)
+
+
+def _write_log(console: Console, logs: _Logs, log: list) -> None:
+    for what, path, lines in _dump_log(logs, log):
+        console.print(f"{'log' if what is None else f'what {what} saw'} written to {path} ({_count(lines, 'line')})",
+                      markup=False, soft_wrap=True)
+
+
+def _dump_log(logs: _Logs, log: list) -> list[tuple[str | None, str, int]]:
+    """Write the log files of ``logs`` for the records ``log``: (None for --log or the seat
+    "P1" for --log-for, path, number of lines) of each file written."""
+    from ..engine.narrate import seat_name
+    from ..play.match import log_header
+    from ..play.replay import ReplayError, seat_log, write_log
+
+    if not logs.wanted:
+        return []
+    header = log_header(logs.engine, logs.file, logs.n, logs.seed, logs.kinds)
+    written = []
+    if logs.log_path:
+        written.append((None, logs.log_path, write_log(logs.log_path, [header, *log])))
+    for seat, path in logs.log_for:
+        try:
+            records = seat_log(logs.engine, header, log, seat - 1)
+        except ReplayError as exc:         # the match as logged does not play again: a bug
+            click.echo(f"{path}: error: what {seat_name(seat - 1)} saw could not be written: {exc}", err=True)
+            continue
+        written.append((seat_name(seat - 1), path, write_log(path, records)))
+    return written
+
+
+def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_step: bool = True,
+              quiet: bool = False):
+    """The play-by-play of `run` and `replay`: ``on_events(state, events)`` prints a line
+    per event worth telling (``every_step``), or only each deal's start and result; a
+    private ``show`` to a seat no person plays is only counted."""
+    from ..engine.narrate import seat_name
+
+    def on_events(state, events):
+        if quiet:
+            return
+        for ev in events:
+            if ev.seat is not None and ev.seat not in human_seats:
+                # a private result (an inspection) is for the seat that saw it alone
+                if every_step:
+                    seen = len(ev.data.get("cards", ()))
+                    console.print(f"  ({seat_name(ev.seat)} is shown {_count(seen, 'card')})", markup=False,
+                                  soft_wrap=True)
+                continue
+            if ev.kind == "deal_end":
+                console.print(_deal_summary(engine, state.n, ev.data), markup=False, soft_wrap=True)
+                continue
+            if not every_step and ev.kind not in ("deal_start", "match_end", "out"):
+                continue
+            line = engine.describe_event(ev, state.n)
+            if line:
+                console.print(line, markup=False, soft_wrap=True)
+        if every_step and not state.is_terminal and any(ev.kind == "deal_start" for ev in events):
+            # the deal is set up: say who holds the seats the rules name (the dealer…) and
+            # whose decision opens it
+            cg = engine.cg
+            for name, init, seat in zip(cg.seat_names[3:], cg.seat_inits, state.seats[3:]):
+                if init is not None:
+                    console.print(f"  {name.replace('_', ' ')}: {seat_name(seat)}", markup=False, soft_wrap=True)
+            console.print(f"  {seat_name(engine.decider(state))} starts", markup=False, soft_wrap=True)
+
+    return on_events
+
+
+@click.command(context_settings=CONTEXT, short_help="Play a --log again, checking every event.")
+@click.argument("log", type=click.Path(exists=True, dir_okay=False))
+@click.option("--rules", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
+              help="The rules file to use instead of the one the log's header names (it must be the same bytes).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the last line (the verdict).")
+def replay(log, rules, quiet):
+    """Play the match of LOG (written by `rulekit run --log`) again and check it.
+
+    The header names the rules file, its SHA-256, the variants, the number of seats and
+    the seed: the match starts again from them, each recorded decision is applied in
+    turn, and every event the engine gives must equal the log's. It prints the
+    play-by-play (as `run -v` does) and "replayed N decisions: every event matches";
+    the first difference, or a rules file that changed since the log was written, is
+    reported as LOG:LINE: error: … with status 2.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+
+    from ..play.replay import ReplayError, load_rules, read_log, replay_records
+
+    console = Console(highlight=False)
+    try:
+        header, records = read_log(log)
+        engine = load_rules(header, log, rules)
+        game = engine.game
+        if not quiet:
+            title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
+            console.print(f"[bold]{escape(title)}[/bold] — {_count(header['players'], 'player')}, seed "
+                          f"{header['seed']} (replaying {escape(log)})", soft_wrap=True)
+        done = replay_records(engine, header, records, log, _narrator(console, engine, quiet=quiet))
+    except ReplayError as exc:
+        console.file.flush()
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    if done.finished and not quiet:
+        _standings(console, engine, done.state)
+    ended = "" if done.finished else " (the log stops before the match ends)"
+    console.print(f"replayed {_count(done.decisions, 'decision')}: every event matches{ended}", markup=False,
+                  soft_wrap=True)
+
+
+def _deal_summary(engine: Engine, n: int, data) -> str:
+    from ..engine.narrate import seat_name
+
+    parts = []
+    counters = data["counters"]
+    bases = engine.cg.counter_base(n)
+    for ci, decl in enumerate(engine.game.counters):
+        if decl.per_player and decl.seen == "all":
+            values = counters[bases[ci]:bases[ci] + n]
+            parts.append(f"{decl.name}: " + ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(values)))
+    extra = ("; " + "; ".join(parts)) if parts else ""
+    return f"end of deal {data['deal']}{extra}"
+
+
+def _standings(console: Console, engine: Engine, state) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ..engine.narrate import seat_name
+
+    table = Table(title="Final standings")
+    table.add_column("place")
+    table.add_column("seat")
+    keys = engine.game.match.winners
+    for key in keys:
+        table.add_column(escape(("highest " if key.highest else "lowest ") + _expr_text(engine, key)))
+    out = state.out or (0,) * state.n
+    if any(out):
+        table.add_column("out")
+    table.add_column("result", justify="right")
+    table.add_column("")
+    rows = engine.standings(state)
+    returns = engine.returns(state)
+    place = 0
+    previous = None
+    for i, (seat, values) in enumerate(rows, 1):
+        if (out[seat], values) != previous:
+            place = i
+            previous = (out[seat], values)
+        went = [f"{_ordinal(out[seat])} out" if out[seat] else ""] if any(out) else []
+        table.add_row(str(place), seat_name(seat), *map(str, values), *went, f"{returns[seat]:+g}",
+                      "winner" if seat in state.winners else "")
+    console.print(table)
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _expr_text(engine: Engine, key) -> str:
+    span = key.expr.span
+    lines = engine.game.source.splitlines()
+    if span.line and span.line == span.end_line and span.line <= len(lines):
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    return "value"
