@@ -18,7 +18,7 @@ objects (``rulekit.players``). Run from the top directory of the repository::
 # The names below are imported when first used (PEP 562), so that importing the package,
 # or running `rulekit --help`, does not load the parser and the engine.
 _EXPORTS = {
-    "load": ".check", "loads": ".check",
+    "load": ".sema.load", "loads": ".sema.load",
     "Engine": ".engine", "Chance": ".engine", "ChanceEvent": ".engine", "Action": ".engine",
     "Decision": ".engine", "Event": ".engine", "Option": ".engine", "State": ".engine", "View": ".engine",
     "RulesError": ".errors", "IllegalAction": ".errors", "OptionError": ".errors",

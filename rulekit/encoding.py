@@ -36,7 +36,7 @@ import bisect
 import itertools
 from math import comb, prod
 
-from . import model as m
+from .lang import model as m
 from .engine.compile import DECLINE
 from .engine.runtime import MAX_CHOICES
 from .engine.narrate import seat_name

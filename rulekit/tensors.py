@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from .engine.compile import DECLINE
 from .tree import _same_head
-from . import model as m
+from .lang import model as m
 
 #: how many of the last decisions an information-state tensor holds
 HISTORY = 32

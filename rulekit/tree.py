@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from itertools import product
 
-from . import model as m
+from .lang import model as m
 from .bounds import MAX_DECISIONS
 from .encoding import ActionSpace, value_bounds, _Facts
 from .engine import Action, ChanceEvent, Engine, State

@@ -17,7 +17,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from rulekit.check import load
+from rulekit.sema.load import load
 from rulekit.cli import main
 from rulekit.cli.common import _count
 from rulekit.cli.main import _summary

@@ -25,8 +25,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from rulekit import model as m
-from rulekit.check import load, loads
+from rulekit.lang import model as m
+from rulekit.sema.load import load, loads
 from rulekit.cli import main
 from rulekit.errors import RulesError
 from rulekit.explain import explain

@@ -39,7 +39,7 @@ def test_installed_wheel_runs_a_match_from_another_directory(wheel, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = dict(os.environ, PYTHONPATH=str(target))
-    probe = subprocess.run([sys.executable, "-c", "import rulekit.syntax as s; print(s.__file__)"],
+    probe = subprocess.run([sys.executable, "-c", "import rulekit.lang.syntax as s; print(s.__file__)"],
                            cwd=elsewhere, env=env, capture_output=True, text=True, check=True)
     assert probe.stdout.strip().startswith(str(target))
     result = subprocess.run([sys.executable, "-m", "rulekit.cli", "run", str(GAME), "--players", "3",

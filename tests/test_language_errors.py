@@ -16,7 +16,7 @@ from lark import Lark
 
 from rulekit import OptionError, RulesError, loads
 from rulekit.cli import main
-from rulekit.syntax import grammar_text
+from rulekit.lang.syntax import grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LUGENBEUTEL = ROOT / "games" / "lugenbeutel.rules"

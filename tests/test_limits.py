@@ -11,13 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from rulekit import Action, Engine, loads
-from rulekit.check import MAX_CARDS, MAX_KINDS, MAX_PLAYERS, MAX_SIDES
+from rulekit.sema.check import MAX_CARDS, MAX_KINDS, MAX_PLAYERS, MAX_SIDES
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
 from rulekit.engine.runtime import MAX_CALLS, MAX_CHOICES, MAX_LOOP
 from rulekit.play.match import play_match
 from rulekit.players import RandomBot
-from rulekit.syntax import MAX_NESTING
+from rulekit.lang.syntax import MAX_NESTING
 from strategies import engine_of, error_of, play
 
 SMALL = """\

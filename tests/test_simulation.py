@@ -283,7 +283,7 @@ match {
 
 def test_claims_and_challenges_are_counted_as_the_rules_make_them():
     """Every figure of a match whose decisions are all forced, for both kinds of bot."""
-    from rulekit.check import loads
+    from rulekit.sema.load import loads
     from rulekit.analysis.simulation import challenge_actions
 
     assert challenge_actions(loads(COUNTED, "counted.rules")) == {("doubt", "doubt"), ("own", "peek")}
@@ -309,7 +309,7 @@ def test_the_challenges_of_the_shipped_games_are_found_from_their_rules():
     """A challenge reads whether the claim holds: at once (Liar's Dice, Lügenbeutel, DTC), in
     the turn it asks the claimant to take (Coup), or in the vote it goes to (Nimm's Leich);
     the actions that make a claim, or block with one, are none."""
-    from rulekit.check import load
+    from rulekit.sema.load import load
     from rulekit.analysis.simulation import challenge_actions
 
     expected = {"coup.rules": {("challenge", "challenge")}, "dtc.rules": {("decide", "refuse")},

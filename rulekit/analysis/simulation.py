@@ -246,7 +246,7 @@ def engine_for(spec: SimulationSpec):
     key = (spec.text, spec.path, spec.variants)
     engine = _ENGINES.get(key)
     if engine is None:
-        from ..check import loads
+        from ..sema.load import loads
         from ..engine import Engine
 
         engine = _ENGINES[key] = Engine(loads(spec.text, spec.path, variants=spec.variants))
@@ -254,7 +254,7 @@ def engine_for(spec: SimulationSpec):
 
 
 def challenge_actions(game) -> frozenset[tuple[str, str]]:
-    """The actions of ``game`` (a checked :class:`~rulekit.model.Game`) that challenge a
+    """The actions of ``game`` (a checked :class:`~rulekit.lang.model.Game`) that challenge a
     claim: (phase name, action name) pairs.
 
     An action challenges when what it does reads whether the standing claim holds
@@ -270,7 +270,7 @@ def challenge_actions(game) -> frozenset[tuple[str, str]]:
     a challenge only when it is taken while a claim stands, by a seat other than its
     claimant. Computed once per game, from the rules alone.
     """
-    from .. import model as m
+    from ..lang import model as m
 
     procedures = {p.name: p for p in game.procedures}
     phases = {p.name: p for p in game.phases}

@@ -109,8 +109,8 @@ def _variant_names(path: str) -> list[tuple[str, str | None]]:
     except (OSError, UnicodeDecodeError, ValueError):
         return []
     try:
-        from .. import model
-        from ..transform import to_model
+        from ..lang import model
+        from ..lang.transform import to_model
 
         return [(i.name, i.label) for i in to_model(text, path).items if isinstance(i, model.VariantDecl)]
     except Exception:                       # a broken file: still offer what looks like a variant
@@ -142,7 +142,7 @@ def _variant_option(help_text: str):
 
 
 def _load(path: str, variants) -> Engine:
-    from ..check import load
+    from ..sema.load import load
     from ..engine import Engine
     from ..errors import OptionError, RulesError
 
@@ -186,7 +186,7 @@ def _game_of(args) -> "object | None":
     for arg in args:
         if not arg.startswith("-") and os.path.isfile(arg):
             try:
-                from ..check import load
+                from ..sema.load import load
 
                 return load(arg)
             except Exception:               # a broken file: the plain help will do

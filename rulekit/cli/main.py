@@ -83,7 +83,7 @@ def check(files, variants):
 def _check_one(path: str, variants, stdin: list) -> bool:
     """Check one file (``-``: standard input, shown as ``<stdin>``); print what is found.
     True if it is fine."""
-    from ..check import check_text, decode, loads
+    from ..sema.load import check_text, decode, loads
     from ..errors import OptionError, RulesError
 
     shown = "<stdin>" if path == "-" else path

@@ -1,4 +1,4 @@
-"""Compiles a checked :class:`~rulekit.model.Game` into plain Python callables.
+"""Compiles a checked :class:`~rulekit.lang.model.Game` into plain Python callables.
 
 Names are resolved and expressions turned into closures once per game, so that the hot
 path (legal actions, applying an action) only calls functions on a small mutable context.
@@ -16,7 +16,7 @@ from typing import Callable
 
 import attrs
 
-from .. import model as m
+from ..lang import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
 from .runtime import (next_seat, ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOfTurn, Jump, MAX_CALLS, MAX_CHOICES, choice_range,
                       loop_size, add_to_group, claimed_selection, clockwise, deal_cards, divisor, draw_cards,

@@ -27,7 +27,7 @@ from typing import Iterator, NamedTuple
 
 import attrs
 
-from .. import model as m
+from ..lang import model as m
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET, none_legal
@@ -37,6 +37,14 @@ from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfT
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
+
+
+def _claim_label(c):
+    """A compiled claim's label as ``(ctx, values) -> str``."""
+    def label(ctx, values):
+        ctx.claim_args = values
+        return c.label(ctx)
+    return label
 
 
 class Action(NamedTuple):
@@ -290,7 +298,8 @@ class Engine:
     def pieces(self, players: int):
         """The match's own pieces for ``players`` seats, as the generated module names them
         (``rotate``, ``until``, ``between``, ``rank_keys``, ``returns``, ``counter_inits``,
-        ``seat_inits``, ``ranks``; see ``Generator.match_functions``): the module's, or the
+        ``seat_inits``, ``ranks``, ``label_of`` and ``preview_of`` (by compiled action),
+        ``claim_labels``; see ``Generator.match_functions`` and ``text_functions``): the module's, or the
         compiled closures' for an engine made with ``generated=False``."""
         if self.generated:
             return self.program(players)
@@ -300,7 +309,10 @@ class Engine:
             found = self._programs[("closures", players)] = types.SimpleNamespace(
                 rotate=tuple(p.rotate for p in cg.phase_list), until=cg.until, between=cg.between,
                 rank_keys=cg.rank_keys, returns=cg.returns, counter_inits=cg.counter_inits,
-                seat_inits=cg.seat_inits, ranks=tuple(c.rank for c in cg.claim_list))
+                seat_inits=cg.seat_inits, ranks=tuple(c.rank for c in cg.claim_list),
+                label_of={a: a.label for p in cg.phase_list for a in p.actions},
+                preview_of={a: a.preview for p in cg.phase_list for a in p.actions},
+                claim_labels=tuple(None if c.label is None else _claim_label(c) for c in cg.claim_list))
         return found
 
     # ------------------------------------------------------------------ set-up
@@ -635,7 +647,8 @@ class Engine:
         return str(value)
 
     def _label(self, ctx: Ctx, a, preview: bool = False) -> str:
-        render = a.preview if preview else a.label
+        pieces = self.pieces(ctx.n)
+        render = (pieces.preview_of if preview else pieces.label_of).get(a)
         if render is None:
             return a.name
         try:
@@ -1266,11 +1279,10 @@ class Engine:
         if state.claim is None:
             return None
         c = self.cg.claim_list[state.claim[0]]
-        if c.label is None:
+        label = self.pieces(state.n).claim_labels[c.index]
+        if label is None:
             return f"{c.name} {' '.join(map(str, state.claim[1]))}"
-        ctx = self._ctx(state, None)
-        ctx.claim_args = state.claim[1]
-        return c.label(ctx)
+        return label(self._ctx(state, None), state.claim[1])
 
     # ------------------------------------------------------------------ helpers for players
     def phase_index(self, name: str) -> int:

@@ -1,6 +1,6 @@
 """A plain-language rulebook of a game, written from its model (``rulekit explain``).
 
-:func:`explain` reads only the checked :class:`~rulekit.model.Game`: its components, zones,
+:func:`explain` reads only the checked :class:`~rulekit.lang.model.Game`: its components, zones,
 counters, claims, setup, phases, procedures and match, never the comments of the file. Every
 node of the model is put into words by one method named after its class (``x_`` for values,
 seats and cards, ``p_`` for card conditions, ``s_`` for statements); a node without such a

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .. import model as m
+from ..lang import model as m
 from .walk import all_nodes
 from .words import _article, _count, _join, _looks_plural, _plural, _quote, _sentence, _strip_the, words
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .. import model as m
+from ..lang import model as m
 from .phrases import _Phrases
 from .steps import _Steps
 from .variants import _Differences
@@ -35,7 +35,7 @@ def explain(game: m.Game) -> str:
     are listed at the end.
 
     Args:
-        game: a checked game, as :func:`rulekit.check.load` returns it (variants applied or not).
+        game: a checked game, as :func:`rulekit.sema.load.load` returns it (variants applied or not).
 
     Returns:
         The rulebook, several lines of text.
@@ -43,7 +43,7 @@ def explain(game: m.Game) -> str:
     Raises:
         Nothing for a checked game: a construct without its own wording is written as the
         text of the file at its place. A ``TypeError`` only if ``game`` is not a
-        :class:`~rulekit.model.Game`.
+        :class:`~rulekit.lang.model.Game`.
     """
     if not isinstance(game, m.Game):
         raise TypeError(f"explain() needs a checked Game, not {type(game).__name__}")
@@ -537,7 +537,7 @@ class _Rulebook:
         labels = dict(g.variants)
         extends: dict = {}
         try:
-            from ..transform import to_model
+            from ..lang.transform import to_model
 
             extends = {i.name: i.extends for i in to_model(g.source, g.path).items if isinstance(i, m.VariantDecl)}
         except Exception:                   # the source is not at hand: every applied variant is named
@@ -554,7 +554,7 @@ class _Rulebook:
             out.append(line)
         out += ["", f"Variant {names} changes:", ""]
         try:
-            from ..check import loads
+            from ..sema.load import loads
 
             base = loads(g.source, g.path, ())
         except Exception as exc:            # the base game alone does not load: say so, do not fail

@@ -6,7 +6,7 @@ seats and cards in them are put into words by a :class:`~rulekit.explain.phrases
 
 from __future__ import annotations
 
-from .. import model as m
+from ..lang import model as m
 from .phrases import _Phrases
 from .walk import calls_itself, count_calls
 from .words import _Line, _article, _count, _join, _nest, _quote, words

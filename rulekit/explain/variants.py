@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import model as m
+from ..lang import model as m
 from .words import _count, _quote, words
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ reaches the phases and procedures."""
 
 from __future__ import annotations
 
-from .. import model as m
+from ..lang import model as m
 
 
 def bodies(game: m.Game):

@@ -118,7 +118,7 @@ def load_rules(header: dict, path: str = "<log>", rules: str | None = None, line
         ReplayError: the file cannot be read or loaded, or its SHA-256 is not the header's
             (the rules file changed since the log was written).
     """
-    from ..check import load
+    from ..sema.load import load
 
     file = rules if rules is not None else header["file"]
     try:

@@ -29,7 +29,7 @@ from collections import Counter
 from itertools import chain, repeat, starmap
 from typing import Callable
 
-from .. import model as m
+from ..lang import model as m
 from ..engine import Engine, State, View
 from .base import random_concrete, random_legal, sample
 

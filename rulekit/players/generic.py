@@ -50,7 +50,7 @@ from collections import Counter
 
 import attrs
 
-from .. import model as m
+from ..lang import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.core import option_reason
 from ..engine.observe import view_state

@@ -68,7 +68,7 @@ class HumanPlayer:
         self._deal = None
         #: what Tab completes at this player's prompts now (see :func:`tab_completion`)
         self.words: tuple = ()
-        from .. import model as m
+        from ..lang import model as m
 
         # whether a claim ever covers cards (a 'lay'): only then does 'only N' mean anything
         self._lays = any(isinstance(node, m.Move) and node.lay for node in m.nodes(engine.game))

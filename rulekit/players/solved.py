@@ -638,7 +638,7 @@ def _source(source) -> tuple[str, str]:
     """(text, path) of a rules file given as a path or as its text."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source):
         path = os.fspath(source)
-        from ..check import _read as read_rules
+        from ..sema.load import _read as read_rules
         return read_rules(path), path
     if isinstance(source, str):
         return source, "<rules>"
@@ -701,7 +701,7 @@ def why_unsolved(source, variants=(), n: int = 2, *, settings: SolverSettings = 
 
 def _make(text: str, path: str, variants: tuple, n: int, engine: Engine | None, settings: SolverSettings):
     if engine is None:
-        from ..check import loads
+        from ..sema.load import loads
         engine = Engine(loads(text, path, variants))
     low, high = engine.game.players
     if not low <= n <= high:

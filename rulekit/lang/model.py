@@ -1,7 +1,7 @@
 """The frozen model of a game description: what a ``.rules`` file says, with source spans.
 
-The transform (:mod:`rulekit.transform`) builds these from the parse tree; the checks
-(:mod:`rulekit.check`) resolve names and validate them; the engine compiles them into
+The transform (:mod:`rulekit.lang.transform`) builds these from the parse tree; the checks
+(:mod:`rulekit.sema.check`) resolve names and validate them; the engine compiles them into
 plain Python callables. Collections are tuples; every node carries its :class:`Span`
 (excluded from equality, so that positions never break comparisons).
 """
@@ -12,7 +12,7 @@ from typing import Union
 
 import attrs
 
-from .errors import Span
+from ..errors import Span
 
 
 def _span():

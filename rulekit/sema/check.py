@@ -1,6 +1,7 @@
 """Whole-model checks: variants applied, names resolved, every problem collected at once.
 
-:func:`load` is the one way from a ``.rules`` text to a runnable :class:`model.Game`.
+:func:`build_game` turns the model of a file into a runnable :class:`~rulekit.lang.model.Game`;
+:func:`rulekit.sema.load.load` is the one way to it from a ``.rules`` text.
 """
 
 from __future__ import annotations
@@ -9,9 +10,8 @@ from __future__ import annotations
 import attrs
 from collections import Counter
 
-from . import model as m
-from .errors import OptionError, Problem, RulesError, Span, suggest
-from .transform import to_model
+from ..lang import model as m
+from ..errors import OptionError, Problem, RulesError, Span, suggest
 
 _SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
 _NAMED = (m.DieDecl, m.SymbolsDecl, m.NamesDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.ClaimDecl,
@@ -205,8 +205,8 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         RulesError: every problem found, each located in the file.
         OptionError: an unknown variant.
     """
-    from .engine.compile import compile_game
-    from .errors import CompileError
+    from ..engine.compile import compile_game
+    from ..errors import CompileError
 
     problems: list[Problem] = []
     declared = {v.name for v in file.items if isinstance(v, m.VariantDecl)}
@@ -348,63 +348,3 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         raise RulesError(file.path, file.source, problems)
     return result
 
-
-def check_text(source: str, path: str = "<rules>") -> list[tuple[str | None, str | None, m.Game | RulesError]]:
-    """Check a rules text and each of its variants, parsing it once (``path`` names it in
-    messages, e.g. ``<stdin>``).
-
-    Raises:
-        RulesError: the text does not parse.
-    """
-    file = to_model(source, path)
-    rows: list = []
-    try:
-        base = build_game(file, ())
-    except RulesError as exc:
-        return [(None, None, exc)]
-    rows.append((None, None, base))
-    for name, label in base.variants:
-        try:
-            rows.append((name, label, build_game(file, (name,))))
-        except RulesError as exc:
-            rows.append((name, label, exc))
-    return rows
-
-
-def _read(path: str) -> str:
-    with open(path, "rb") as fh:
-        return decode(fh.read(), path)
-
-
-def decode(raw: bytes, path: str) -> str:
-    """``raw`` as UTF-8 text.
-
-    Raises:
-        RulesError: it is not UTF-8 (the message names ``path`` and the first bad byte).
-    """
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RulesError(path, "", [Problem(
-            f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset {exc.start})", Span.unknown(),
-            "save the file as UTF-8 text")]) from None
-
-
-def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> m.Game:
-    """Read, parse, check and compile a ``.rules`` file.
-
-    Args:
-        path: the file to read.
-        variants: names of variants to apply, in order.
-
-    Raises:
-        RulesError: a syntax or semantic problem in the file.
-        OptionError: an unknown variant.
-        OSError: the file cannot be read.
-    """
-    return loads(_read(path), path, variants)
-
-
-def loads(source: str, path: str = "<rules>", variants: tuple[str, ...] | list[str] = ()) -> m.Game:
-    """Like :func:`load`, from a text."""
-    return build_game(to_model(source, path), tuple(variants))

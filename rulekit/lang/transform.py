@@ -14,7 +14,7 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
 from . import model as m
-from .errors import Problem, RulesError, Span
+from ..errors import Problem, RulesError, Span
 from .syntax import keywords, parse, reserved_hint
 
 
@@ -56,7 +56,7 @@ class _TemplateError(Exception):
 
 @v_args(inline=True, meta=True)
 class ToModel(Transformer):
-    """Builds :mod:`rulekit.model` objects from the Lark tree of a ``.rules`` file."""
+    """Builds :mod:`rulekit.lang.model` objects from the Lark tree of a ``.rules`` file."""
 
     def __init__(self, path: str):
         super().__init__()

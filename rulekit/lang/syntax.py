@@ -1,6 +1,6 @@
 """Builds the Lark parser once and turns every Lark error into a :class:`RulesError`.
 
-This module and :mod:`rulekit.transform` are the only ones that import lark.
+This module and :mod:`rulekit.lang.transform` are the only ones that import lark.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from lark import Lark, Token, Tree
 from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .errors import Problem, RulesError, Span
+from ..errors import Problem, RulesError, Span
 
 # How terminals are named to a user: never a Lark terminal name.
 _TERMINAL_WORDS = {
@@ -37,11 +37,11 @@ _TERMINAL_WORDS = {
 
 def grammar_text() -> str:
     """The text of the grammar: from the installed package ``rulekit.grammars``, or, when
-    rulekit is imported from a source checkout, from ``grammar/`` beside the package."""
+    rulekit is imported from a source checkout, from ``grammar/`` beside the ``rulekit`` package."""
     try:
         return importlib.resources.files("rulekit.grammars").joinpath("rulekit.lark").read_text("utf-8")
     except ModuleNotFoundError:
-        source = Path(__file__).resolve().parent.parent / "grammar" / "rulekit.lark"
+        source = Path(__file__).resolve().parents[2] / "grammar" / "rulekit.lark"  # rulekit/lang/syntax.py
         return source.read_text("utf-8")
 
 
