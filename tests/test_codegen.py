@@ -42,6 +42,7 @@ import ast
 import functools
 import io
 import random
+import re
 import tokenize
 from pathlib import Path
 from typing import Callable
@@ -871,6 +872,18 @@ def test_every_generated_module_is_plain_python_of_its_own_names():
         read = {node.id for node in names if isinstance(node.ctx, ast.Load)}
         assert read <= defined | supplied | safe, (Path(path).name, n, read - defined - supplied - safe)
         assert not read & UNSAFE_BUILTINS
+
+
+def test_no_generated_module_calls_a_compiled_closure():
+    """``rulekit compile --emit`` prints one self-contained module per game: no module of a
+    game file, example or construct game, at any player count, reads a compiled closure
+    (``f<i>``) or a compiled claim (``claim<i>``): every construct it uses is written out."""
+    programs = [(f"{Path(p).name}[{v or 'base'}] {n}p", twin_of_file(p, v).G.program(n)) for p, v, n in FILE_COMBOS]
+    programs += [(f"{name} {n}p", twin_of_text(text, name).G.program(n)) for name, text, n in CONSTRUCT_COMBOS]
+    for where, program in programs:
+        read = {node.id for node in ast.walk(ast.parse(program.source)) if isinstance(node, ast.Name)}
+        closures = sorted(name for name in read if re.fullmatch(r"(f|claim)\d+", name))
+        assert not closures, f"{where}: the module calls closures {closures}"
 
 
 # ---------------------------------------------------------------------------- 5. the comparison has teeth

@@ -161,6 +161,20 @@ class CompiledClaim:
         return new is not None and old is not None and new > old
 
 
+def claim_label_of(c: CompiledClaim):
+    """The compiled claim's words as ``(ctx, values) -> str``, or None without a label."""
+    if c.label is None:
+        return None
+
+    def label(ctx, values):
+        ctx.claim_args = values
+        try:
+            return c.label(ctx)
+        finally:
+            ctx.claim_args = None
+    return label
+
+
 class CompiledGame:
     """Everything the engine needs, resolved to indices and closures."""
 
@@ -948,7 +962,7 @@ class Compiler:
             line = node.span.line
 
             def claim(ctx):
-                make_claim(ctx, c, tuple(a(ctx) for a in args), line)
+                make_claim(ctx, c.index, c.name, c.table, claim_label_of(c), tuple(a(ctx) for a in args), line)
             return claim
         if isinstance(node, m.LetGroup):
             if node.name not in cg.group_index:

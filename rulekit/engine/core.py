@@ -32,19 +32,11 @@ from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET, none_legal
 from ..errors import RulesRuntimeError
-from .compile import DECLINE, GROUP, CompiledGame, compile_game
+from .compile import DECLINE, GROUP, CompiledGame, claim_label_of, compile_game
 from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, multiset_contains
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
-
-
-def _claim_label(c):
-    """A compiled claim's label as ``(ctx, values) -> str``."""
-    def label(ctx, values):
-        ctx.claim_args = values
-        return c.label(ctx)
-    return label
 
 
 class Action(NamedTuple):
@@ -312,7 +304,7 @@ class Engine:
                 seat_inits=cg.seat_inits, ranks=tuple(c.rank for c in cg.claim_list),
                 label_of={a: a.label for p in cg.phase_list for a in p.actions},
                 preview_of={a: a.preview for p in cg.phase_list for a in p.actions},
-                claim_labels=tuple(None if c.label is None else _claim_label(c) for c in cg.claim_list))
+                claim_labels=tuple(claim_label_of(c) for c in cg.claim_list))
         return found
 
     # ------------------------------------------------------------------ set-up

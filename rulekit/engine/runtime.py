@@ -279,24 +279,24 @@ def too_deep(name: str, line: int) -> None:
                             "does it call itself without end?")
 
 
-def make_claim(ctx, c, values: tuple, line: int) -> None:
-    """``claim C(values)`` by the actor: it becomes the standing claim.
+def make_claim(ctx, index: int, name: str, table: dict | None, label, values: tuple, line: int) -> None:
+    """``claim C(values)`` by the actor: claim number ``index``, called ``name``, becomes the
+    standing claim (``table``: its 'ordered as' table or None; ``label``: ``(ctx, values)
+    -> str``, its words, or None).
 
     Raises:
         RulesRuntimeError: the values are not in the claim's order table.
     """
-    if c.table is not None and not c.claimable(values):
-        raise RulesRuntimeError(f"claim '{c.name}' of {values} is not in its order table (line {line}): "
+    if table is not None and values not in table:
+        raise RulesRuntimeError(f"claim '{name}' of {values} is not in its order table (line {line}): "
                                 f"test 'NAME(…) beats claim' before making it")
-    ctx.claim = (c.index, values, ctx.seats[ACTOR])
+    ctx.claim = (index, values, ctx.seats[ACTOR])
     ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
     if ctx.events is not NO_EVENTS:
         text = None
         if ctx.texts:
-            ctx.claim_args = values
-            text = c.label(ctx) if c.label else c.name
-            ctx.claim_args = None
-        ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": c.name, "args": values,
+            text = label(ctx, values) if label is not None else name
+        ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": name, "args": values,
                                            "text": text}))
 
 
