@@ -285,6 +285,8 @@ class Engine:
             prog.places = tuple((self.cg.zones[zi].name, _owner(owner)) for zi, owner in self.cg.zone_owners(players))
             prog.check_of = {a: check for phase, row in zip(self.cg.phase_list, prog.checks)
                              for a, check in zip(phase.actions, row)}
+            prog.option_of = {a: made for phase, row in zip(self.cg.phase_list, prog.options)
+                              for a, made in zip(phase.actions, row)}
         return prog
 
     def pieces(self, players: int):
@@ -442,13 +444,18 @@ class Engine:
 
     def _options_of(self, ctx: Ctx, phase, texts: bool) -> tuple:
         """The options of the actor of ``ctx`` in ``phase`` (a window's 'decline' included)."""
-        if texts or not self.generated:
+        if not self.generated:
             options = tuple(self._options(ctx, phase, texts))
         else:
             made = []
             for a, made_by in zip(phase.actions, (self._programs.get(ctx.n) or self.program(ctx.n))
                                   .options[phase.index]):
-                opt = made_by(ctx) if made_by is not None else self._option(ctx, a, False)
+                if made_by is None:
+                    opt = self._option(ctx, a, texts)
+                else:
+                    opt = made_by(ctx)
+                    if opt is not None and texts:
+                        opt = self._with_texts(ctx, a, opt)
                 if opt is not None:
                     made.append(opt)
             options = tuple(made)
@@ -590,6 +597,23 @@ class Engine:
             if self._none_legal(ctx, a, option):
                 return None
         return option
+
+    def _can_take(self, ctx: Ctx, a) -> bool:
+        """Whether the actor of ``ctx`` has an option of action ``a`` (see :meth:`_option`),
+        by the generated option function where there is one."""
+        made = self.program(ctx.n).option_of.get(a) if self.generated else None
+        if made is not None:
+            return made(ctx) is not None
+        return self._option(ctx, a) is not None
+
+    def _with_texts(self, ctx: Ctx, a, option: Option) -> Option:
+        """``option`` (made without texts, by a generated option function: no blind choice)
+        with the texts :meth:`_option` gives it: its label before the choices, how people
+        name each value, the file's prompts."""
+        steps = [st for st in a.steps if st[0] == "param"]
+        shown = tuple(tuple(self._value_text(st[3], v) for v in values) for st, (_, values) in zip(steps, option.params))
+        return option._replace(label=self._label(ctx, a, preview=True), shown=shown,
+                                prompts=tuple(st[6] for st in steps))
 
     def _none_legal(self, ctx: Ctx, a, option: Option) -> bool:
         """Whether no concrete choice of ``option`` is legal (see :func:`codegen.none_legal`),
@@ -1144,7 +1168,7 @@ class Engine:
                 ctx.poll = ctx.poll[1:]
                 continue
             ctx.seats[ACTOR] = ctx.poll[0]
-            if self._open[phase.index] or any(self._option(ctx, a) is not None for a in phase.actions):
+            if self._open[phase.index] or any(self._can_take(ctx, a) for a in phase.actions):
                 ctx.seats[ACTOR] = saved
                 return
             ctx.poll = ctx.poll[1:]
@@ -1161,14 +1185,15 @@ class Engine:
                     continue
                 a = phase.by_name[vote.name]
                 ctx.seats[ACTOR] = seat
-                if self._check(ctx, a, vote) is None:
-                    ready.append((seat, a, ctx.locals, ctx.chosen, ctx.chosen_zone))
-            for i in range(max((len(r[1].effects) for r in ready), default=0)):
-                for seat, a, values, chosen, zone in ready:
-                    if i < len(a.effects):
+                if self._judge(ctx, a, vote) is None:
+                    effects = self.program(ctx.n).effects_of[a] if self.generated else a.effects
+                    ready.append((seat, effects, ctx.locals, ctx.chosen, ctx.chosen_zone))
+            for i in range(max((len(r[1]) for r in ready), default=0)):
+                for seat, effects, values, chosen, zone in ready:
+                    if i < len(effects):
                         ctx.seats[ACTOR] = seat
                         ctx.locals, ctx.chosen, ctx.chosen_zone = values, chosen, zone
-                        self._run(ctx, a.effects[i])
+                        self._run(ctx, effects[i])
                         if ctx.phase == -1:
                             return
             ctx.goto = None
