@@ -64,11 +64,11 @@ class HandLiarsDice:
         return (cups, last, player, bidder if shown >= q else player)
 
 
-def hand_loop(seconds: float, seed: int) -> float:
-    """Decisions per second of the hand-written game with random legal moves."""
+def hand_play(seconds: float, seed: int) -> tuple[float, float]:
+    """(decisions, matches) per second of the hand-written game with random legal moves."""
     game = HandLiarsDice()
     rng = random.Random(seed)
-    steps = 0
+    steps = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(200):
@@ -76,7 +76,14 @@ def hand_loop(seconds: float, seed: int) -> float:
             while state[3] is None:
                 state = game.apply(state, rng.choice(game.legal(state)))
                 steps += 1
-    return steps / (time.perf_counter() - start)
+            games += 1
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, games / elapsed
+
+
+def hand_loop(seconds: float, seed: int) -> float:
+    """Decisions per second of the hand-written game with random legal moves."""
+    return hand_play(seconds, seed)[0]
 
 
 # ---------------------------------------------------------------------------- (a) rulekit

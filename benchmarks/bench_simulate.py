@@ -13,31 +13,15 @@ table gives each repeat and the median ratio. A measurement, never a test.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
 from pathlib import Path
 
-from bench_ratio import HandLiarsDice
+from bench_ratio import hand_play
 
 from rulekit.analysis import simulation
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def hand_games(seconds: float, seed: int) -> float:
-    """Matches a second of the hand-written game with random legal moves."""
-    game = HandLiarsDice()
-    rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(200):
-            state = game.new(rng)
-            while state[3] is None:
-                state = game.apply(state, rng.choice(game.legal(state)))
-            games += 1
-    return games / (time.perf_counter() - start)
 
 
 def simulated_games(seconds: float, seed: int) -> float:
@@ -59,7 +43,7 @@ def main() -> None:
     args = parser.parse_args()
     ratios = []
     for r in range(args.repeats):
-        hand, sim = hand_games(args.seconds, r), simulated_games(args.seconds, r)
+        hand, sim = hand_play(args.seconds, r)[1], simulated_games(args.seconds, r)
         ratios.append(sim / hand)
         print(f"repeat {r + 1}: hand-written {hand:,.0f} matches/s, simulate {sim:,.0f} matches/s, 1/{hand / sim:.1f}")
     print(f"median: simulate ÷ hand-written = 1/{1 / statistics.median(ratios):.1f}")

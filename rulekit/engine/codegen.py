@@ -1108,7 +1108,7 @@ class Generator:
             if decl.label is None:
                 claims.append("None")
                 continue
-            self.scope, self.env, self.hoisted = dict(zip(c.params, c.types)), {}, None
+            self.scope, self.hoisted = dict(zip(c.params, c.types)), None
             self.env = {p: f"a{i}" for i, p in enumerate(c.params)}
             text = self.template(decl.label)
             unpack = (f"    {', '.join(f'a{i}' for i in range(len(c.params)))}{',' if len(c.params) == 1 else ''} = values\n"

@@ -266,6 +266,7 @@ class Engine:
         #: the dice that lie in zones, by name, in declaration order
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
         self._programs: dict = {}
+        self._closure_pieces = None           # see pieces (generated=False)
         self._starts: dict = {}
         #: [texts][phase index] -> the phase's constant options or None (_UNKNOWN until asked)
         self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
@@ -297,10 +298,10 @@ class Engine:
         compiled closures' for an engine made with ``generated=False``."""
         if self.generated:
             return self.program(players)
-        found = self._programs.get(("closures", players))
-        if found is None:
+        found = self._closure_pieces
+        if found is None:           # the same for every player count
             cg = self.cg
-            found = self._programs[("closures", players)] = types.SimpleNamespace(
+            found = self._closure_pieces = types.SimpleNamespace(
                 rotate=tuple(p.rotate for p in cg.phase_list), until=cg.until, between=cg.between,
                 rank_keys=cg.rank_keys, returns=cg.returns, counter_inits=cg.counter_inits,
                 seat_inits=cg.seat_inits, ranks=tuple(c.rank for c in cg.claim_list),
