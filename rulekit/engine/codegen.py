@@ -470,7 +470,7 @@ class Generator:
             column = self.symbol_columns(node.attr)
             if column is None:
                 return None
-        return f"sum({column}[k] for _, ks in {self.selection(node.cards)} for k in ks)"
+        return f"total_of({column}, {self.selection(node.cards)})"
 
     def ex_BinOp(self, node):
         op = node.op

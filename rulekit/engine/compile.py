@@ -24,7 +24,7 @@ from .runtime import (next_seat, ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOf
                       make_claim, move_cards, multiset_contains, no_seat, ordered_seats, over_seats, push_ask,
                       random_portion, remove_cards, remove_from_group, reveal_cards, roll_dice_in, roll_die,
                       seat_groups, seat_name, seat_pairs, set_group, shuffle_zone, single_seat, step_seat, too_deep,
-                      top_portion, value_name)
+                      top_portion, total_of, value_name)
 
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 BUILTIN_SEATS = ("current", "actor", "claimant")
@@ -488,12 +488,12 @@ class Compiler:
             sel = self.cards(node.cards, scope)
             if node.attr in cg.attr_table and node.attr not in scope:
                 col = cg.attr_table[node.attr]
-                return (lambda ctx: sum(col[k] for _, ks in sel(ctx) for k in ks)), NUM
+                return (lambda ctx: total_of(col, sel(ctx))), NUM
             fn, typ = self.name(m.Name(node.attr, span=node.span), scope) if node.attr in scope or \
                 node.attr in cg.counter_index or node.attr in cg.seat_index else (None, None)
             if typ and typ.startswith("sym:"):
                 columns = tuple(cg.attr_table[s] for s in cg.symbols[typ[4:]])
-                return (lambda ctx: sum(columns[fn(ctx)][k] for _, ks in sel(ctx) for k in ks)), NUM
+                return (lambda ctx: total_of(columns[fn(ctx)], sel(ctx))), NUM
             self.err(f"'{node.attr}' is not a card attribute", node.span,
                      self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
             return (lambda ctx: 0), NUM

@@ -23,7 +23,7 @@ import random
 import types
 from itertools import repeat
 from collections.abc import Sequence
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 import attrs
 
@@ -354,7 +354,7 @@ class Engine:
         ctx.seats[ACTOR] = 0
         self._run_setup(ctx)
         self._settle(ctx)
-        return self._freeze(ctx), self._events(ctx)
+        return self.snapshot(ctx), self._events(ctx)
 
     def _start(self, players: int) -> tuple:
         """What every match of ``players`` seats starts from, made once per player count:
@@ -465,16 +465,16 @@ class Engine:
         return options
 
     # ------------------------------------------------------------------ a match in place
-    def _live(self, state: State) -> Ctx:
-        """A working copy of ``state`` that :meth:`_live_apply` changes in place, step after
+    def working_copy(self, state: State) -> Ctx:
+        """A working copy of ``state`` that :meth:`apply_in_place` changes in place, step after
         step, recording no events: for the match runner when nothing needs a
-        :class:`State` between steps (:meth:`_freeze` makes one when something does)."""
+        :class:`State` between steps (:meth:`snapshot` makes one when something does)."""
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
         ctx.events = NO_EVENTS
         ctx.texts = False
         return ctx
 
-    def _live_decide(self, ctx: Ctx, texts: Sequence) -> tuple:
+    def decide_in_place(self, ctx: Ctx, texts: Sequence) -> tuple:
         """:meth:`decide` on a working copy (unchanged by it); ``texts``: by seat."""
         phase = self.cg.phase_list[ctx.phase]
         seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
@@ -488,7 +488,7 @@ class Engine:
         finally:
             ctx.seats[ACTOR] = actor        # (the values options bind are reset by the next step)
 
-    def _live_apply(self, ctx: Ctx, action: Action, rng: random.Random) -> None:
+    def apply_in_place(self, ctx: Ctx, action: Action, rng: random.Random) -> None:
         """:meth:`apply` on a working copy, in place: the copy becomes what :meth:`apply`
         would return for the state it stands for.
 
@@ -887,7 +887,7 @@ class Engine:
             ctx.events = NO_EVENTS
             ctx.texts = False
         self._step(ctx, phase, seat, action, rng)
-        return self._freeze(ctx), (self._events(ctx) if events else ())
+        return self.snapshot(ctx), (self._events(ctx) if events else ())
 
     def effects(self, state: State, action: Action, rng: random.Random) -> State:
         """``state`` once the deciding seat's ``action`` has run its own effects, before any
@@ -906,7 +906,7 @@ class Engine:
         ctx.events = NO_EVENTS
         ctx.texts = False
         self._step(ctx, phase, seat, action, rng, body_only=True)
-        return self._freeze(ctx)
+        return self.snapshot(ctx)
 
     def _opening(self, now, action: Action) -> tuple:
         """(phase, deciding seat, poll) of a step from ``now`` (a :class:`State` or a working
@@ -1110,6 +1110,13 @@ class Engine:
         ctx.seats[ACTOR] = saved
         return tuple(seats)
 
+    def standing(self, state: State, seat: int) -> tuple:
+        """``seat``'s ranking values (the ``winners`` keys, each as the file computes it),
+        as in its row of :meth:`standings`."""
+        ctx = self._ctx(state, None)
+        ctx.seats[ACTOR] = seat
+        return tuple([key(ctx) for _, key in self.pieces(state.n).rank_keys])
+
     def standings(self, state: State) -> list[tuple[int, tuple]]:
         """Every seat with its ranking values (the ``winners`` keys), best first: the seats
         still in the match first, then those knocked out, the last to go out first."""
@@ -1217,7 +1224,8 @@ class Engine:
         only read) and copies the seats (the actor is set in it)."""
         return _context(state, state.zones, state.counters, _NO_CHANCE)
 
-    def _freeze(self, ctx: Ctx) -> State:
+    def snapshot(self, ctx: Ctx) -> State:
+        """The :class:`State` a working copy (see :meth:`working_copy`) stands for now."""
         if ctx.phase == -1:
             return _new(State, (ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), -1, tuple(ctx.poll),
                                 tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
@@ -1336,6 +1344,25 @@ class Engine:
         c = self.cg.claim_list[state.claim[0]]
         ctx.claim_args = state.claim[1]
         return bool(c.truth(ctx))
+
+    def claim_test(self, state: State) -> Callable[[tuple], bool]:
+        """A function of ``zones`` (a tuple of card tuples, one per zone of ``state``):
+        whether the standing claim of ``state`` would be true were those its zones (as
+        :meth:`claim_holds_in` with ``zones``; one reading of the state for every test)."""
+        if state.claim is None:
+            return lambda zones: False
+        ctx = self._read_ctx(state)
+        if self.generated:
+            holds = self.program(state.n).holds
+        else:
+            truth = self.cg.claim_list[state.claim[0]].truth
+            ctx.claim_args = state.claim[1]
+            holds = lambda ctx: bool(truth(ctx))      # noqa: E731
+
+        def test(zones: tuple) -> bool:
+            ctx.zones = zones
+            return holds(ctx)
+        return test
 
     def claim_would_hold(self, state: State, name: str, args: tuple, seat: int) -> bool:
         """Whether the claim ``name(args)``, made by ``seat``, would be true in ``state``

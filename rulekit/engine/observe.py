@@ -35,6 +35,27 @@ def _deck(engine: Engine, n: int) -> tuple:
     return got
 
 
+def multiset_union(looks) -> tuple:
+    """The cards that several looks at one zone showed (each a tuple of kinds), as one
+    multiset: each kind as often as the look that showed most of it. Grouped by kind, the
+    kinds in the order they first appear (as the ``elements()`` of the union of their
+    ``Counter``)."""
+    counts: dict = {}
+    for cards in looks:
+        if len(cards) == 1:
+            k = cards[0]
+            if k not in counts:
+                counts[k] = 1
+            continue
+        here: dict = {}
+        for k in cards:
+            here[k] = here.get(k, 0) + 1
+        for k, c in here.items():
+            if c > counts.get(k, 0):
+                counts[k] = c
+    return tuple(chain.from_iterable(map(repeat, counts, counts.values())))
+
+
 def view_state(engine: Engine, view: View) -> State:
     """A state that agrees with everything ``view`` shows and holds nothing else.
 
@@ -59,11 +80,13 @@ def view_state(engine: Engine, view: View) -> State:
     pinned: dict = {}
     if view.known:
         slots = {(z[0], z[1]): i for i, z in enumerate(view.zones)}
+        looks: dict = {}
         for name, owner, cards in view.known:
             slot = slots[(name, owner)]
             if zones[slot] is None:     # several looks at one zone: each showed some of its cards
-                prev = pinned.get(slot)
-                pinned[slot] = cards if prev is None else tuple((Counter(prev) | Counter(cards)).elements())
+                looks.setdefault(slot, []).append(cards)
+        for slot, seen in looks.items():
+            pinned[slot] = seen[0] if len(seen) == 1 else multiset_union(seen)
         for cards in pinned.values():
             shown.extend(cards)
     seen = Counter(shown).get

@@ -93,6 +93,16 @@ def in_play(ctx) -> list:
     return [s for s in range(ctx.n) if not out[s]]
 
 
+def total_of(column, selection) -> int:
+    """The sum of ``column[k]`` over the cards ``k`` of a selection ((slot, cards) pairs):
+    how many of a symbol, or points, the selected cards show."""
+    get = column.__getitem__
+    total = 0
+    for _, cards in selection:
+        total += sum(map(get, cards))
+    return total
+
+
 def clockwise(ctx, start: int, first: int) -> list:
     """The seats still in, clockwise from ``start`` (``first`` = 0: ``start`` included;
     1: from the seat left of it, ``start`` left out)."""
@@ -645,6 +655,7 @@ __all__ = [
     'step_seat',
     'too_deep',
     'top_portion',
+    'total_of',
     'touch',
     'value_name',
 ]

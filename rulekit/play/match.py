@@ -538,10 +538,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         if not recorded:
             # nothing reads a state or an event between steps: the match is played on one
             # working copy, changed in place, and a state is made only for a view
-            live = engine._live(state)
-            now = partial(engine._freeze, live)
-            attempt = partial(engine._live_apply, live, rng=rng)
-            live_decide = engine._live_decide
+            live = engine.working_copy(state)
+            now = partial(engine.snapshot, live)
+            attempt = partial(engine.apply_in_place, live, rng=rng)
+            live_decide = engine.decide_in_place
             texts_of = reads_texts if same_texts is None else [same_texts] * n
             while live.phase >= 0:
                 if steps >= max_steps:
@@ -579,7 +579,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         # match played in place, the state as the failing step left it
         if getattr(exc, "record", None) is None:
             try:
-                exc.record = MatchRecord(engine._freeze(live) if live is not None else state, steps, log, ())
+                exc.record = MatchRecord(engine.snapshot(live) if live is not None else state, steps, log, ())
             except (AttributeError, TypeError):     # an exception that takes no attributes
                 pass
         raise

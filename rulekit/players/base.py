@@ -6,6 +6,7 @@ import random
 from typing import Protocol
 
 from ..engine import Action, Decision, Option, View
+from ..errors import IllegalAction
 
 _new = tuple.__new__          # a named tuple from a tuple of its fields, without checks
 
@@ -71,6 +72,12 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
         action = random_concrete(option, rng)
         if option.exact or decision.is_legal(action):
             return action
+    return listed_choice(decision, rng, options)
+
+
+def listed_choice(decision: Decision, rng: random.Random, options) -> Action:
+    """A random legal action of ``options`` from the concrete actions ``decision`` lists
+    (when random choices keep failing: see :func:`random_legal`)."""
     names = {o.name for o in options}
     # larger choices first, then smaller ones: one of the two finds a legal choice fast
     listed = decision.actions(200, True, 20_000) or decision.actions(200, False, 20_000)
@@ -78,6 +85,30 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
         # the check answers from a state sampled from the view: let the match judge
         return random_concrete(rng.choice(options), rng)
     return rng.choice([a for a in listed if a.name in names] or listed)
+
+
+def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> None:
+    """Take a random legal action of ``options`` (the decision of ``live``, a working copy
+    from ``Engine.working_copy``) in place: the action :func:`random_legal` picks with the
+    same draws, its legality found by trying it (an illegal one leaves the copy unchanged).
+    A play-out made of these costs no :class:`State` or :class:`Decision` a step.
+
+    Raises:
+        IllegalAction: an ``exact`` option's choice was refused (the options are not those
+            of ``live``).
+    """
+    draw = rng.random
+    for _ in range(tries):
+        option = options[int(draw() * len(options))]
+        action = random_concrete(option, rng)
+        try:
+            engine.apply_in_place(live, action, rng)
+            return
+        except IllegalAction:
+            if option.exact:
+                raise
+    action = listed_choice(engine.decision(engine.snapshot(live), False), rng, options)
+    engine.apply_in_place(live, action, rng)
 
 
 def unchecked_choice(decision: Decision, rng: random.Random) -> Action:

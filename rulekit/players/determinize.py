@@ -31,6 +31,7 @@ from typing import Callable
 
 from ..lang import model as m
 from ..engine import Engine, State, View
+from ..engine.observe import multiset_union
 from .base import random_concrete, random_legal, sample
 
 
@@ -60,14 +61,13 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
         slots_by_key[(name, owner)] = slot
         if cards is not None:
             fixed[slot] = tuple(cards)
-    seen: dict[int, Counter] = {}
     for name, owner, cards in view.known:
         slot = slots_by_key[(name, owner)]
         if fixed[slot] is None:
             # several looks at one zone: each showed some of its cards
-            seen[slot] = seen.get(slot, Counter()) | Counter(cards)
-    for slot, cards in seen.items():
-        pinned[slot] = list(cards.elements())
+            pinned.setdefault(slot, []).append(cards)
+    for slot, looks in pinned.items():
+        pinned[slot] = list(multiset_union(looks))
     finish = _finisher(engine, view)
     dealt = _owned(engine)
     if dealt is not None:

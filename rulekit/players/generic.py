@@ -53,9 +53,9 @@ import attrs
 from ..lang import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.core import option_reason
-from ..engine.observe import view_state
+from ..engine.observe import multiset_union, view_state
 from ..errors import IllegalAction
-from .base import random_concrete, random_legal, unchecked_choice
+from .base import random_concrete, random_legal, random_step, unchecked_choice
 from .determinize import sampler
 
 
@@ -465,11 +465,8 @@ class GenericBot:
                 continue
             if owner is None or owner == view.seat or shown is not None or count is None:
                 continue                       # only the hands of others it cannot see
-            certain = Counter()
-            for fact in view.known:
-                if fact[0] == name and fact[1] == owner:
-                    certain |= Counter(fact[2])
-            room = count - sum(certain.values())
+            certain = multiset_union([fact[2] for fact in view.known if fact[0] == name and fact[1] == owner])
+            room = count - len(certain)
             more = []
             skip = Counter(certain)
             for kind in reversed(cards):         # the cards seen going in last first
@@ -480,7 +477,7 @@ class GenericBot:
                 else:
                     more.append(kind)
             if more:
-                extra.append((name, owner, tuple(sorted(certain.elements())) + tuple(more)))
+                extra.append((name, owner, tuple(sorted(certain)) + tuple(more)))
         if not extra:
             return view
         known = tuple(view.known) + tuple(extra)
@@ -658,20 +655,21 @@ class GenericBot:
         the claim is gone (or it won the match) than before. An illegal action scores 0."""
         engine, rng = self.engine, self.rng
         hits = 0
+        claims = self.analysis.claims
+        quiet = (False,) * (states[0].n if states else 0)
         for state in states:
             seat = engine.decider(state)
             try:
-                s, _ = engine.apply(state, action, rng, False, False)
+                live = engine.working_copy(state)
+                engine.apply_in_place(live, action, rng)
                 for _ in range(PLAYOUT_DECISIONS):
-                    if s.is_terminal or s.claim is None:
+                    if live.phase < 0 or live.claim is None:
                         break
-                    d = engine.decision(s, False)
-                    if d.seat == seat:
-                        a = random_legal(d, rng)
-                    else:
-                        plain = [o for o in d.options if (d.phase, o.name) not in self.analysis.claims]
-                        a = random_legal(d, rng, plain or None)
-                    s, _ = engine.apply(s, a, rng, False, False)
+                    who, phase, options = engine.decide_in_place(live, quiet)
+                    if who != seat:
+                        options = tuple([o for o in options if (phase.name, o.name) not in claims]) or options
+                    random_step(engine, live, options, rng)
+                s = engine.snapshot(live)
             except IllegalAction:
                 return 0.0
             except Exception:
@@ -685,8 +683,7 @@ class GenericBot:
     def _standing(self, state, seat: int) -> tuple:
         """``seat``'s ``winners`` keys, each signed so that larger is better."""
         engine = self.engine
-        rows = dict(engine.standings(state))
-        return tuple(v if highest else -v for (highest, _), v in zip(engine.cg.rank_keys, rows[seat]))
+        return tuple([v if highest else -v for (highest, _), v in zip(engine.cg.rank_keys, engine.standing(state, seat))])
 
     # -- decisions
     def choose(self, view: View, decision: Decision) -> Action:
@@ -775,19 +772,19 @@ class GenericBot:
         engine, rng, seat = self.engine, self.rng, view.seat
         draw = self._sampler(view)
         best = None
+        quiet = (False,) * view.players
         for action in candidates:
             total = 0.0
             for _ in range(ROLLOUTS):
-                state = draw(rng)
+                live = engine.working_copy(draw(rng))
                 try:
-                    state, _ = engine.apply(state, action, rng, False, False)
+                    engine.apply_in_place(live, action, rng)
                     for _ in range(ROLLOUT_DECISIONS):
-                        if state.is_terminal:
+                        if live.phase < 0:
                             break
-                        state, _ = engine.apply(state, random_legal(engine.decision(state, False), rng), rng,
-                                                False, False)
-                    if state.is_terminal:
-                        total += engine.returns(state)[seat]
+                        random_step(engine, live, engine.decide_in_place(live, quiet)[2], rng)
+                    if live.phase < 0:
+                        total += engine.returns(engine.snapshot(live))[seat]
                 except Exception:        # a sampled state the action does not fit: no value
                     pass
             if best is None or total > best[0]:
@@ -919,10 +916,12 @@ class GenericBot:
         if len(ranks) > 65536:
             ranks.clear()
         ranked = []
+        if direct is not None:
+            claim, picks = direct[0], [names.index(a) for a in direct[1]]
         for i, values in enumerate(combos):
             action = Action(option.name, (), tuple(values))
             if direct is not None:
-                key = (direct[0], tuple(values[names.index(a)] for a in direct[1]))
+                key = (claim, tuple([values[j] for j in picks]))
                 rank = ranks.get(key, ranks)
                 if rank is ranks:
                     rank = ranks[key] = self.engine.claim_order(state, *key)
@@ -1017,13 +1016,15 @@ class GenericBot:
                         after = False
                     if after is not False and (after.claim is None or after.claimed is None or after.is_terminal):
                         after = False
+                    if after is not False:
+                        slot, count = after.claimed
+                        after = (engine.claim_test(after), list(after.zones), slot,
+                                 after.zones[slot][:len(after.zones[slot]) - count])
                     by_size[len(cards)] = after
                 if after is not False:
-                    slot, count = after.claimed
-                    zones = list(after.zones)
-                    zone = zones[slot]
-                    zones[slot] = zone[:len(zone) - count] + cards
-                    return engine.claim_holds_in(after, tuple(zones))
+                    test, zones, slot, below = after
+                    zones[slot] = below + cards
+                    return test(tuple(zones))
             return self._p_after(free, Action(name, cards, values)) >= 0.99
         return holds
 
@@ -1048,19 +1049,23 @@ class GenericBot:
 
     def _held_after(self, state, action: Action, seat: int) -> int:
         """Cards ``seat`` holds after ``action`` and random choices of the others in the vote."""
-        engine = self.engine
+        engine, rng = self.engine, self.rng
+        quiet = (False,) * state.n
         try:
-            state, _ = engine.apply(state, action, self.rng, False, False)
-            guard = 0
-            while not state.is_terminal and engine.decision(state, False).kind == "vote" and guard < 20:
-                d = engine.decision(state, False)
-                state, _ = engine.apply(state, random_legal(d, self.rng), self.rng, False, False)
-                guard += 1
+            live = engine.working_copy(state)
+            engine.apply_in_place(live, action, rng)
+            for _ in range(20):
+                if live.phase < 0:
+                    break
+                _, phase, options = engine.decide_in_place(live, quiet)
+                if phase.kind != "vote":
+                    break
+                random_step(engine, live, options, rng)
         except Exception:
             return 10**6
         cg = engine.cg
         held = 0
-        for slot, cards in enumerate(state.zones):
+        for slot, cards in enumerate(live.zones):
             zi, owner = cg.zone_owner(slot, state.n)
             if owner == seat:
                 held += len(cards)
