@@ -347,12 +347,21 @@ class _Record:
         forgets a hand's known cards once its owner plays any card from it face down,
         but a person at the table remembers the cards he saw going in until he sees them
         leave (see :meth:`GenericBot._belief`)."""
+        slots = None
         for name, owner, cards in view.known:
-            slot = _slot(view, name, owner)
+            if owner is None or owner == view.seat:
+                continue
+            if slots is None:
+                slots = {}
+                for i, z in enumerate(view.zones):
+                    slots.setdefault((z[0], z[1]), i)
+            slot = slots.get((name, owner))
             # a hand: a zone of another seat, of known size, it cannot see
-            if (slot is not None and owner is not None and owner != view.seat and view.zones[slot][3] is None
-                    and view.zones[slot][2] is not None):
+            if slot is not None and view.zones[slot][3] is None and view.zones[slot][2] is not None:
                 held = self.held.setdefault(slot, [])
+                if not held:
+                    held.extend(multiset_union((cards,)))
+                    continue
                 have = Counter(held)
                 for kind, k in Counter(cards).items():
                     held.extend([kind] * max(0, k - have[kind]))
@@ -391,13 +400,6 @@ def _forget(held: list, cards) -> None:
             if held[i] == kind:
                 del held[i]
                 break
-
-
-def _slot(view: View, name: str, owner) -> int | None:
-    for i, z in enumerate(view.zones):
-        if z[0] == name and z[1] == owner:
-            return i
-    return None
 
 
 class GenericBot:
