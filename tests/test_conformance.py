@@ -37,6 +37,7 @@ from rulekit import Action, IllegalAction, play_match
 from rulekit.engine import DECLINE_ACTION
 from rulekit.play.match import MatchTooLong, seat_rng
 from rulekit.players import GenericBot, RandomBot
+from rulekit.players.base import random_legal, random_step
 
 from strategies import (COMBO_IDS, COMBOS, Combo, QuickRandomBot, cards_in_state, combos, deck_counter,
                         enumeration_size, may_see, play_until, quick_bots, seeds, some_legal_action, swap_hidden, walk,
@@ -188,6 +189,50 @@ def test_a_match_without_log_played_in_place_ends_as_the_recorded_one(combo, see
             record = exc.record
         ends.append((record.state, record.steps, record.winners))
     assert ends[0] == ends[1]
+
+
+@by_combo
+@FAST
+@given(seed=seeds)
+def test_look_ahead_helpers_agree_with_the_state_api(combo, seed):
+    """What a bot's look-ahead uses answers as the state API does, at every step of a match:
+    ``random_step`` on a working copy takes the action ``random_legal`` picks with the same
+    draws and reaches the state ``apply`` does; ``claim_test`` says what ``claim_holds_in``
+    says, of the state's zones and of other zones; ``standing`` is the seat's row of
+    ``standings``."""
+    engine, n = combo.engine, combo.players
+    quiet = (False,) * n
+    for step in walk(engine, n, seed, max_steps=150):
+        state = step.after
+        if state.is_terminal:
+            break
+        rows = dict(engine.standings(state))
+        assert all(engine.standing(state, s) == rows[s] for s in range(n))
+        if state.claim is not None:
+            test = engine.claim_test(state)
+            shuffled = tuple(z[::-1] for z in state.zones)
+            emptied = tuple(() for _ in state.zones)
+            for zones in (state.zones, shuffled, emptied):
+                try:
+                    expected = engine.claim_holds_in(state, zones)
+                except Exception as exc:        # a claim may refuse zones the match never makes
+                    with pytest.raises(type(exc)):
+                        test(zones)
+                    continue
+                assert test(zones) == expected
+        mine, theirs = random.Random(seed + step.index), random.Random(seed + step.index)
+        live = engine.working_copy(state)
+        seat, phase, options = engine.decide_in_place(live, quiet)
+        assert (seat, phase.name) == (engine.decider(state), engine.decision(state).phase)
+        try:
+            random_step(engine, live, options, mine)
+        except IllegalAction:
+            with pytest.raises(IllegalAction):
+                engine.apply(state, random_legal(engine.decision(state, False), theirs), theirs)
+            continue
+        after, _ = engine.apply(state, random_legal(engine.decision(state, False), theirs), theirs, False, False)
+        assert engine.snapshot(live) == after
+        assert mine.getstate() == theirs.getstate()
 
 
 # ---------------------------------------------------------------------------- legality
