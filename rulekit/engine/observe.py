@@ -15,8 +15,7 @@ from .core import Engine, State, View
 
 
 #: per engine (held weakly), per player count: (the deck as (kinds, copies) in the order of
-#: ``Engine.cards_for``, the first face of each die of ``Engine.die_names``, each kind's die);
-#: and under "last" the last view :func:`view_state` was asked of, with its state
+#: ``Engine.cards_for``, the first face of each die of ``Engine.die_names``, each kind's die))
 _DECKS: "weakref.WeakKeyDictionary[Engine, dict]" = weakref.WeakKeyDictionary()
 
 
@@ -70,16 +69,6 @@ def view_state(engine: Engine, view: View) -> State:
     Raises:
         ValueError: the view shows more cards than the deck holds.
     """
-    per = _DECKS.get(engine)
-    last = per.get("last") if per is not None else None
-    if last is not None and last[0] is view:
-        return last[1]          # the seat's check and the seat's bot both ask of one view
-    state = _view_state(engine, view)
-    _DECKS[engine]["last"] = (view, state)
-    return state
-
-
-def _view_state(engine: Engine, view: View) -> State:
     n = view.players
     counts, first_faces, die_of = _deck(engine, n)
     zones: list = [None] * len(view.zones)
