@@ -30,7 +30,7 @@ from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
 from rulekit.engine.runtime import Ctx
 from rulekit.play.match import (MAX_REJECTIONS, IllegalAnswers, MatchTooLong, play_match, player_decision, seat_rng,
-                                view_state)
+                                masked_state, view_state)
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
 from rulekit.players.base import random_legal
 from rulekit.players import determinize
@@ -220,8 +220,10 @@ class Cheater:
             found = reachable(view, decision, self.engine, self.rng)
             states = _of_type(found, State)
             assert len(states) == 1 and states[0] is not truth
-            # the state the check answered from is a function of the view alone
-            assert states[0] == view_state(self.engine, view)
+            # the state the check answered from is a function of the view alone: its
+            # masked state where the phase's checks read only what the seat sees
+            public = self.engine.public_checks[self.engine.phase_index(decision.phase)]
+            assert states[0] == (masked_state if public else view_state)(self.engine, view)
             self.samples += 1
             self._no_truth(found, truth, match_rng, hidden)
         return action

@@ -28,6 +28,7 @@ from typing import Callable, Iterator, NamedTuple
 import attrs
 
 from ..lang import model as m
+from ..sema.visibility import public_checks
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET, none_legal
@@ -272,6 +273,9 @@ class Engine:
         self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
         #: per phase: an action of it is open to every seat (it requires and chooses nothing)
         self._open = tuple(any(not a.steps for a in p.actions) for p in self.cg.phase_list)
+        #: per phase: its checks read only what the deciding seat sees, so a seat's questions
+        #: about its decision may be answered from :func:`.observe.masked_state`
+        self.public_checks = public_checks(game)
 
     def program(self, players: int):
         """The generated module of this game for ``players`` seats (made once per engine and

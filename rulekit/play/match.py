@@ -24,7 +24,7 @@ from ..engine import Action, Decision, Engine, Event, State, View
 from ..errors import RulesRuntimeError
 from ..engine.core import multisets, option_reason
 from ..engine.narrate import seat_name
-from ..engine.observe import view_state
+from ..engine.observe import masked_state, view_state
 from ..bounds import MAX_DECISIONS
 from ..errors import IllegalAction, OptionError
 
@@ -109,16 +109,19 @@ class _SampledJudge:
     view (made on first use); it holds the engine (the rules), the view and that state,
     and nothing else."""
 
-    __slots__ = ("_engine", "_view", "_state")
+    __slots__ = ("_engine", "_view", "_state", "_masked")
 
-    def __init__(self, engine: Engine, view: View):
+    def __init__(self, engine: Engine, view: View, masked: bool = False):
+        """``masked``: the checks read only what the seat sees (``Engine.public_checks``):
+        the state is :func:`masked_state` of the view, not dealt from it."""
         self._engine = engine
         self._view = view
         self._state = None
+        self._masked = masked
 
     def _sampled(self) -> State:
         if self._state is None:
-            self._state = view_state(self._engine, self._view)
+            self._state = (masked_state if self._masked else view_state)(self._engine, self._view)
         return self._state
 
     def check(self, action: Action) -> str | None:
@@ -185,7 +188,9 @@ def player_decision(engine: Engine, view: View, decision: Decision,
     ((Action, reason) or None); its ``check`` and ``actions`` answer from a state sampled
     from ``view`` (:func:`view_state`: the cards the seat cannot place dealt into the
     hidden zones in the deck's order), made the first time either is called, so a player
-    that calls neither pays nothing. Nothing reachable from it leads to the state
+    that calls neither pays nothing; where the phase's checks read only what the seat sees
+    (``Engine.public_checks``), the state is :func:`masked_state` of the view, made
+    without a deal. Nothing reachable from it leads to the state
     ``decision`` was made from or to the match's generator. Where a rule reads cards the
     seat cannot see, the sampled answer may differ from the true one: ``play_match``
     judges the returned action on the true state and asks again.
@@ -193,7 +198,7 @@ def player_decision(engine: Engine, view: View, decision: Decision,
     Raises:
         ValueError: (on the first ``check``/``actions``) the view does not fit the deck.
     """
-    judge = _SampledJudge(engine, view)
+    judge = _SampledJudge(engine, view, engine.public_checks[engine.phase_index(decision.phase)])
     return Decision(decision.seat, decision.phase, decision.kind, decision.options,
                     judge.check, judge.actions, rejected, legal=judge.legal)
 
@@ -466,6 +471,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     same_texts = reads_texts[0] if len(set(reads_texts)) == 1 else None     # every seat alike
     # a view only for the players that read it, or whose decision needs one to be judged
     reads_view = [getattr(p, "uses_view", True) or getattr(p, "uses_history", False) for p in players]
+    public = engine.public_checks
     # the texts of events (labels, claims, log lines) only for a log, a narrator or a reader
     if texts is None:
         texts = keep_log or on_events is not None or any(reads_texts[s] for s in readers)
@@ -495,7 +501,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         if viewless is None:
             view = engine.view(now(), seat, History(seen[seat], len(seen[seat])) if readers else (),
                                reads_texts[seat])
-            judge = _SampledJudge(engine, view)
+            # checks that read only what the seat sees need no deal of the cards it cannot see
+            judge = _SampledJudge(engine, view, public[phase.index])
         else:
             view = None
             judge = viewless[1]
