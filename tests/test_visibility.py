@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rulekit import Engine, loads
-from rulekit.engine.observe import masked_state
+from rulekit.engine.observe import masked_state, seat_masked_state
 from rulekit.players.base import random_concrete
 from rulekit.sema.visibility import public_checks
 
@@ -36,6 +36,7 @@ def test_a_public_check_answers_in_the_masked_state_as_in_the_true_one(combo, se
             continue
         seat = engine.decider(state)
         masked = masked_state(engine, engine.view(state, seat))
+        assert seat_masked_state(engine, state, seat) == masked      # made without the view
         assert engine.legal_actions(masked, 200) == engine.legal_actions(state, 200)
         options = engine.decision(state, False).options
         for _ in range(10):

@@ -239,6 +239,18 @@ class View:
 _VIEW_FIELDS = tuple(f for f in attrs.fields(View) if f.name != "history")
 
 
+def seen_counters(rows) -> tuple:
+    """The counters of a state, from a view's rows (counter, value or per-seat values, None
+    where the seat may not see them), a value not seen read as 0."""
+    counters: list = []
+    for _, value in rows:
+        if isinstance(value, tuple):
+            counters.extend(0 if v is None else v for v in value)
+        else:
+            counters.append(0 if value is None else value)
+    return tuple(counters)
+
+
 def _freeze(value):
     """``value`` made hashable: dicts as sorted (key, value) tuples, lists and tuples as
     tuples, each part frozen too."""
@@ -1287,19 +1299,13 @@ class Engine:
         counters (a value the seat may not see reads 0), seats, phase, poll, standing claim,
         deal, groups, knock-outs and pending asks; no vote is cast and no fact is known.
         ``State(view.players, zones, **fields)`` is then a state agreeing with the view."""
-        counters: list = []
-        for _, value in view.counters:
-            if isinstance(value, tuple):
-                counters.extend(0 if v is None else v for v in value)
-            else:
-                counters.append(0 if value is None else value)
         claim = claimed = None
         if view.claim is not None:
             name, values, claimant, count, slot = view.claim
             claim = (self.cg.claims[name].index, values, claimant)
             claimed = (slot, count) if slot >= 0 else None
         n = view.players
-        return dict(counters=tuple(counters), seats=tuple(s for _, s in view.seats),
+        return dict(counters=seen_counters(view.counters), seats=tuple(s for _, s in view.seats),
                     phase=self.phase_index(view.phase), poll=tuple(view.poll), votes=(None,) * n, claim=claim,
                     claimed=claimed, known=(), deal=view.deal, groups=tuple(s for _, s in view.groups),
                     out=view.out or (0,) * n, stack=view.pending)

@@ -11,7 +11,7 @@ import weakref
 from collections import Counter
 from itertools import chain, repeat
 
-from .core import Engine, State, View
+from .core import Engine, State, View, seen_counters
 
 
 #: per engine (held weakly), per player count: (the deck as (kinds, copies) in the order of
@@ -126,6 +126,21 @@ def masked_state(engine: Engine, view: View) -> State:
     counters it may not see at 0, no vote cast and no fact known. A check that reads only
     what the seat sees (``Engine.public_checks``) answers there as in the true state and as
     in :func:`view_state`, at a fraction of the cost."""
-    zones = tuple([cards if cards is not None else () if count is None else (0,) * count
-                   for _, _, count, cards in view.zones])
-    return State(view.players, zones, **engine.view_fields(view))
+    return State(view.players, _filled(view.zones), **engine.view_fields(view))
+
+
+def seat_masked_state(engine: Engine, state: State, seat: int) -> State:
+    """``masked_state(engine, engine.view(state, seat))``, made without the view: for a
+    seat whose player reads none."""
+    n = state.n
+    prog = engine.program(n)
+    return State(n, _filled(prog.view_zones(state.zones, seat)), seen_counters(prog.view_counters(state.counters, seat)),
+                 state.seats, state.phase, tuple(state.poll), (None,) * n, state.claim, state.claimed, (),
+                 state.deal, state.groups, (), state.out or (0,) * n, state.stack)
+
+
+def _filled(rows) -> tuple:
+    """The zones of a masked state from a view's zone rows: the cards the seat sees, as many
+    copies of the first kind as another zone holds, nothing where its size is hidden."""
+    return tuple([cards if cards is not None else () if count is None else (0,) * count
+                  for _, _, count, cards in rows])

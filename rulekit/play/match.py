@@ -24,7 +24,7 @@ from ..engine import Action, Decision, Engine, Event, State, View
 from ..errors import RulesRuntimeError
 from ..engine.core import multisets, option_reason
 from ..engine.narrate import seat_name
-from ..engine.observe import masked_state, view_state
+from ..engine.observe import masked_state, seat_masked_state, view_state
 from ..bounds import MAX_DECISIONS
 from ..errors import IllegalAction, OptionError
 
@@ -111,12 +111,13 @@ class _SampledJudge:
 
     __slots__ = ("_engine", "_view", "_state", "_masked")
 
-    def __init__(self, engine: Engine, view: View, masked: bool = False):
+    def __init__(self, engine: Engine, view: View | None, masked: bool = False, state: State | None = None):
         """``masked``: the checks read only what the seat sees (``Engine.public_checks``):
-        the state is :func:`masked_state` of the view, not dealt from it."""
+        the state is :func:`masked_state` of the view, not dealt from it; ``state``: that
+        state, made already (:func:`seat_masked_state`, for a player that reads no view)."""
         self._engine = engine
         self._view = view
-        self._state = None
+        self._state = state
         self._masked = masked
 
     def _sampled(self) -> State:
@@ -498,10 +499,14 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 viewless = None
                 if all(map(_EXACT, options)):
                     viewless = by_options[phase.index] = (options, _OptionJudge(options), {})
-        if viewless is None:
+        if viewless is None and not reads_view[seat] and public[phase.index]:
+            # checks that read only what the seat sees need no view, nor a deal of the cards
+            # it cannot see: the state with everything else blanked
+            view = None
+            judge = _SampledJudge(engine, None, True, seat_masked_state(engine, now(), seat))
+        elif viewless is None:
             view = engine.view(now(), seat, History(seen[seat], len(seen[seat])) if readers else (),
                                reads_texts[seat])
-            # checks that read only what the seat sees need no deal of the cards it cannot see
             judge = _SampledJudge(engine, view, public[phase.index])
         else:
             view = None
