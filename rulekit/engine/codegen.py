@@ -1325,69 +1325,11 @@ class Generator:
     # ------------------------------------------------------------ the module
     def module(self) -> str:
         functions = []
-        table = []
-        checks = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            crow = []
-            for a, ca in zip(p.actions, cp.actions):
-                for source, names, prefix in ((self.enumerator(pi, a, ca), row, "enum"),
-                                              (self.checker(pi, a, ca), crow, "check")):
-                    if source is None:
-                        names.append(None)
-                    else:
-                        functions.append(source)
-                        names.append(f"{prefix}_{pi}_{ca.index}")
-            table.append(row)
-            checks.append(crow)
-        options = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            for a, ca in zip(p.actions, cp.actions):
-                source = self.option_function(pi, a, ca, table[pi][ca.index])
-                if source is not None:
-                    functions.append(source)
-                row.append("None" if source is None else f"option_{pi}_{ca.index}")
-            options.append(row)
-        bodies = []
-        afters = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            for a, ca in zip(p.actions, cp.actions):
-                name = f"body_{pi}_{ca.index}"
-                effects = a.body[self._choice_count(a):]
-                # the action's check found its chosen cards in their zone: its first effect
-                # may move them without looking again
-                kinds = {st[0] for st in ca.steps}
-                self.checked = effects[0] if effects and "cards" in kinds and "blind" not in kinds else None
-                functions.append(self.body_function(name, effects, self._action_scope(ca),
-                                                    f"the effects of {a.name!r} in {p.name!r} (line {a.span.line})"))
-                self.checked = None
-                row.append(name)
-            bodies.append(row)
-            if p.after is not None:
-                name = f"after_{pi}"
-                functions.append(self.body_function(name, p.after, {}, f"when {p.name!r} closes (line {p.span.line})"))
-                afters.append(name)
-            else:
-                afters.append("None")
+        table, checks = self._enumerator_rows(functions)
+        options = self._option_rows(functions, table)
+        bodies, afters = self._body_rows(functions)
         functions.append(self.body_function("setup", self.cg.game.setup, {}, "the setup of every deal"))
-        # the procedures called so far, and those they call in turn
-        # and the 'then' blocks of every 'ask' (their continuations), which may call more
-        done, conts = set(), {}
-        while len(done) < len(self.procedures) or len(conts) < len(self.comp.ask_blocks):
-            for proc, fname in list(self.procedures.items()):
-                if proc not in done:
-                    done.add(proc)
-                    decl = self.comp.procedure_decls[proc]
-                    scope = {p.name: self.comp.param_type(p) for p in decl.params}
-                    functions.append(self.body_function(fname, decl.body, scope,
-                                                        f"procedure {proc!r} (line {decl.span.line})"))
-            for index, (then, scope) in sorted(self.comp.ask_blocks.items()):
-                if index not in conts:
-                    conts[index] = f"cont_{index}"
-                    functions.append(self.body_function(conts[index], then or (), scope,
-                                                        f"what follows 'ask' number {index}"))
+        conts = self._called_functions(functions)
         functions.append(self.match_functions())
         functions.append(self.text_functions())
         functions.append(self.effect_functions())
@@ -1410,6 +1352,87 @@ class Generator:
                 + "\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
                 + f"\nLISTERS = (\n{lrows})\n")
         return text
+
+    def _enumerator_rows(self, functions: list) -> tuple:
+        """The ``enum_`` and ``check_`` functions of every action, added to ``functions``, and
+        their names (None where there is none) by phase and action."""
+        table = []
+        checks = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = []
+            crow = []
+            for a, ca in zip(p.actions, cp.actions):
+                for source, names, prefix in ((self.enumerator(pi, a, ca), row, "enum"),
+                                              (self.checker(pi, a, ca), crow, "check")):
+                    if source is None:
+                        names.append(None)
+                    else:
+                        functions.append(source)
+                        names.append(f"{prefix}_{pi}_{ca.index}")
+            table.append(row)
+            checks.append(crow)
+        return table, checks
+
+    def _option_rows(self, functions: list, table: list) -> list:
+        """The ``option_`` functions of every action, added to ``functions``, and their names
+        ("None" where there is none) by phase and action."""
+        options = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = []
+            for a, ca in zip(p.actions, cp.actions):
+                source = self.option_function(pi, a, ca, table[pi][ca.index])
+                if source is not None:
+                    functions.append(source)
+                row.append("None" if source is None else f"option_{pi}_{ca.index}")
+            options.append(row)
+        return options
+
+    def _body_rows(self, functions: list) -> tuple:
+        """The ``body_`` function of every action's effects and the ``after_`` function of every
+        phase's closing block, added to ``functions``, and their names."""
+        bodies = []
+        afters = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = []
+            for a, ca in zip(p.actions, cp.actions):
+                name = f"body_{pi}_{ca.index}"
+                effects = a.body[self._choice_count(a):]
+                # the action's check found its chosen cards in their zone: its first effect
+                # may move them without looking again
+                kinds = {st[0] for st in ca.steps}
+                self.checked = effects[0] if effects and "cards" in kinds and "blind" not in kinds else None
+                functions.append(self.body_function(name, effects, self._action_scope(ca),
+                                                    f"the effects of {a.name!r} in {p.name!r} (line {a.span.line})"))
+                self.checked = None
+                row.append(name)
+            bodies.append(row)
+            if p.after is not None:
+                name = f"after_{pi}"
+                functions.append(self.body_function(name, p.after, {}, f"when {p.name!r} closes (line {p.span.line})"))
+                afters.append(name)
+            else:
+                afters.append("None")
+        return bodies, afters
+
+    def _called_functions(self, functions: list) -> dict:
+        """The functions of the procedures called so far, and of those they call in turn, and of
+        the 'then' blocks of every 'ask' (their continuations), which may call more, added to
+        ``functions``; the continuations' names by index."""
+        done, conts = set(), {}
+        while len(done) < len(self.procedures) or len(conts) < len(self.comp.ask_blocks):
+            for proc, fname in list(self.procedures.items()):
+                if proc not in done:
+                    done.add(proc)
+                    decl = self.comp.procedure_decls[proc]
+                    scope = {p.name: self.comp.param_type(p) for p in decl.params}
+                    functions.append(self.body_function(fname, decl.body, scope,
+                                                        f"procedure {proc!r} (line {decl.span.line})"))
+            for index, (then, scope) in sorted(self.comp.ask_blocks.items()):
+                if index not in conts:
+                    conts[index] = f"cont_{index}"
+                    functions.append(self.body_function(conts[index], then or (), scope,
+                                                        f"what follows 'ask' number {index}"))
+        return conts
 
 
 def _words(name: str) -> str:

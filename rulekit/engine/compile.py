@@ -457,170 +457,262 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def expr(self, node, scope) -> tuple[Callable, str | None]:
-        cg = self.cg
-        if isinstance(node, m.Num):
-            v = node.value
-            return (lambda ctx: v), NUM
-        if isinstance(node, m.Bool):
-            b = node.value
-            return (lambda ctx: b), BOOL
-        if isinstance(node, m.Name):
-            return self.name(node, scope)
-        if isinstance(node, m.SeatName):
-            return self.name(m.Name(node.name, span=node.span), scope)
-        if isinstance(node, (m.Neighbour, m.FirstOf)):
-            return self.seat(node, scope), SEAT
-        if isinstance(node, m.ValueOf):
-            if node.name not in cg.counter_index:
-                self.err(f"unknown counter '{node.name}'", node.span, self.hint_for(node.name, cg.counter_index))
-                return (lambda ctx: 0), NUM
-            ci = cg.counter_index[node.name]
-            if not cg.game.counters[ci].per_player:
-                self.err(f"'{node.name}' is one counter for the whole table, not one per player", node.span,
-                         f"write just '{node.name}'")
-            s = self.seat(node.seat, scope)
-            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + s(ctx)]), \
-                self.counter_type(cg.game.counters[ci])
-        if isinstance(node, m.CountOf):
-            sel = self.cards(node.cards, scope)
-            return (lambda ctx: sum(len(ks) for _, ks in sel(ctx))), NUM
-        if isinstance(node, m.TotalOf):
-            sel = self.cards(node.cards, scope)
-            if node.attr in cg.attr_table and node.attr not in scope:
-                col = cg.attr_table[node.attr]
-                return (lambda ctx: total_of(col, sel(ctx))), NUM
-            fn, typ = self.name(m.Name(node.attr, span=node.span), scope) if node.attr in scope or \
-                node.attr in cg.counter_index or node.attr in cg.seat_index else (None, None)
-            if typ and typ.startswith("sym:"):
-                columns = tuple(cg.attr_table[s] for s in cg.symbols[typ[4:]])
-                return (lambda ctx: total_of(columns[fn(ctx)], sel(ctx))), NUM
-            self.err(f"'{node.attr}' is not a card attribute", node.span,
-                     self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
-            return (lambda ctx: 0), NUM
-        if isinstance(node, m.CardQuantifier):
-            sel = self.cards(node.cards, scope)
-            pred = self.cpred(node.pred, scope)
-            if node.every:
-                return (lambda ctx: all(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
-            return (lambda ctx: any(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
-        if isinstance(node, m.Roll):
-            if node.die not in cg.dice:
-                self.err(f"unknown die '{node.die}'", node.span, self.hint_for(node.die, cg.dice))
-                return (lambda ctx: 0), NUM
-            sides = cg.dice[node.die]
-            die = node.die
-            return (lambda ctx: roll_die(ctx, sides, die)), NUM
-        if isinstance(node, m.ClaimHolds):
-            claims = cg.claim_list
-            focus = self.cards(node.cards, scope) if node.cards is not None else None
-
-            def holds(ctx):
-                if ctx.claim is None:
-                    return False
-                c = claims[ctx.claim[0]]
-                saved = ctx.claim_args, ctx.focus
-                ctx.claim_args = ctx.claim[1]
-                if focus is not None:
-                    ctx.focus = focus(ctx)        # these cards stand in for the claimed cards
-                try:
-                    return c.truth(ctx)
-                finally:
-                    ctx.claim_args, ctx.focus = saved
-            return holds, BOOL
-        if isinstance(node, m.ClaimIs):
-            if node.claim not in cg.claims:
-                self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
-                return (lambda ctx: False), BOOL
-            ci = cg.claims[node.claim].index
-            return (lambda ctx: ctx.claim is not None and ctx.claim[0] == ci), BOOL
-        if isinstance(node, m.NoClaim):
-            return (lambda ctx: ctx.claim is None), BOOL
-        if isinstance(node, m.ClaimedField):
-            matches = [c for c in cg.claim_list if node.field in c.params]
-            if not matches:
-                self.err(f"no claim has a field '{node.field}'", node.span)
-                return (lambda ctx: 0), NUM
-            positions = {c.index: c.params.index(node.field) for c in matches}
-            typ = matches[0].types[matches[0].params.index(node.field)]
-
-            def field(ctx):
-                if ctx.claim is None or ctx.claim[0] not in positions:
-                    return 0
-                return ctx.claim[1][positions[ctx.claim[0]]]
-            return field, typ
-        if isinstance(node, m.Beats):
-            if node.claim not in cg.claims:
-                self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
-                return (lambda ctx: False), BOOL
-            c = cg.claims[node.claim]
-            args = self.args(c, node.args, node.span, scope)
-            decl = cg.game.claims[c.index]
-            if not (decl.ordering or decl.table or decl.higher):
-                self.err(f"claim '{c.name}' has no ordering, so nothing beats it", node.span,
-                         "declare one: claim NAME(a, b) ordered by a, b: …")
-            ci = c.index
-
-            def beats(ctx):
-                new = tuple(a(ctx) for a in args)
-                return c.beats(ctx, new) if ctx.claim is not None and ctx.claim[0] == ci else c.claimable(new)
-            return beats, BOOL
-        if isinstance(node, m.Member):
-            seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
-            seats = self.seat_set(node.seats, scope)
-            return (lambda ctx: seat(ctx) in seats(ctx)), BOOL
-        if isinstance(node, m.PlayerCount):
-            return (lambda ctx: ctx.n), NUM
-        if isinstance(node, m.Extreme):
-            if node.name not in cg.counter_index or not cg.game.counters[cg.counter_index[node.name]].per_player:
-                self.err(f"'{node.name}' is not a per-player counter", node.span,
-                         self.hint_for(node.name, cg.counter_index))
-                return (lambda ctx: 0), NUM
-            ci = cg.counter_index[node.name]
-            agg = max if node.highest else min
-
-            def extreme(ctx):
-                base = cg.counter_base(ctx.n)[ci]
-                return agg(ctx.counters[base:base + ctx.n])
-            return extreme, NUM
-        if isinstance(node, m.IsOut):
-            seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
-            return (lambda ctx: ctx.out[seat(ctx)] > 0), BOOL
-        if isinstance(node, m.CountSeats):
-            seats = self.seat_set(node.seats, scope)
-            return (lambda ctx: len(seats(ctx))), NUM
-        if isinstance(node, m.SeatQuantifier):
-            pairs = self.seat_values(node.var, node.seats, node.cond, scope, BOOL)
-            if node.every:
-                return (lambda ctx: all(v for _, v in pairs(ctx))), BOOL
-            return (lambda ctx: any(v for _, v in pairs(ctx))), BOOL
-        if isinstance(node, m.OverSeats):
-            pairs = self.seat_values(node.var, node.seats, node.value, scope, NUM)
-            how, line = node.how, node.span.line
-            return (lambda ctx: over_seats([v for _, v in pairs(ctx)], how, line)), NUM
-        if isinstance(node, m.MinMax):
-            fns = []
-            for a in node.args:
-                f, t = self.expr(a, scope)
-                self.want(t, NUM, a)
-                fns.append(f)
-            agg = max if node.highest else min
-            return (lambda ctx: agg(f(ctx) for f in fns)), NUM
-        if isinstance(node, m.CondValue):
-            cond, ct = self.expr(node.cond, scope)
-            self.want(ct, BOOL, node.cond)
-            then, tt = self.expr(node.then, scope)
-            orelse, ot = self.expr(node.orelse, scope)
-            if tt is not None and ot is not None and base_type(tt) != base_type(ot):
-                self.err("the two values of 'if … then … else …' are of different kinds", node.span)
-            return (lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)), tt or ot
-        if isinstance(node, m.Not):
-            f, t = self.expr(node.operand, scope)
-            self.want(t, BOOL, node.operand)
-            return (lambda ctx: not f(ctx)), BOOL
-        if isinstance(node, m.BinOp):
-            return self.binop(node, scope)
+        method = self._EXPR.get(type(node))
+        if method is not None:
+            return getattr(self, method)(node, scope)
         self.err("this is not an expression", getattr(node, "span", Span.unknown()))
         return (lambda ctx: 0), None
+
+    def _expr_Num(self, node, scope) -> tuple[Callable, str | None]:
+        """A whole number."""
+        v = node.value
+        return (lambda ctx: v), NUM
+
+    def _expr_Bool(self, node, scope) -> tuple[Callable, str | None]:
+        """``true`` or ``false``."""
+        b = node.value
+        return (lambda ctx: b), BOOL
+
+    def _expr_Name(self, node, scope) -> tuple[Callable, str | None]:
+        """A bare name."""
+        return self.name(node, scope)
+
+    def _expr_SeatName(self, node, scope) -> tuple[Callable, str | None]:
+        """A seat named where a value is expected."""
+        return self.name(m.Name(node.name, span=node.span), scope)
+
+    def _expr_seat(self, node, scope) -> tuple[Callable, str | None]:
+        """``left of SEAT``, ``right of SEAT`` and ``first of SEATS``."""
+        return self.seat(node, scope), SEAT
+
+    def _expr_ValueOf(self, node, scope) -> tuple[Callable, str | None]:
+        """``NAME of SEAT``."""
+        cg = self.cg
+        if node.name not in cg.counter_index:
+            self.err(f"unknown counter '{node.name}'", node.span, self.hint_for(node.name, cg.counter_index))
+            return (lambda ctx: 0), NUM
+        ci = cg.counter_index[node.name]
+        if not cg.game.counters[ci].per_player:
+            self.err(f"'{node.name}' is one counter for the whole table, not one per player", node.span,
+                     f"write just '{node.name}'")
+        s = self.seat(node.seat, scope)
+        return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + s(ctx)]), \
+            self.counter_type(cg.game.counters[ci])
+
+    def _expr_CountOf(self, node, scope) -> tuple[Callable, str | None]:
+        """``count of CARDS``."""
+        sel = self.cards(node.cards, scope)
+        return (lambda ctx: sum(len(ks) for _, ks in sel(ctx))), NUM
+
+    def _expr_TotalOf(self, node, scope) -> tuple[Callable, str | None]:
+        """``total ATTR of CARDS``."""
+        cg = self.cg
+        sel = self.cards(node.cards, scope)
+        if node.attr in cg.attr_table and node.attr not in scope:
+            col = cg.attr_table[node.attr]
+            return (lambda ctx: total_of(col, sel(ctx))), NUM
+        fn, typ = self.name(m.Name(node.attr, span=node.span), scope) if node.attr in scope or \
+            node.attr in cg.counter_index or node.attr in cg.seat_index else (None, None)
+        if typ and typ.startswith("sym:"):
+            columns = tuple(cg.attr_table[s] for s in cg.symbols[typ[4:]])
+            return (lambda ctx: total_of(columns[fn(ctx)], sel(ctx))), NUM
+        self.err(f"'{node.attr}' is not a card attribute", node.span,
+                 self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
+        return (lambda ctx: 0), NUM
+
+    def _expr_CardQuantifier(self, node, scope) -> tuple[Callable, str | None]:
+        """``every card in CARDS is P`` and ``some card in CARDS is P``."""
+        sel = self.cards(node.cards, scope)
+        pred = self.cpred(node.pred, scope)
+        if node.every:
+            return (lambda ctx: all(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
+        return (lambda ctx: any(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
+
+    def _expr_Roll(self, node, scope) -> tuple[Callable, str | None]:
+        """``roll DIE``."""
+        cg = self.cg
+        if node.die not in cg.dice:
+            self.err(f"unknown die '{node.die}'", node.span, self.hint_for(node.die, cg.dice))
+            return (lambda ctx: 0), NUM
+        sides = cg.dice[node.die]
+        die = node.die
+        return (lambda ctx: roll_die(ctx, sides, die)), NUM
+
+    def _expr_ClaimHolds(self, node, scope) -> tuple[Callable, str | None]:
+        """``claim holds [on CARDS]``."""
+        cg = self.cg
+        claims = cg.claim_list
+        focus = self.cards(node.cards, scope) if node.cards is not None else None
+
+        def holds(ctx):
+            if ctx.claim is None:
+                return False
+            c = claims[ctx.claim[0]]
+            saved = ctx.claim_args, ctx.focus
+            ctx.claim_args = ctx.claim[1]
+            if focus is not None:
+                ctx.focus = focus(ctx)        # these cards stand in for the claimed cards
+            try:
+                return c.truth(ctx)
+            finally:
+                ctx.claim_args, ctx.focus = saved
+        return holds, BOOL
+
+    def _expr_ClaimIs(self, node, scope) -> tuple[Callable, str | None]:
+        """``claim is NAME``."""
+        cg = self.cg
+        if node.claim not in cg.claims:
+            self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+            return (lambda ctx: False), BOOL
+        ci = cg.claims[node.claim].index
+        return (lambda ctx: ctx.claim is not None and ctx.claim[0] == ci), BOOL
+
+    def _expr_NoClaim(self, node, scope) -> tuple[Callable, str | None]:
+        """``no claim``."""
+        return (lambda ctx: ctx.claim is None), BOOL
+
+    def _expr_ClaimedField(self, node, scope) -> tuple[Callable, str | None]:
+        """``claimed FIELD``."""
+        cg = self.cg
+        matches = [c for c in cg.claim_list if node.field in c.params]
+        if not matches:
+            self.err(f"no claim has a field '{node.field}'", node.span)
+            return (lambda ctx: 0), NUM
+        positions = {c.index: c.params.index(node.field) for c in matches}
+        typ = matches[0].types[matches[0].params.index(node.field)]
+
+        def field(ctx):
+            if ctx.claim is None or ctx.claim[0] not in positions:
+                return 0
+            return ctx.claim[1][positions[ctx.claim[0]]]
+        return field, typ
+
+    def _expr_Beats(self, node, scope) -> tuple[Callable, str | None]:
+        """``NAME(args) beats claim``."""
+        cg = self.cg
+        if node.claim not in cg.claims:
+            self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+            return (lambda ctx: False), BOOL
+        c = cg.claims[node.claim]
+        args = self.args(c, node.args, node.span, scope)
+        decl = cg.game.claims[c.index]
+        if not (decl.ordering or decl.table or decl.higher):
+            self.err(f"claim '{c.name}' has no ordering, so nothing beats it", node.span,
+                     "declare one: claim NAME(a, b) ordered by a, b: …")
+        ci = c.index
+
+        def beats(ctx):
+            new = tuple(a(ctx) for a in args)
+            return c.beats(ctx, new) if ctx.claim is not None and ctx.claim[0] == ci else c.claimable(new)
+        return beats, BOOL
+
+    def _expr_Member(self, node, scope) -> tuple[Callable, str | None]:
+        """``SEAT in SEATS``."""
+        seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
+        seats = self.seat_set(node.seats, scope)
+        return (lambda ctx: seat(ctx) in seats(ctx)), BOOL
+
+    def _expr_PlayerCount(self, node, scope) -> tuple[Callable, str | None]:
+        """``players``."""
+        return (lambda ctx: ctx.n), NUM
+
+    def _expr_Extreme(self, node, scope) -> tuple[Callable, str | None]:
+        """``highest NAME`` and ``lowest NAME``."""
+        cg = self.cg
+        if node.name not in cg.counter_index or not cg.game.counters[cg.counter_index[node.name]].per_player:
+            self.err(f"'{node.name}' is not a per-player counter", node.span,
+                     self.hint_for(node.name, cg.counter_index))
+            return (lambda ctx: 0), NUM
+        ci = cg.counter_index[node.name]
+        agg = max if node.highest else min
+
+        def extreme(ctx):
+            base = cg.counter_base(ctx.n)[ci]
+            return agg(ctx.counters[base:base + ctx.n])
+        return extreme, NUM
+
+    def _expr_IsOut(self, node, scope) -> tuple[Callable, str | None]:
+        """``SEAT is out``."""
+        seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
+        return (lambda ctx: ctx.out[seat(ctx)] > 0), BOOL
+
+    def _expr_CountSeats(self, node, scope) -> tuple[Callable, str | None]:
+        """``count of seats in SEATS``."""
+        seats = self.seat_set(node.seats, scope)
+        return (lambda ctx: len(seats(ctx))), NUM
+
+    def _expr_SeatQuantifier(self, node, scope) -> tuple[Callable, str | None]:
+        """``some NAME in SEATS where (COND)`` and ``every NAME in SEATS where (COND)``."""
+        pairs = self.seat_values(node.var, node.seats, node.cond, scope, BOOL)
+        if node.every:
+            return (lambda ctx: all(v for _, v in pairs(ctx))), BOOL
+        return (lambda ctx: any(v for _, v in pairs(ctx))), BOOL
+
+    def _expr_OverSeats(self, node, scope) -> tuple[Callable, str | None]:
+        """``highest of (…)``, ``lowest of (…)`` and ``total of (…)`` over seats."""
+        pairs = self.seat_values(node.var, node.seats, node.value, scope, NUM)
+        how, line = node.how, node.span.line
+        return (lambda ctx: over_seats([v for _, v in pairs(ctx)], how, line)), NUM
+
+    def _expr_MinMax(self, node, scope) -> tuple[Callable, str | None]:
+        """``min(a, b, …)`` and ``max(a, b, …)``."""
+        fns = []
+        for a in node.args:
+            f, t = self.expr(a, scope)
+            self.want(t, NUM, a)
+            fns.append(f)
+        agg = max if node.highest else min
+        return (lambda ctx: agg(f(ctx) for f in fns)), NUM
+
+    def _expr_CondValue(self, node, scope) -> tuple[Callable, str | None]:
+        """``if COND then A else B``."""
+        cond, ct = self.expr(node.cond, scope)
+        self.want(ct, BOOL, node.cond)
+        then, tt = self.expr(node.then, scope)
+        orelse, ot = self.expr(node.orelse, scope)
+        if tt is not None and ot is not None and base_type(tt) != base_type(ot):
+            self.err("the two values of 'if … then … else …' are of different kinds", node.span)
+        return (lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)), tt or ot
+
+    def _expr_Not(self, node, scope) -> tuple[Callable, str | None]:
+        """``not COND``."""
+        f, t = self.expr(node.operand, scope)
+        self.want(t, BOOL, node.operand)
+        return (lambda ctx: not f(ctx)), BOOL
+
+    def _expr_BinOp(self, node, scope) -> tuple[Callable, str | None]:
+        """Arithmetic, comparison and logic."""
+        return self.binop(node, scope)
+
+    _EXPR = {
+        m.Num: "_expr_Num",
+        m.Bool: "_expr_Bool",
+        m.Name: "_expr_Name",
+        m.SeatName: "_expr_SeatName",
+        m.Neighbour: "_expr_seat",
+        m.FirstOf: "_expr_seat",
+        m.ValueOf: "_expr_ValueOf",
+        m.CountOf: "_expr_CountOf",
+        m.TotalOf: "_expr_TotalOf",
+        m.CardQuantifier: "_expr_CardQuantifier",
+        m.Roll: "_expr_Roll",
+        m.ClaimHolds: "_expr_ClaimHolds",
+        m.ClaimIs: "_expr_ClaimIs",
+        m.NoClaim: "_expr_NoClaim",
+        m.ClaimedField: "_expr_ClaimedField",
+        m.Beats: "_expr_Beats",
+        m.Member: "_expr_Member",
+        m.PlayerCount: "_expr_PlayerCount",
+        m.Extreme: "_expr_Extreme",
+        m.IsOut: "_expr_IsOut",
+        m.CountSeats: "_expr_CountSeats",
+        m.SeatQuantifier: "_expr_SeatQuantifier",
+        m.OverSeats: "_expr_OverSeats",
+        m.MinMax: "_expr_MinMax",
+        m.CondValue: "_expr_CondValue",
+        m.Not: "_expr_Not",
+        m.BinOp: "_expr_BinOp",
+    }
 
     def counter_type(self, decl: m.CounterDecl) -> str:
         """NUM, or "num:NAMES" for a counter declared with display names (checked in ``game``)."""
@@ -887,205 +979,304 @@ class Compiler:
         return run
 
     def stmt(self, node, scope) -> Callable:
-        cg = self.cg
-        if isinstance(node, (m.Require, m.ChooseCards, m.ChooseParam)):
-            self.err("'require' and 'choose' belong at the start of an action, before its effects",
-                     node.span)
-            return lambda ctx: None
-        if isinstance(node, m.Move):
-            sel = self.cards(node.cards, scope)
-            dest = self.zone(node.dest, scope)
-            bottom = node.bottom
-            lay = node.lay
-            # what is known of the cards moves with them when everyone can tell which cards
-            # moved: a whole zone, or the claimed cards (known as a group)
-            whole = isinstance(node.cards, m.ZoneRef)
-            group = isinstance(node.cards, m.Claimed)
-            own = isinstance(node.cards, m.Chosen)
-
-            def move(ctx):
-                move_cards(ctx, cg, sel(ctx), dest(ctx), bottom, lay, whole, group, own)
-            return move
-        if isinstance(node, m.Draw):
-            count, _ = self.expr(node.count, scope)
-            src = self.zone(node.source, scope)
-            dest = self.zone(node.dest, scope)
-            decl = cg.zones[cg.zone_index.get(node.source.zone, 0)]
-            refill = None
-            if decl.refill_from is not None:
-                if decl.refill_from not in cg.zone_index:
-                    self.err(f"unknown zone '{decl.refill_from}'", decl.span)
-                else:
-                    rz = cg.zone_index[decl.refill_from]
-                    if cg.zones[rz].per_player:
-                        self.err("a zone can only be refilled from a shared zone", decl.span)
-                    refill = rz
-
-            def draw(ctx):
-                draw_cards(ctx, cg, count(ctx), src(ctx), dest(ctx), refill)
-            return draw
-        if isinstance(node, m.Deal):
-            count, _ = self.expr(node.count, scope)
-            src = self.zone(node.source, scope)
-            if node.zone not in cg.zone_index or not cg.zones[cg.zone_index[node.zone]].per_player:
-                self.err(f"'{node.zone}' is not a zone of each player", node.span,
-                         self.hint_for(node.zone, [z.name for z in cg.zones if z.per_player]))
-                return lambda ctx: None
-            zi = cg.zone_index[node.zone]
-            return lambda ctx: deal_cards(ctx, cg, src(ctx), zi, count(ctx))   # the count once: it may be a roll
-        if isinstance(node, m.Shuffle):
-            dest = self.zone(node.zone, scope)
-            sel = self.cards(node.cards, scope) if node.cards is not None else None
-            if sel is None:
-                return lambda ctx: shuffle_zone(ctx, dest(ctx), None)
-            return lambda ctx: shuffle_zone(ctx, dest(ctx), sel(ctx))
-        if isinstance(node, m.Gather):
-            dest = self.zone(node.zone, scope)
-            faces = cg.die_faces
-            return lambda ctx: gather_cards(ctx, dest(ctx), faces)
-        if isinstance(node, m.Reveal):
-            sel = self.cards(node.cards, scope)
-            to = self.seat(node.to, scope) if node.to is not None else None
-            group = isinstance(node.cards, m.Claimed)
-
-            def reveal(ctx):
-                reveal_cards(ctx, sel(ctx), -1 if to is None else to(ctx), group)
-            return reveal
-        if isinstance(node, m.Assign):
-            return self.assign(node, scope)
-        if isinstance(node, m.MakeClaim):
-            if node.claim not in cg.claims:
-                self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
-                return lambda ctx: None
-            c = cg.claims[node.claim]
-            args = self.args(c, node.args, node.span, scope)
-            line = node.span.line
-
-            def claim(ctx):
-                make_claim(ctx, c.index, c.name, c.table, claim_label_of(c), tuple(a(ctx) for a in args), line)
-            return claim
-        if isinstance(node, m.LetGroup):
-            if node.name not in cg.group_index:
-                self.err(f"unknown group '{node.name}'", node.span, self.hint_for(node.name, cg.group_index)
-                         or f"declare it: group {node.name}")
-                return lambda ctx: None
-            gi = cg.group_index[node.name]
-            seats = self.seat_set(node.seats, scope)
-            return lambda ctx: set_group(ctx, gi, seats(ctx))
-        if isinstance(node, m.ClearClaim):
-            def clear(ctx):
-                ctx.claim = None
-                ctx.claimed = None
-            return clear
-        if isinstance(node, m.If):
-            cond, typ = self.expr(node.cond, scope)
-            self.want(typ, BOOL, node.cond)
-            then = self.block(node.then, scope)
-            orelse = self.block(node.orelse, scope) if node.orelse else None
-
-            def if_(ctx):
-                if cond(ctx):
-                    then(ctx)
-                elif orelse is not None:
-                    orelse(ctx)
-            return if_
-        if isinstance(node, m.ForKinds):
-            inner = dict(scope)
-            inner[node.var] = KIND
-            kinds = tuple(i for i, k in enumerate(cg.kinds) if k.die is None)
-            return loop(node.var, lambda ctx: kinds, self.block(node.body, inner))
-        if isinstance(node, m.ForEach):
-            if node.seats.kind == "var" and node.seats.name in cg.symbols and node.seats.name not in scope:
-                # for each value of a symbol set
-                inner = dict(scope)
-                inner[node.var] = _sym(node.seats.name)
-                values = range(len(cg.symbols[node.seats.name]))
-                return loop(node.var, lambda ctx: values, self.block(node.body, inner))
-            seats = self.seat_set(node.seats, scope)
-            inner = dict(scope)
-            inner[node.var] = SEAT
-            return loop(node.var, seats, self.block(node.body, inner))
-        if isinstance(node, m.GoTo):
-            if node.phase not in self.phase_names:
-                self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
-                return lambda ctx: None
-            target = node.phase
-            start = self.seat(node.start, scope) if node.start is not None else None
-
-            def goto(ctx):
-                if start is not None:
-                    ctx.seats[CURRENT] = start(ctx)     # 'go to PHASE from SEAT'
-                ctx.goto = cg.phases[target].index
-                ctx.stack = ()          # a 'go to' leaves every pending 'ask … then'
-                raise Jump()
-            return goto
-        if isinstance(node, m.EndTurn):
-            def end_turn(ctx):
-                raise EndOfTurn()
-            return end_turn
-        if isinstance(node, m.Ask):
-            return self.ask(node, scope)
-        if isinstance(node, m.Do):
-            if node.procedure not in self.procedure_names:
-                self.err(f"unknown procedure '{node.procedure}'", node.span,
-                         self.hint_for(node.procedure, self.procedure_names))
-                return lambda ctx: None
-            return self.call(node, scope)
-        if isinstance(node, m.LetValue):
-            value, typ = self.expr(node.value, scope)
-            scope[node.name] = typ
-            var = node.name
-
-            def let_value(ctx):
-                ctx.locals[var] = value(ctx)
-            return let_value
-        if isinstance(node, m.RemoveSeat):
-            gi = self.group(node.group, node.span)
-            seat = self.seat(node.seat, scope)
-            return lambda ctx: remove_from_group(ctx, gi, seat(ctx))
-        if isinstance(node, m.KnockOut):
-            seat = self.seat(node.seat, scope)
-            remain = cg.game.match.remain
-
-            def knock_out(ctx):
-                knock_out_seat(ctx, seat(ctx), remain)
-            return knock_out
-        if isinstance(node, m.RollDice):
-            sel = self.cards(node.cards, scope)
-            faces = cg.die_faces
-
-            def roll_dice(ctx):
-                roll_dice_in(ctx, sel(ctx), faces)
-            return roll_dice
-        if isinstance(node, m.Repeat):
-            count, typ = self.expr(node.count, scope)
-            self.want(typ, NUM, node.count)
-            body = self.block(node.body, scope)
-
-            line = node.span.line
-
-            def repeat(ctx):
-                for _ in range(loop_size(count(ctx), "repeat", line)):
-                    body(ctx)
-            return repeat
-        if isinstance(node, m.ForRange):
-            low, lt = self.expr(node.low, scope)
-            high, ht = self.expr(node.high, scope)
-            self.want(lt, NUM, node.low)
-            self.want(ht, NUM, node.high)
-            inner = dict(scope)
-            inner[node.var] = NUM
-            line = node.span.line
-            return loop(node.var, lambda ctx: loop_range(low(ctx), high(ctx), line), self.block(node.body, inner))
-        if isinstance(node, m.EndDeal):
-            def end(ctx):
-                raise EndOfDeal()
-            return end
-        if isinstance(node, m.Log):
-            text = self.template(node.text, scope)
-            return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx) if ctx.texts else None}))
+        method = self._STMT.get(type(node))
+        if method is not None:
+            return getattr(self, method)(node, scope)
         self.err("not a statement", getattr(node, "span", Span.unknown()))
         return lambda ctx: None
+
+    def _stmt_step(self, node, scope) -> Callable:
+        """``require`` or ``choose`` after an action's effects (an error)."""
+        self.err("'require' and 'choose' belong at the start of an action, before its effects",
+                 node.span)
+        return lambda ctx: None
+
+    def _stmt_Move(self, node, scope) -> Callable:
+        """``move CARDS to ZONE [at bottom]`` and ``lay CARDS on ZONE``."""
+        cg = self.cg
+        sel = self.cards(node.cards, scope)
+        dest = self.zone(node.dest, scope)
+        bottom = node.bottom
+        lay = node.lay
+        # what is known of the cards moves with them when everyone can tell which cards
+        # moved: a whole zone, or the claimed cards (known as a group)
+        whole = isinstance(node.cards, m.ZoneRef)
+        group = isinstance(node.cards, m.Claimed)
+        own = isinstance(node.cards, m.Chosen)
+
+        def move(ctx):
+            move_cards(ctx, cg, sel(ctx), dest(ctx), bottom, lay, whole, group, own)
+        return move
+
+    def _stmt_Draw(self, node, scope) -> Callable:
+        """``draw N from ZONE to ZONE``."""
+        cg = self.cg
+        count, _ = self.expr(node.count, scope)
+        src = self.zone(node.source, scope)
+        dest = self.zone(node.dest, scope)
+        decl = cg.zones[cg.zone_index.get(node.source.zone, 0)]
+        refill = None
+        if decl.refill_from is not None:
+            if decl.refill_from not in cg.zone_index:
+                self.err(f"unknown zone '{decl.refill_from}'", decl.span)
+            else:
+                rz = cg.zone_index[decl.refill_from]
+                if cg.zones[rz].per_player:
+                    self.err("a zone can only be refilled from a shared zone", decl.span)
+                refill = rz
+
+        def draw(ctx):
+            draw_cards(ctx, cg, count(ctx), src(ctx), dest(ctx), refill)
+        return draw
+
+    def _stmt_Deal(self, node, scope) -> Callable:
+        """``deal N from ZONE to each ZONE``."""
+        cg = self.cg
+        count, _ = self.expr(node.count, scope)
+        src = self.zone(node.source, scope)
+        if node.zone not in cg.zone_index or not cg.zones[cg.zone_index[node.zone]].per_player:
+            self.err(f"'{node.zone}' is not a zone of each player", node.span,
+                     self.hint_for(node.zone, [z.name for z in cg.zones if z.per_player]))
+            return lambda ctx: None
+        zi = cg.zone_index[node.zone]
+        return lambda ctx: deal_cards(ctx, cg, src(ctx), zi, count(ctx))   # the count once: it may be a roll
+
+    def _stmt_Shuffle(self, node, scope) -> Callable:
+        """``shuffle ZONE`` and ``shuffle CARDS into ZONE``."""
+        dest = self.zone(node.zone, scope)
+        sel = self.cards(node.cards, scope) if node.cards is not None else None
+        if sel is None:
+            return lambda ctx: shuffle_zone(ctx, dest(ctx), None)
+        return lambda ctx: shuffle_zone(ctx, dest(ctx), sel(ctx))
+
+    def _stmt_Gather(self, node, scope) -> Callable:
+        """``gather all cards into ZONE``."""
+        cg = self.cg
+        dest = self.zone(node.zone, scope)
+        faces = cg.die_faces
+        return lambda ctx: gather_cards(ctx, dest(ctx), faces)
+
+    def _stmt_Reveal(self, node, scope) -> Callable:
+        """``reveal CARDS`` and ``show CARDS to SEAT``."""
+        sel = self.cards(node.cards, scope)
+        to = self.seat(node.to, scope) if node.to is not None else None
+        group = isinstance(node.cards, m.Claimed)
+
+        def reveal(ctx):
+            reveal_cards(ctx, sel(ctx), -1 if to is None else to(ctx), group)
+        return reveal
+
+    def _stmt_Assign(self, node, scope) -> Callable:
+        """``set``, ``add`` and ``subtract``."""
+        return self.assign(node, scope)
+
+    def _stmt_MakeClaim(self, node, scope) -> Callable:
+        """``claim NAME(args)``."""
+        cg = self.cg
+        if node.claim not in cg.claims:
+            self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+            return lambda ctx: None
+        c = cg.claims[node.claim]
+        args = self.args(c, node.args, node.span, scope)
+        line = node.span.line
+
+        def claim(ctx):
+            make_claim(ctx, c.index, c.name, c.table, claim_label_of(c), tuple(a(ctx) for a in args), line)
+        return claim
+
+    def _stmt_LetGroup(self, node, scope) -> Callable:
+        """``let GROUP be SEATS``."""
+        cg = self.cg
+        if node.name not in cg.group_index:
+            self.err(f"unknown group '{node.name}'", node.span, self.hint_for(node.name, cg.group_index)
+                     or f"declare it: group {node.name}")
+            return lambda ctx: None
+        gi = cg.group_index[node.name]
+        seats = self.seat_set(node.seats, scope)
+        return lambda ctx: set_group(ctx, gi, seats(ctx))
+
+    def _stmt_ClearClaim(self, node, scope) -> Callable:
+        """``clear claim``."""
+
+        def clear(ctx):
+            ctx.claim = None
+            ctx.claimed = None
+        return clear
+
+    def _stmt_If(self, node, scope) -> Callable:
+        """``if COND { … } else { … }``."""
+        cond, typ = self.expr(node.cond, scope)
+        self.want(typ, BOOL, node.cond)
+        then = self.block(node.then, scope)
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+
+        def if_(ctx):
+            if cond(ctx):
+                then(ctx)
+            elif orelse is not None:
+                orelse(ctx)
+        return if_
+
+    def _stmt_ForKinds(self, node, scope) -> Callable:
+        """``for each NAME in deck { … }``."""
+        cg = self.cg
+        inner = dict(scope)
+        inner[node.var] = KIND
+        kinds = tuple(i for i, k in enumerate(cg.kinds) if k.die is None)
+        return loop(node.var, lambda ctx: kinds, self.block(node.body, inner))
+
+    def _stmt_ForEach(self, node, scope) -> Callable:
+        """``for each NAME in SEATS { … }`` (or in a symbol set)."""
+        cg = self.cg
+        if node.seats.kind == "var" and node.seats.name in cg.symbols and node.seats.name not in scope:
+            # for each value of a symbol set
+            inner = dict(scope)
+            inner[node.var] = _sym(node.seats.name)
+            values = range(len(cg.symbols[node.seats.name]))
+            return loop(node.var, lambda ctx: values, self.block(node.body, inner))
+        seats = self.seat_set(node.seats, scope)
+        inner = dict(scope)
+        inner[node.var] = SEAT
+        return loop(node.var, seats, self.block(node.body, inner))
+
+    def _stmt_GoTo(self, node, scope) -> Callable:
+        """``go to PHASE [from SEAT]``."""
+        cg = self.cg
+        if node.phase not in self.phase_names:
+            self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
+            return lambda ctx: None
+        target = node.phase
+        start = self.seat(node.start, scope) if node.start is not None else None
+
+        def goto(ctx):
+            if start is not None:
+                ctx.seats[CURRENT] = start(ctx)     # 'go to PHASE from SEAT'
+            ctx.goto = cg.phases[target].index
+            ctx.stack = ()          # a 'go to' leaves every pending 'ask … then'
+            raise Jump()
+        return goto
+
+    def _stmt_EndTurn(self, node, scope) -> Callable:
+        """``end turn``."""
+
+        def end_turn(ctx):
+            raise EndOfTurn()
+        return end_turn
+
+    def _stmt_Ask(self, node, scope) -> Callable:
+        """``ask [SEAT to] PHASE [then { … }]``."""
+        return self.ask(node, scope)
+
+    def _stmt_Do(self, node, scope) -> Callable:
+        """``do NAME(args)``."""
+        if node.procedure not in self.procedure_names:
+            self.err(f"unknown procedure '{node.procedure}'", node.span,
+                     self.hint_for(node.procedure, self.procedure_names))
+            return lambda ctx: None
+        return self.call(node, scope)
+
+    def _stmt_LetValue(self, node, scope) -> Callable:
+        """``let NAME = EXPR``."""
+        value, typ = self.expr(node.value, scope)
+        scope[node.name] = typ
+        var = node.name
+
+        def let_value(ctx):
+            ctx.locals[var] = value(ctx)
+        return let_value
+
+    def _stmt_RemoveSeat(self, node, scope) -> Callable:
+        """``remove SEAT from GROUP``."""
+        gi = self.group(node.group, node.span)
+        seat = self.seat(node.seat, scope)
+        return lambda ctx: remove_from_group(ctx, gi, seat(ctx))
+
+    def _stmt_KnockOut(self, node, scope) -> Callable:
+        """``knock out SEAT``."""
+        cg = self.cg
+        seat = self.seat(node.seat, scope)
+        remain = cg.game.match.remain
+
+        def knock_out(ctx):
+            knock_out_seat(ctx, seat(ctx), remain)
+        return knock_out
+
+    def _stmt_RollDice(self, node, scope) -> Callable:
+        """``roll CARDS``."""
+        cg = self.cg
+        sel = self.cards(node.cards, scope)
+        faces = cg.die_faces
+
+        def roll_dice(ctx):
+            roll_dice_in(ctx, sel(ctx), faces)
+        return roll_dice
+
+    def _stmt_Repeat(self, node, scope) -> Callable:
+        """``repeat N times { … }``."""
+        count, typ = self.expr(node.count, scope)
+        self.want(typ, NUM, node.count)
+        body = self.block(node.body, scope)
+
+        line = node.span.line
+
+        def repeat(ctx):
+            for _ in range(loop_size(count(ctx), "repeat", line)):
+                body(ctx)
+        return repeat
+
+    def _stmt_ForRange(self, node, scope) -> Callable:
+        """``for each NAME in LOW..HIGH { … }``."""
+        low, lt = self.expr(node.low, scope)
+        high, ht = self.expr(node.high, scope)
+        self.want(lt, NUM, node.low)
+        self.want(ht, NUM, node.high)
+        inner = dict(scope)
+        inner[node.var] = NUM
+        line = node.span.line
+        return loop(node.var, lambda ctx: loop_range(low(ctx), high(ctx), line), self.block(node.body, inner))
+
+    def _stmt_EndDeal(self, node, scope) -> Callable:
+        """``end deal``."""
+
+        def end(ctx):
+            raise EndOfDeal()
+        return end
+
+    def _stmt_Log(self, node, scope) -> Callable:
+        """``log "TEXT"``."""
+        text = self.template(node.text, scope)
+        return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx) if ctx.texts else None}))
+
+    _STMT = {
+        m.Require: "_stmt_step",
+        m.ChooseCards: "_stmt_step",
+        m.ChooseParam: "_stmt_step",
+        m.Move: "_stmt_Move",
+        m.Draw: "_stmt_Draw",
+        m.Deal: "_stmt_Deal",
+        m.Shuffle: "_stmt_Shuffle",
+        m.Gather: "_stmt_Gather",
+        m.Reveal: "_stmt_Reveal",
+        m.Assign: "_stmt_Assign",
+        m.MakeClaim: "_stmt_MakeClaim",
+        m.LetGroup: "_stmt_LetGroup",
+        m.ClearClaim: "_stmt_ClearClaim",
+        m.If: "_stmt_If",
+        m.ForKinds: "_stmt_ForKinds",
+        m.ForEach: "_stmt_ForEach",
+        m.GoTo: "_stmt_GoTo",
+        m.EndTurn: "_stmt_EndTurn",
+        m.Ask: "_stmt_Ask",
+        m.Do: "_stmt_Do",
+        m.LetValue: "_stmt_LetValue",
+        m.RemoveSeat: "_stmt_RemoveSeat",
+        m.KnockOut: "_stmt_KnockOut",
+        m.RollDice: "_stmt_RollDice",
+        m.Repeat: "_stmt_Repeat",
+        m.ForRange: "_stmt_ForRange",
+        m.EndDeal: "_stmt_EndDeal",
+        m.Log: "_stmt_Log",
+    }
 
     def ask(self, node: m.Ask, scope) -> Callable:
         """``ask [SEAT to] PHASE then { … }``: a frame (the ``then`` block, the values known
@@ -1275,46 +1466,9 @@ class Compiler:
                 steps.append(("cards", z, s.low, s.high))
                 scope["$chosen"] = "cards"
             elif isinstance(s, m.ChooseParam):
-                d = s.domain
-                if d.kind == "range":
-                    lo, lt = self.expr(d.low, scope)
-                    hi, ht = self.expr(d.high, scope)
-                    self.want(lt, NUM, d.low)
-                    self.want(ht, NUM, d.high)
-                    if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) \
-                            and d.high.value - d.low.value >= MAX_CHOICES:
-                        self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1} values; at most "
-                                 f"{MAX_CHOICES:,} are allowed", d.span, "choose among fewer values")
-                    dom = (lambda ctx, lo=lo, hi=hi, line=d.span.line, name=s.name:
-                           choice_range(lo(ctx), hi(ctx), name, line))
-                    typ = NUM
-                    if s.names is not None:
-                        typ = self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
-                elif d.kind == "symbols":
-                    typ = _sym(d.name)
-                    if d.name not in self.cg.symbols:
-                        hint = self.hint_for(d.name, self.cg.symbols)
-                        if d.name in self.cg.zone_index:
-                            hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
-                        self.err(f"unknown symbol set '{d.name}'", d.span, hint)
-                        dom = (lambda ctx: range(0))
-                        typ = None
-                    else:
-                        size = len(self.cg.symbols[d.name])
-                        dom = (lambda ctx, size=size: range(size))
-                elif d.kind == "group":
-                    seats = self.seat_set(d.seats, scope)
-                    size = d.size
-                    if size < 1:
-                        self.err("choose at least 1 seat", d.span)
-                    dom = (lambda ctx, seats=seats, size=size: seat_groups(seats(ctx), size))
-                    typ = GROUP
-                else:
-                    seats = self.seat_set(d.seats, scope)
-                    dom = seats
-                    typ = SEAT
+                dom, typ = self.choice_domain(s, scope)
                 earlier = {st[1] for st in steps if st[0] == "param"}
-                dependent = bool(names_read(d) & earlier)
+                dependent = bool(names_read(s.domain) & earlier)
                 steps.append(["param", s.name, dom, typ, dependent, (), s.prompt])
                 scope[s.name] = typ
             else:
@@ -1330,6 +1484,48 @@ class Compiler:
         preview = self.template(node.label, scope, choices)
         return CompiledAction(node.name, index, label, tuple(steps), self.run_all(effects), node.span, preview,
                               tuple(effects))
+
+    def choice_domain(self, s: m.ChooseParam, scope) -> tuple:
+        """``choose NAME in DOMAIN``: the values offered, as ``ctx -> values``, and their type."""
+        d = s.domain
+        if d.kind == "range":
+            lo, lt = self.expr(d.low, scope)
+            hi, ht = self.expr(d.high, scope)
+            self.want(lt, NUM, d.low)
+            self.want(ht, NUM, d.high)
+            if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) \
+                    and d.high.value - d.low.value >= MAX_CHOICES:
+                self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1} values; at most "
+                         f"{MAX_CHOICES:,} are allowed", d.span, "choose among fewer values")
+            dom = (lambda ctx, lo=lo, hi=hi, line=d.span.line, name=s.name:
+                   choice_range(lo(ctx), hi(ctx), name, line))
+            typ = NUM
+            if s.names is not None:
+                typ = self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
+        elif d.kind == "symbols":
+            typ = _sym(d.name)
+            if d.name not in self.cg.symbols:
+                hint = self.hint_for(d.name, self.cg.symbols)
+                if d.name in self.cg.zone_index:
+                    hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
+                self.err(f"unknown symbol set '{d.name}'", d.span, hint)
+                dom = (lambda ctx: range(0))
+                typ = None
+            else:
+                size = len(self.cg.symbols[d.name])
+                dom = (lambda ctx, size=size: range(size))
+        elif d.kind == "group":
+            seats = self.seat_set(d.seats, scope)
+            size = d.size
+            if size < 1:
+                self.err("choose at least 1 seat", d.span)
+            dom = (lambda ctx, seats=seats, size=size: seat_groups(seats(ctx), size))
+            typ = GROUP
+        else:
+            seats = self.seat_set(d.seats, scope)
+            dom = seats
+            typ = SEAT
+        return dom, typ
 
     def force(self, p: m.PhaseDecl, actions: list, cp: CompiledPhase) -> None:
         """``action NAME … forced when COND``: while COND holds for the deciding seat, the
@@ -1446,39 +1642,61 @@ class Compiler:
             cg.phases[p.name] = cp
             cg.phase_list.append(cp)
         for c, cc in zip(g.claims, cg.claim_list):
-            scope = {name: typ for name, typ in zip(cc.params, cc.types)}
-            # claim fields are read from ctx.claim_args while the claim is evaluated
-            fns = {}
-            for pos, name in enumerate(cc.params):
-                fns[name] = pos
-            if m.mentions(c.truth, (m.ClaimHolds,)):
-                self.err(f"claim '{c.name}' is true when… 'claim holds': a claim cannot be defined by itself",
-                         c.truth.span, "say what must be true of the cards or the table")
-            truth, typ = self.expr(c.truth, scope)
-            self.want(typ, BOOL, c.truth)
-            cc.truth = _with_claim_args(truth, fns)
-            cc.label = _with_claim_args(self.template(c.label, scope), fns) if c.label else None
-            if c.ordering:
-                keys = []
-                for e in c.ordering:
-                    f, t = self.expr(e, scope)
-                    if t == BOOL:
-                        self.err("an ordering key is a value, not a condition", e.span)
-                    keys.append(f)
-                cc.key = _with_claim_args(lambda ctx, keys=tuple(keys): tuple(f(ctx) for f in keys), fns)
-            if c.table:
-                cc.table = {}
-                for rank, entry in enumerate(c.table):
-                    values = self.table_entry(cc, entry, c.span)
-                    if values is None:
-                        break             # one located problem is enough for a malformed table
-                    if values in cc.table:
-                        self.err(f"{entry_text(entry)} is listed twice in the order of '{c.name}'", c.span)
-                    cc.table[values] = rank
-            if c.higher is not None:
-                f, t = self.expr(c.higher, scope)
-                self.want(t, BOOL, c.higher)
-                cc.higher = _with_claim_args(f, fns)
+            self.claim(c, cc)
+        self.procedures(g)
+        for p, cp in zip(g.phases, cg.phase_list):
+            self.phase(p, cp)
+        for d in g.dice:
+            if d.count and d.zone is not None:
+                if d.zone not in cg.zone_index:
+                    self.err(f"unknown zone '{d.zone}'", d.span, self.hint_for(d.zone, cg.zone_index))
+                elif cg.zones[cg.zone_index[d.zone]].per_player != d.each:
+                    self.err(f"'{d.zone}' is {'shared' if d.each else 'a zone of each player'}", d.span,
+                             f"write '{d.count} in {d.zone}'" if d.each else f"write '{d.count} in each {d.zone}'")
+        self.match(g)
+        self.check_endings(g)
+        self.check_dead_ends(g)
+        self.check_traps(g)
+
+    def claim(self, c: m.ClaimDecl, cc: CompiledClaim) -> None:
+        """``claim NAME(params) "label" ordered …: true when COND``: its truth, label and order."""
+        scope = {name: typ for name, typ in zip(cc.params, cc.types)}
+        # claim fields are read from ctx.claim_args while the claim is evaluated
+        fns = {}
+        for pos, name in enumerate(cc.params):
+            fns[name] = pos
+        if m.mentions(c.truth, (m.ClaimHolds,)):
+            self.err(f"claim '{c.name}' is true when… 'claim holds': a claim cannot be defined by itself",
+                     c.truth.span, "say what must be true of the cards or the table")
+        truth, typ = self.expr(c.truth, scope)
+        self.want(typ, BOOL, c.truth)
+        cc.truth = _with_claim_args(truth, fns)
+        cc.label = _with_claim_args(self.template(c.label, scope), fns) if c.label else None
+        if c.ordering:
+            keys = []
+            for e in c.ordering:
+                f, t = self.expr(e, scope)
+                if t == BOOL:
+                    self.err("an ordering key is a value, not a condition", e.span)
+                keys.append(f)
+            cc.key = _with_claim_args(lambda ctx, keys=tuple(keys): tuple(f(ctx) for f in keys), fns)
+        if c.table:
+            cc.table = {}
+            for rank, entry in enumerate(c.table):
+                values = self.table_entry(cc, entry, c.span)
+                if values is None:
+                    break             # one located problem is enough for a malformed table
+                if values in cc.table:
+                    self.err(f"{entry_text(entry)} is listed twice in the order of '{c.name}'", c.span)
+                cc.table[values] = rank
+        if c.higher is not None:
+            f, t = self.expr(c.higher, scope)
+            self.want(t, BOOL, c.higher)
+            cc.higher = _with_claim_args(f, fns)
+
+    def procedures(self, g: m.Game) -> None:
+        """``procedure NAME(params) { … }``: those without values compiled here, the others once each."""
+        cg = self.cg
         self.procedure_decls = {proc.name: proc for proc in g.procedures}
         self.procedure_cache = {}
         for proc in g.procedures:
@@ -1488,37 +1706,36 @@ class Compiler:
         for proc in g.procedures:
             if proc.params:
                 self.procedure_body(proc)
-        for p, cp in zip(g.phases, cg.phase_list):
-            if p.seats is not None:
-                cp.seats = self.seat_set(p.seats, {})
-            actions = []
-            for i, a in enumerate(p.actions):
-                if a.name == DECLINE:
-                    self.err(f"'{DECLINE}' is the built-in way to let a window pass; choose another name", a.span)
-                actions.append(self.action(a, i, {}, p.kind))
-            names = [a.name for a in p.actions]
-            for a in p.actions:
-                if names.count(a.name) > 1:
-                    self.err(f"phase '{p.name}' has two actions named '{a.name}'", a.span)
-                    break
-            if not actions:
-                self.err(f"phase '{p.name}' offers no action", p.span)
-            self.force(p, actions, cp)
-            cp.actions = tuple(actions)
-            cp.by_name = {a.name: a for a in actions}
-            if p.rotation is not None:
-                cp.rotate = self.rotation(p)
-            if p.after is not None:
-                cp.after = self.block(p.after, {})
-            elif p.kind == "vote":
-                self.err(f"vote '{p.name}' needs a 'then' block", p.span)
-        for d in g.dice:
-            if d.count and d.zone is not None:
-                if d.zone not in cg.zone_index:
-                    self.err(f"unknown zone '{d.zone}'", d.span, self.hint_for(d.zone, cg.zone_index))
-                elif cg.zones[cg.zone_index[d.zone]].per_player != d.each:
-                    self.err(f"'{d.zone}' is {'shared' if d.each else 'a zone of each player'}", d.span,
-                             f"write '{d.count} in {d.zone}'" if d.each else f"write '{d.count} in each {d.zone}'")
+
+    def phase(self, p: m.PhaseDecl, cp: CompiledPhase) -> None:
+        """A phase: its seats, its actions, its rotation and its closing block."""
+        if p.seats is not None:
+            cp.seats = self.seat_set(p.seats, {})
+        actions = []
+        for i, a in enumerate(p.actions):
+            if a.name == DECLINE:
+                self.err(f"'{DECLINE}' is the built-in way to let a window pass; choose another name", a.span)
+            actions.append(self.action(a, i, {}, p.kind))
+        names = [a.name for a in p.actions]
+        for a in p.actions:
+            if names.count(a.name) > 1:
+                self.err(f"phase '{p.name}' has two actions named '{a.name}'", a.span)
+                break
+        if not actions:
+            self.err(f"phase '{p.name}' offers no action", p.span)
+        self.force(p, actions, cp)
+        cp.actions = tuple(actions)
+        cp.by_name = {a.name: a for a in actions}
+        if p.rotation is not None:
+            cp.rotate = self.rotation(p)
+        if p.after is not None:
+            cp.after = self.block(p.after, {})
+        elif p.kind == "vote":
+            self.err(f"vote '{p.name}' needs a 'then' block", p.span)
+
+    def match(self, g: m.Game) -> None:
+        """The setup, ``between deals``, ``deals until``, the ranking, the result and the initial values."""
+        cg = self.cg
         cg.setup = self.block(g.setup, {})
         cg.between = self.block(g.match.between, {})
         if g.match.until is not None:
@@ -1543,9 +1760,6 @@ class Compiler:
         cg.counter_inits = tuple(self.expr(c.initial, {})[0] for c in g.counters)
         cg.seat_inits = tuple("random" if s.random else None if s.initial is None else self.seat(s.initial, {})
                               for s in g.seats)
-        self.check_endings(g)
-        self.check_dead_ends(g)
-        self.check_traps(g)
 
     def check_traps(self, g: m.Game) -> None:
         """Phases that can never be left: every action of each (and its closing block) only
