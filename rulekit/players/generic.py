@@ -285,6 +285,7 @@ class _Record:
         self.claims = 0           # claims heard in the match
         self.called = 0           # of them, put to the test
         self.open = False         # whether the last claim heard has not been tested yet
+        self.unions: dict = {}    # looks at one zone -> their multiset_union (see union)
 
     def update(self, bot: "GenericBot", view: View) -> dict:
         history = view.history
@@ -341,6 +342,17 @@ class _Record:
         self.first = history[0] if len(history) else None
         self.read = len(history)
         return self.seen
+
+    def union(self, looks: list) -> tuple:
+        """:func:`multiset_union` of ``looks``, kept for the looks asked of again (the same
+        facts stand in the view from one decision to the next)."""
+        key = tuple(looks)
+        got = self.unions.get(key)
+        if got is None:
+            if len(self.unions) > 1024:
+                self.unions.clear()
+            got = self.unions[key] = multiset_union(looks)
+        return got
 
     def remember(self, view: View) -> None:
         """Keep what ``view.known`` says of the zones this seat cannot see: the engine
@@ -460,6 +472,7 @@ class GenericBot:
         if not record.held:
             return view
         extra = []
+        looks: dict | None = None
         for slot, cards in list(record.held.items()):
             name, owner, count, shown = view.zones[slot]
             if count == 0:
@@ -467,7 +480,12 @@ class GenericBot:
                 continue
             if owner is None or owner == view.seat or shown is not None or count is None:
                 continue                       # only the hands of others it cannot see
-            certain = multiset_union([fact[2] for fact in view.known if fact[0] == name and fact[1] == owner])
+            if looks is None:       # what the view knows, by zone
+                looks = {}
+                for fact in view.known:
+                    looks.setdefault((fact[0], fact[1]), []).append(fact[2])
+            seen = looks.get((name, owner))
+            certain = record.union(seen) if seen else ()
             room = count - len(certain)
             more = []
             skip = Counter(certain)
