@@ -13,7 +13,7 @@ from pathlib import Path
 from rulekit import Action, Engine, load, loads
 from rulekit.play.match import MatchTooLong, play_match, seat_rng
 from rulekit.players import GenericBot, RandomBot
-from rulekit.players.generic import _Analysis
+from rulekit.players.generic import _ANALYSES, _Analysis
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -67,6 +67,39 @@ def test_the_analysis_follows_ask_procedures_and_windows():
     assert ("answer", "concede") not in coup.tests
     dtc = _Analysis(load(str(GAMES / "dtc.rules")))
     assert dtc.tests == {("decide", "refuse")} and ("decide", "accept") not in dtc.tests
+
+
+def test_the_shortcuts_of_the_analysis_hold_only_where_the_rules_allow_them():
+    """An offer whose value reaches only its claim runs once for every value, and a claim
+    reading only the claimed cards is judged once for every bot; a value read by another
+    statement, or a claim reading a counter, gets neither."""
+    text = (GAMES / "dtc.rules").read_text()
+    dtc = _Analysis(loads(text))
+    assert dtc.values_only_claimed == {("give", "offer"): ((1, "v"),)}
+    assert dtc.cards_alone == {"offer"}
+    drawn = loads(text.replace("draw 6 - count of your hand", "draw v - 1"))
+    assert ("give", "offer") in _Analysis(drawn).kind_blind
+    assert _Analysis(drawn).values_only_claimed == {}
+    counted = loads(text.replace("(wild or value = v)", "(wild or value = count of stock)", 1))
+    assert _Analysis(counted).cards_alone == set()
+
+
+def test_the_shortcuts_choose_as_the_long_way_does():
+    """With the shortcuts of the analysis (one run of an offer for every value, judgements
+    kept for every bot) the bots choose exactly what they choose without them."""
+    def moves(short: bool) -> list:
+        engine = _engine("dtc.rules")
+        analysis = _Analysis(engine.game)
+        if not short:
+            analysis.values_only_claimed = {}
+            analysis.cards_alone = set()
+        _ANALYSES[engine] = analysis
+        out = []
+        for seed in range(3):
+            watch = _Watch(engine, 4, seed, others="generic")
+            out.append([a for _, _, _, a in watch.seen])
+        return out
+    assert moves(True) == moves(False)
 
 
 # ---------------------------------------------------------------------------- Coup

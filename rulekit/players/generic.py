@@ -75,6 +75,37 @@ def _mentions_truth(node) -> bool:
     return _mentions(node, m.ClaimHolds)
 
 
+def _values_only_claimed(action: m.Action, made: m.MakeClaim, decl) -> tuple | None:
+    """For an action making the claim ``made`` (of the declaration ``decl``): when its
+    chosen values reach nothing but that claim, as its bare arguments, and ``NAME(…) beats
+    claim`` tests (true where no claim stands, in a claim with no order table), the
+    argument places taken by a value, as (place, parameter name) pairs; else None. Such an
+    action does the same with any values but for the claim it makes."""
+    if decl is None or decl.table:
+        return None
+    params = {s.name for s in m.walk(action.body) if isinstance(s, m.ChooseParam)}
+
+    def reads(node) -> int:
+        return sum(1 for n in m.nodes(node) if isinstance(n, m.Name) and n.name in params)
+
+    places, allowed = [], 0
+    for s in m.walk(action.body):
+        if isinstance(s, m.Do):
+            return None
+        if s is made:
+            for i, arg in enumerate(s.args):
+                if isinstance(arg, m.Name) and arg.name in params:
+                    places.append((i, arg.name))
+                elif reads(arg):
+                    return None
+            allowed += len(places)
+        elif isinstance(s, m.Require) and isinstance(s.cond, m.Beats):
+            allowed += reads(s)
+    if sum(reads(s) for s in action.body) != allowed:
+        return None
+    return tuple(places)
+
+
 def _order_reads_params_only(decl) -> bool:
     """Whether a claim's declared order reads nothing but its parameters (and constants)."""
     if decl.higher is not None:
@@ -163,6 +194,15 @@ class _Analysis:
         self.about_cards = {c.name for c in game.claims
                             if _mentions(c.truth, m.Claimed)
                             and not _mentions(c.truth, (m.ZoneRef, m.EveryZone, m.Portion))}
+        # of those, the claims whose truth reads nothing but the claimed cards' kinds and the
+        # claim's own arguments (no counter, seat or zone): the same of the same cards in any state
+        plain = (tuple, m.Span, m.Num, m.Bool, m.BinOp, m.Not, m.CardQuantifier, m.Claimed,
+                 m.CpName, m.CpCompare, m.CpLogic)
+        self.cards_alone = {
+            c.name for c in game.claims if c.name in self.about_cards and all(
+                isinstance(n, plain) or isinstance(n, m.Name) and n.name in {p.name for p in c.params}
+                for n in m.nodes(c.truth))}
+        self.kinds_holding: dict = {}     # see GenericBot._honest_share
         # claims made where the rules offer something else to do (pass, draw): "optional"
         made_in: dict = {}
         for p in game.phases:
@@ -182,13 +222,19 @@ class _Analysis:
         # were chosen (only how many): one kind stands for another in a trial (see
         # GenericBot._truth_of_cards)
         self.kind_blind: set = set()
+        # of those, the ones whose chosen values reach nothing but the claim's arguments: one
+        # run of the action stands for every choice of values (see _values_only_claimed)
+        self.values_only_claimed: dict = {}
+        claim_decls = {c.name: c for c in game.claims}
         for p in game.phases:
             for a in p.actions:
                 made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
                 if len(made) == 1 and made[0].claim in self.about_cards and all(
                         _blind_to_kinds(x) for x in made[0].args):
                     self.kind_blind.add((p.name, a.name))
-        claim_decls = {c.name: c for c in game.claims}
+                    places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
+                    if places is not None:
+                        self.values_only_claimed[(p.name, a.name)] = places
         self.ranked_by_values: dict = {}
         for p in game.phases:
             for a in p.actions:
@@ -597,28 +643,33 @@ class GenericBot:
         # what decides it besides the kind: the claim (name, values, claimant), where the
         # claimed cards lie and how many, and the counters, seats, groups and knock-outs
         # the claim may read; kept from one decision to the next (a claim is heard again
-        # and again)
-        key = (view.claim[:3], slot, count, view.counters, view.seats, view.groups, view.out)
-        holds = self._kinds_holding.get(key)
+        # and again). A claim about the cards alone needs only its name and values, where
+        # and how many: kept for every bot of the rules
+        if view.claim[0] in self.analysis.cards_alone:
+            key = (view.claim[:2], view.players, slot, count)
+            kept = self.analysis.kinds_holding
+        else:
+            key = (view.claim[:3], slot, count, view.counters, view.seats, view.groups, view.out)
+            kept = self._kinds_holding
+        holds = kept.get(key)
         if holds is None:
-            if len(self._kinds_holding) > 4096:
-                self._kinds_holding.clear()
-            holds = self._kinds_holding[key] = {}
+            if len(kept) > 4096:
+                kept.clear()
+            holds = kept[key] = {}
         base = None
         possible = 0
+        get = holds.get
         for zones in dealt:
-            pool = list(zones[slot][len(zones[slot]) - count:])
-            for i in hand_slots:
-                pool.extend(zones[i])
+            top = zones[slot]
             good = 0
-            for kind in set(pool):
-                ok = holds.get(kind)
-                if ok is None:
-                    if base is None:
-                        base = view_state(self.engine, view)
-                    ok = holds[kind] = self._single_holds(base, slot, count, kind)
-                if ok:
-                    good += pool.count(kind)
+            for cards in (top[len(top) - count:], *[zones[i] for i in hand_slots]):
+                for kind in cards:
+                    ok = get(kind)
+                    if ok is None:
+                        if base is None:
+                            base = view_state(self.engine, view)
+                        ok = holds[kind] = self._single_holds(base, slot, count, kind)
+                    good += ok
             possible += good >= count
         return possible / len(dealt)
 
@@ -908,9 +959,10 @@ class GenericBot:
                 free = [s._replace(claim=None, claimed=None) for s in states]
             top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
             bounds = []
+            shared: dict = {}         # the action's runs, by number of cards (see _truth_of_cards)
             for i, values in enumerate(combos):
                 values = tuple(values)
-                holds, pool = self._fitting(free, decision, option, values)
+                holds, pool = self._fitting(free, decision, option, values, shared)
                 if min(top, len(pool)) >= max(1, option.low):
                     bounds.append(((min(top, len(pool)), -sum(values) if values else 0), i, values, holds, pool))
             bounds.sort(key=lambda b: (b[0][0], b[0][1], -b[1]), reverse=True)
@@ -961,12 +1013,12 @@ class GenericBot:
             ranked.sort(key=lambda r: r[0][2])
         return [a for _, a in ranked]
 
-    def _fitting(self, free, decision: Decision, option, values) -> tuple:
+    def _fitting(self, free, decision: Decision, option, values, shared: dict | None = None) -> tuple:
         """(``holds``, the cards of ``option`` whose kind keeps the claim with ``values`` true
         on its own, wild cards last): a larger choice is made of them (see :meth:`_grow`).
         ``holds`` tests a choice of cards over the states ``free`` (no claim standing; see
         :meth:`_truth_of_cards`)."""
-        holds = self._truth_of_cards(free, decision, option, values)
+        holds = self._truth_of_cards(free, decision, option, values, shared)
         fits = {k for k in set(option.cards) if holds((k,))}
         wild = self._wild
         # wild cards last: kept for a play they finish (they fit any later claim)
@@ -1017,32 +1069,55 @@ class GenericBot:
             smallest = action
         return smallest.cards
 
-    def _truth_of_cards(self, free, decision: Decision, option, values):
+    def _truth_of_cards(self, free, decision: Decision, option, values, shared: dict | None = None):
         """A test of whether a choice of cards of ``option``, with ``values``, keeps the
         claim true over the states ``free`` (no claim standing). For a claim about its cards
         whose arguments read only how many cards were chosen, the action runs once for each
-        number of cards and the choice is tried in place of the laid cards."""
+        number of cards and the choice is tried in place of the laid cards; when its values
+        reach nothing but the claim's arguments (see :func:`_values_only_claimed`), those
+        runs are kept in ``shared`` for every choice of values, the claim's arguments put
+        in."""
         name, engine, rng = option.name, self.engine, self.rng
         blind = (decision.phase, name) in self.analysis.kind_blind
+        places = self.analysis.values_only_claimed.get((decision.phase, name)) if shared is not None else None
+        if places:
+            at = {pname: i for i, (pname, _) in enumerate(option.params)}
+            places = [(i, values[at[pname]]) for i, pname in places]
         by_size: dict = {}
+
+        def run(cards: tuple):
+            try:
+                after = engine.effects(free[0], Action(name, cards, values), rng)
+            except Exception:
+                return False
+            if after.claim is None or after.claimed is None or after.is_terminal:
+                return False
+            return after
 
         def holds(cards: tuple) -> bool:
             if blind:
-                after = by_size.get(len(cards))
-                if after is None:
-                    try:
-                        after = engine.effects(free[0], Action(name, cards, values), rng)
-                    except Exception:
-                        after = False
-                    if after is not False and (after.claim is None or after.claimed is None or after.is_terminal):
-                        after = False
+                got = by_size.get(len(cards))
+                if got is None:
+                    if places is None:
+                        after = run(cards)
+                    else:
+                        after = shared.get(len(cards))
+                        if after is None:
+                            after = shared[len(cards)] = run(cards)
+                        if after is not False and places:
+                            index, args, claimant = after.claim
+                            args = list(args)
+                            for i, value in places:
+                                args[i] = value
+                            after = after._replace(claim=(index, tuple(args), claimant))
+                    got = False
                     if after is not False:
                         slot, count = after.claimed
-                        after = (engine.claim_test(after), list(after.zones), slot,
-                                 after.zones[slot][:len(after.zones[slot]) - count])
-                    by_size[len(cards)] = after
-                if after is not False:
-                    test, zones, slot, below = after
+                        got = (engine.claim_test(after), list(after.zones), slot,
+                               after.zones[slot][:len(after.zones[slot]) - count])
+                    by_size[len(cards)] = got
+                if got is not False:
+                    test, zones, slot, below = got
                     zones[slot] = below + cards
                     return test(tuple(zones))
             return self._p_after(free, Action(name, cards, values)) >= 0.99
