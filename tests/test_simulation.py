@@ -305,6 +305,22 @@ def test_claims_and_challenges_are_counted_as_the_rules_make_them():
     assert bluff["claims_per_match"] == 5 and bluff["challenges_per_match"] == 2
 
 
+@pytest.mark.parametrize("game", sorted(p.name for p in GAMES.glob("*.rules")))
+def test_statistics_read_from_the_step_are_those_read_from_the_events(game, monkeypatch):
+    """A match played in place, its statistics read from the working copy after every step
+    (``on_step``), gives the outcome that the same match gives read from its events and
+    states (``on_events``, as when a bot reads the history)."""
+    from rulekit.play import match
+
+    spec = spec_of(game, 4 if game != "liars_dice.rules" else 2, seed=3)
+    in_place = play_matches(spec, 0, 6)
+    real = match.play_match
+    monkeypatch.setattr(match, "play_match", lambda *a, on_step=None, **k: real(*a, **k))
+    recorded = play_matches(spec, 0, 6)
+    assert in_place == recorded
+    assert sum(sum(o.claims) for o in in_place) > 0
+
+
 def test_the_challenges_of_the_shipped_games_are_found_from_their_rules():
     """A challenge reads whether the claim holds: at once (Liar's Dice, Lügenbeutel, DTC), in
     the turn it asks the claimant to take (Coup), or in the vote it goes to (Nimm's Leich);

@@ -31,6 +31,7 @@ import attrs
 
 from . import stats
 from ..bounds import MAX_DECISIONS
+from ..engine.core import DECLINE
 
 #: the bots a simulation can seat: "generic" (``GenericBot``) or "random" (``RandomBot``)
 from ..bots import bot_kind
@@ -350,77 +351,111 @@ _READINGS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _reading(engine):
-    """(claim index by name, the indices of turn phases, the challenge actions as (phase
-    index, action name)) of ``engine``'s game, made once per engine."""
+    """(the indices of turn phases, the challenge actions as (phase index, action name)) of
+    ``engine``'s game, made once per engine."""
     got = _READINGS.get(engine)
     if got is None:
         cg = engine.cg
         got = _READINGS[engine] = (
-            {name: c.index for name, c in cg.claims.items()},
             frozenset(p.index for p in cg.phase_list if p.kind == "turn"),
             frozenset((cg.phases[phase].index, action) for phase, action in challenge_actions(engine.game)))
     return got
 
 
 class _Watch:
-    """Reads one match as it is played (``play_match``'s ``on_events``): its turns and deals,
-    and its claims and challenges (see :class:`MatchOutcome`)."""
+    """Reads one match as it is played: its turns and deals, and its claims and challenges
+    (see :class:`MatchOutcome`). ``play_match`` tells it of every step in one of two forms,
+    both read into :meth:`_tally`: ``on_events`` (:meth:`__call__`) when the match records
+    events anyway (a bot reads the history), else ``on_step`` (:meth:`step`), read from the
+    working copy of a match played in place."""
 
-    __slots__ = ("engine", "claim_index", "turn_phases", "challengers", "before", "standing", "turns", "deals",
+    __slots__ = ("engine", "turn_phases", "challengers", "phase", "claim", "read", "standing", "turns",
                  "claims", "false_claims", "unjudged_claims", "challenges", "successful_challenges", "lies_caught")
 
     def __init__(self, engine, n: int):
         self.engine = engine
-        self.claim_index, self.turn_phases, self.challengers = _reading(engine)
-        self.before = None                  # the state before the decision being reported
+        self.turn_phases, self.challengers = _reading(engine)
+        self.phase = None                   # the phase (index) of the decision being reported (on_events)
+        self.claim = None                   # the claim standing before the step being reported
+        self.read = 0                       # claims of the working copy's ``made`` read so far
         self.standing = None                # [the standing claim, false when made, caught already]
-        self.turns = self.deals = 0
+        self.turns = 0
         for name in COUNTS:
             setattr(self, name, [0] * n)
 
     def __call__(self, state, events) -> None:
-        before = self.before
-        self.before = state
-        made = None
+        """``on_events``: a step as a new state and its events."""
+        seat = name = None
+        claimants = []
         for e in events:
             kind = e[0]                     # Event.kind
-            if kind == "action":            # the decision's own action: the first event of its step
-                data = e[2]
-                phase = before.phase
-                if phase in self.turn_phases:
-                    self.turns += 1
-                claim = before.claim
-                if claim is not None and (phase, data["action"]) in self.challengers and claim[2] != data["seat"]:
-                    seat = data["seat"]
-                    self.challenges[seat] += 1
-                    standing = self.standing
-                    if standing is not None and standing[0] == claim and standing[1]:
-                        self.successful_challenges[seat] += 1
-                        if not standing[2]:
-                            standing[2] = True
-                            self.lies_caught[claim[2]] += 1
+            if kind == "action":            # the decision's own action (not a decline or a vote)
+                seat, name = e[2]["seat"], e[2]["action"]
             elif kind == "claim":
-                data = e[2]
-                seat = data["seat"]
-                self.claims[seat] += 1
-                if made is not None:        # a second claim in one decision: the first no longer stands
-                    self.unjudged_claims[made[2]] += 1
-                made = (self.claim_index[data["claim"]], data["args"], seat)
-            elif kind == "deal_start":
-                self.deals += 1
-        if made is not None:
-            if state.claim == made:
-                false = not self.engine.claim_holds_in(state)
-                if false:
-                    self.false_claims[made[2]] += 1
-                self.standing = [made, false, False]
+                claimants.append(e[2]["seat"])
+        self._tally(self.phase, seat, name, claimants, state, self.engine.claim_holds_in)
+        self.phase = state.phase
+
+    def step(self, live, seat, phase, action) -> None:
+        """``on_step``: a step read from the working copy ``live`` (None for the seat, phase
+        and action before the first decision)."""
+        made = live.made
+        if made is not None and len(made) > self.read:
+            claimants = made[self.read:]
+            self.read = len(made)
+        else:
+            claimants = ()
+        own = not (phase is None or phase.kind == "vote" or action.name == DECLINE)
+        if claimants or own and self.claim is not None and (phase.index, action.name) in self.challengers:
+            if own:
+                self._tally(phase.index, seat, action.name, claimants, live, self.engine.claim_holds_in_place)
             else:
-                self.unjudged_claims[made[2]] += 1
+                self._tally(None, None, None, claimants, live, self.engine.claim_holds_in_place)
+        else:
+            # most steps make no claim and challenge none: what _tally does of them
+            if own and phase.index in self.turn_phases:
+                self.turns += 1
+            self.claim = live.claim
+
+    def _tally(self, phase, seat, name, claimants, now, holds) -> None:
+        """One step: the seat and name of the decision's own action in ``phase`` (an index;
+        None for a decline, a vote or no decision), the claimants of the claims the step
+        made in order, ``now`` what it led to (a state or a working copy: its ``claim`` is
+        read) and ``holds(now)`` whether the claim standing there is true."""
+        claim = self.claim
+        if name is not None:
+            if phase in self.turn_phases:
+                self.turns += 1
+            if claim is not None and (phase, name) in self.challengers and claim[2] != seat:
+                self.challenges[seat] += 1
+                standing = self.standing
+                if standing is not None and standing[0] == claim and standing[1]:
+                    self.successful_challenges[seat] += 1
+                    if not standing[2]:
+                        standing[2] = True
+                        self.lies_caught[claim[2]] += 1
+        claim = self.claim = now.claim
+        if claimants:
+            for s in claimants:
+                self.claims[s] += 1
+            last = claimants[-1]
+            for s in claimants[:-1]:        # a second claim in one decision: the first no longer stands
+                self.unjudged_claims[s] += 1
+            # only a claim sets a standing claim: one standing now is the last one made
+            if claim is not None:
+                false = not holds(now)
+                if false:
+                    self.false_claims[last] += 1
+                self.standing = [claim, false, False]
+            else:
+                self.unjudged_claims[last] += 1
                 self.standing = None
 
     def outcome(self, k: int, seed: int, lineup: tuple, finished: bool, winners: tuple, returns: tuple,
-                decisions: int) -> MatchOutcome:
-        return MatchOutcome(k, seed, finished, winners, returns, decisions, lineup, self.turns, self.deals,
+                decisions: int, last) -> MatchOutcome:
+        """The match's outcome; ``last``: the last state it reached (deals are numbered from
+        1, one at a time: its ``deal`` is how many were played)."""
+        return MatchOutcome(k, seed, finished, winners, returns, decisions, lineup, self.turns, last.deal,
                             *(tuple(getattr(self, name)) for name in COUNTS))
 
 
@@ -450,14 +485,15 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
         watch = _Watch(engine, n)
         try:
             record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,
-                                texts=False)
+                                texts=False, on_step=watch.step)
             returns = tuple(engine.returns(record.state))
         except MatchTooLong as exc:
-            played.append(watch.outcome(k, seed, lineup, False, (), (), exc.bound))
+            played.append(watch.outcome(k, seed, lineup, False, (), (), exc.bound, exc.record.state))
             continue
         except RulesRuntimeError as exc:
             raise MatchFailed(str(exc), k, seed) from None
-        played.append(watch.outcome(k, seed, lineup, True, tuple(record.winners), returns, record.steps))
+        played.append(watch.outcome(k, seed, lineup, True, tuple(record.winners), returns, record.steps,
+                                    record.state))
     return played
 
 

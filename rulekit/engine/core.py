@@ -1355,6 +1355,15 @@ class Engine:
         ctx.claim_args = state.claim[1]
         return bool(c.truth(ctx))
 
+    def claim_holds_in_place(self, ctx: Ctx) -> bool:
+        """:meth:`claim_holds_in` of the state a working copy (see :meth:`working_copy`)
+        stands for, read from the copy (unchanged)."""
+        if ctx.claim is None:
+            return False
+        if self.generated:
+            return self.program(ctx.n).holds(ctx)
+        return self.claim_holds_in(self.snapshot(ctx))
+
     def claim_test(self, state: State) -> Callable[[tuple], bool]:
         """A function of ``zones`` (a tuple of card tuples, one per zone of ``state``):
         whether the standing claim of ``state`` would be true were those its zones (as

@@ -70,13 +70,15 @@ class Ctx:
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
                  "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
-                 "deals_run", "texts")
+                 "deals_run", "texts", "made")
 
     def __init__(self):
         self.texts = True             # render the texts of events (labels, claims, logs)
         self.over = False
         self.calls = 0                # procedures running inside one another
         self.deals_run = 0            # deals started since the last decision
+        self.made = None              # the claimants of the claims made in this copy, in order
+                                      # (a list once one is made: a simulation's statistics read it)
         self.asker = None
         self.focus = None
         self.locals = {}
@@ -302,6 +304,10 @@ def make_claim(ctx, index: int, name: str, table: dict | None, label, values: tu
                                 f"test 'NAME(…) beats claim' before making it")
     ctx.claim = (index, values, ctx.seats[ACTOR])
     ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
+    if ctx.made is None:
+        ctx.made = [ctx.seats[ACTOR]]
+    else:
+        ctx.made.append(ctx.seats[ACTOR])
     if ctx.events is not NO_EVENTS:
         text = None
         if ctx.texts:

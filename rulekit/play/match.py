@@ -417,7 +417,8 @@ def view_record(engine: Engine, view: View) -> dict:
 def play_match(engine: Engine, players: list, n: int, seed: int | None,
                on_events: Callable[[State, Iterable[Event]], None] | None = None,
                max_steps: int = MAX_DECISIONS, keep_log: bool = True,
-               texts: bool | None = None) -> MatchRecord:
+               texts: bool | None = None,
+               on_step: Callable[..., None] | None = None) -> MatchRecord:
     """Play one match to its end.
 
     Each player is given its seat's view and :func:`player_decision` (never the state or
@@ -431,6 +432,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         n: the number of seats.
         seed: the seed of chance (shuffles, dice); None for a fresh random seed.
         on_events: called after every step with the new state and its events.
+        on_step: the form of ``on_events`` for a match played in place (when nothing else
+            records events: no log, no player reading the history), called instead of it so
+            that no event or state is made for it: with (the working copy, None, None,
+            None) before the first decision, and with (the working copy, the deciding seat,
+            its phase, its action) after every step; the copy is to be read only (see
+            ``Engine.working_copy``), and lists the claimants of the claims made in
+            ``made`` (None before the first). Given only with ``on_events``.
         max_steps: a bound on decisions; reaching it raises ``MatchTooLong``.
         keep_log: build the log (a JSON-ready record of every decision and event:
             :func:`action_record`, :func:`event_record`; a file adds :func:`log_header`
@@ -446,6 +454,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
 
     Raises:
         OptionError: the player count does not fit the game.
+        ValueError: ``on_step`` without ``on_events``.
         MatchTooLong: the match did not end within ``max_steps`` decisions (it carries
             the record of what was played).
         IllegalAnswers: a player answered one decision illegally ``MAX_REJECTIONS`` (100)
@@ -459,12 +468,14 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     """
     if len(players) != n:
         raise OptionError(f"{len(players)} players for {n} seats")
+    if on_step is not None and on_events is None:
+        raise ValueError("on_step is the in-place form of on_events: give both")
     rng = random.Random(seed)
     seen: list[list] = [[] for _ in range(n)]        # each seat's public history
     # only for the players that read it (``uses_history``): nobody else pays for it
     readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
     # events only for a log, an ``on_events`` or a player that reads the history
-    recorded = keep_log or on_events is not None or bool(readers)
+    recorded = keep_log or (on_events is not None and on_step is None) or bool(readers)
     state, events = engine.new_match(n, rng, recorded)
     log = [event_record(engine, e, n) for e in events] if keep_log else []
     # option labels and value names only for the players that read them (bots say they do not)
@@ -555,13 +566,17 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             attempt = partial(engine.apply_in_place, live, rng=rng)
             live_decide = engine.decide_in_place
             texts_of = reads_texts if same_texts is None else [same_texts] * n
+            if on_step:
+                on_step(live, None, None, None)
             while live.phase >= 0:
                 if steps >= max_steps:
                     raise too_long(now())
                 seat, phase, options = live_decide(live, texts_of)
                 if not options:
                     raise stuck(seat, phase)
-                answer(seat, phase, options, now, attempt)
+                action = answer(seat, phase, options, now, attempt)[0]
+                if on_step:
+                    on_step(live, seat, phase, action)
                 steps += 1
             state = now()
             live = None
