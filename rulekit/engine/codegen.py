@@ -32,9 +32,8 @@ import attrs
 from typing import Callable
 
 from ..lang import model as m
-from . import runtime
 from .compile import BOOL, GROUP, KIND, NUM, SEAT, _PLAYER_NAME, CompiledGame, Compiler, names_read, note_revealed
-from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES
+from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
@@ -92,7 +91,7 @@ class Generator:
         self.comp = compiler
         self.n = n
         # the module's globals: the runtime's exports, and what the engine supplies
-        self.globals: dict = {name: getattr(runtime, name) for name in runtime.__all__}
+        self.globals: dict = exports()
         self.globals.update({"multisets": None, "Action": action_type, "OUT": OUT_OF_BUDGET,
                              "INFINITY": float("inf"), "new": tuple.__new__, "none_legal": none_legal})
         self._refs: dict = {}

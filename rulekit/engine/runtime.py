@@ -665,3 +665,9 @@ __all__ = [
     'touch',
     'value_name',
 ]
+
+
+def exports() -> dict:
+    """{name: object} of ``__all__``: the globals of every generated module."""
+    found = globals()
+    return {name: found[name] for name in __all__}
