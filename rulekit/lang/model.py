@@ -22,12 +22,14 @@ def _span():
 # ---------------------------------------------------------------- expressions
 @attrs.frozen
 class Num:
+    """A whole number written out (``500``; ``-1`` is folded into one ``Num``)."""
     value: int
     span: Span = _span()
 
 
 @attrs.frozen
 class Bool:
+    """``true`` or ``false``."""
     value: bool
     span: Span = _span()
 
@@ -49,6 +51,7 @@ class ValueOf:
 
 @attrs.frozen
 class CountOf:
+    """``count of CARDS``: how many cards (or dice) the set holds."""
     cards: "Cards"
     span: Span = _span()
 
@@ -72,6 +75,8 @@ class CardQuantifier:
 
 @attrs.frozen
 class Roll:
+    """``roll DIE``: a throw of a declared die, 1..sides (chance, public and logged); not the
+    statement ``roll CARDS`` (:class:`RollDice`)."""
     die: str
     span: Span = _span()
 
@@ -86,17 +91,21 @@ class ClaimHolds:
 
 @attrs.frozen
 class ClaimIs:
+    """``claim is NAME``: whether the standing claim is of that kind."""
     claim: str
     span: Span = _span()
 
 
 @attrs.frozen
 class NoClaim:
+    """``no claim``: whether no claim stands (``claim stands`` is ``Not(NoClaim())``)."""
     span: Span = _span()
 
 
 @attrs.frozen
 class ClaimedField:
+    """``claimed FIELD``: a parameter of the standing claim (0 if none stands, or if its claim
+    has no such field)."""
     field: str
     span: Span = _span()
 
@@ -111,6 +120,7 @@ class Beats:
 
 @attrs.frozen
 class PlayerCount:
+    """``players``: the number of seats in this match, those knocked out included."""
     span: Span = _span()
 
 
@@ -186,6 +196,7 @@ class BinOp:
 
 @attrs.frozen
 class Not:
+    """``not EXPR``: the negation of a condition."""
     operand: "Expr"
     span: Span = _span()
 
@@ -193,6 +204,8 @@ class Not:
 # seats
 @attrs.frozen
 class SeatName:
+    """A seat written by name where a seat is expected: ``current``, ``actor``, ``claimant``, a
+    declared seat, ``P1``…, or a loop, chosen, procedure or ``let`` name."""
     name: str
     span: Span = _span()
 
@@ -248,6 +261,8 @@ class CpName:
 
 @attrs.frozen
 class CpCompare:
+    """``ATTR OP VALUE`` in a card condition (``rank = r``): true of a card that has the attribute
+    and whose value compares so; ``op`` is = != < <= > >=, ``value`` a single term."""
     attr: str
     op: str
     value: Expr
@@ -278,11 +293,13 @@ class ZoneRef:
 
 @attrs.frozen
 class Chosen:
+    """``chosen``: the cards chosen (``choose … from``) in this action."""
     span: Span = _span()
 
 
 @attrs.frozen
 class Claimed:
+    """``claimed cards``: the cards laid (``lay``) with the standing claim; none when no cards were."""
     span: Span = _span()
 
 
@@ -305,6 +322,7 @@ class Portion:
 
 @attrs.frozen
 class Where:
+    """``(CARDS where P)``: those of the cards that meet the card condition P."""
     cards: "Cards"
     pred: CardPred
     span: Span = _span()
@@ -316,6 +334,8 @@ Cards = Union[ZoneRef, Chosen, Claimed, EveryZone, Portion, Where]
 # ---------------------------------------------------------------- statements
 @attrs.frozen
 class Require:
+    """``require COND ["REASON"]``: a condition of an action; while it does not hold the action
+    (or that choice) is not offered. ``message``: the reason a person is told (None: none given)."""
     cond: Expr
     message: str | None = None
     span: Span = _span()
@@ -347,6 +367,8 @@ class Domain:
 
 @attrs.frozen
 class ChooseParam:
+    """``choose NAME[: NAMES] in DOMAIN ["PROMPT"]``: the deciding seat picks a value, named NAME
+    in the rest of the action."""
     name: str
     domain: Domain
     names: str | None = None     # a names declaration for how its values are shown and typed
@@ -366,6 +388,8 @@ class Move:
 
 @attrs.frozen
 class Draw:
+    """``draw N from ZONE to ZONE``: N cards, one by one, from the top of the source to the top of
+    the destination (an empty source with ``refill from`` is refilled first; else fewer cards)."""
     count: Expr
     source: ZoneRef
     dest: ZoneRef
@@ -374,6 +398,8 @@ class Draw:
 
 @attrs.frozen
 class Deal:
+    """``deal N from ZONE to each NAME``: N cards to every seat, one at a time round the table
+    from P1, into its instance of the per-player zone ``zone`` (a zone name)."""
     count: Expr
     source: ZoneRef
     zone: str
@@ -382,6 +408,8 @@ class Deal:
 
 @attrs.frozen
 class Shuffle:
+    """``shuffle ZONE``: its cards in random order; ``shuffle CARDS into ZONE`` (``cards`` given)
+    first moves the cards into the zone, then shuffles the whole zone."""
     zone: ZoneRef
     cards: Cards | None = None    # shuffle CARDS into ZONE
     span: Span = _span()
@@ -389,12 +417,15 @@ class Shuffle:
 
 @attrs.frozen
 class Gather:
+    """``gather all cards into ZONE``: every card of every zone (not the dice) into the zone,
+    unshuffled; the claimed cards mark and what was shown privately are forgotten."""
     zone: ZoneRef
     span: Span = _span()
 
 
 @attrs.frozen
 class Reveal:
+    """``reveal CARDS`` (to every seat) or ``show CARDS to SEAT``: the cards are seen, not moved."""
     cards: Cards
     to: Seat | None = None        # None: to everyone
     span: Span = _span()
@@ -402,6 +433,8 @@ class Reveal:
 
 @attrs.frozen
 class Target:
+    """What ``set``, ``add`` and ``subtract`` change: ``NAME`` (a counter, a seat variable, or for
+    ``add``, a group) or ``NAME of SEAT``; ``seat`` None: a per-player counter is the actor's."""
     name: str
     seat: Seat | None = None
     span: Span = _span()
@@ -418,6 +451,8 @@ class Assign:
 
 @attrs.frozen
 class MakeClaim:
+    """``claim NAME[(ARGS)]``: the actor makes a claim of that kind with these values; it replaces
+    the standing claim and the actor becomes the ``claimant``."""
     claim: str
     args: tuple
     span: Span = _span()
@@ -425,11 +460,13 @@ class MakeClaim:
 
 @attrs.frozen
 class ClearClaim:
+    """``clear claim``: no claim stands any more (nor the claimed cards); ``claimant`` is kept."""
     span: Span = _span()
 
 
 @attrs.frozen
 class If:
+    """``if COND { … } [else { … }]``; an ``else if`` is an :class:`If` alone in ``orelse``."""
     cond: Expr
     then: tuple
     orelse: tuple = ()
@@ -438,6 +475,8 @@ class If:
 
 @attrs.frozen
 class ForEach:
+    """``for each NAME in SEATS { … }``: the block once per seat of the set, in its order; when
+    ``seats`` is a bare name of a symbol set, once per symbol, lowest first."""
     var: str
     seats: SeatSet
     body: tuple
@@ -466,6 +505,7 @@ class Ask:
 
 @attrs.frozen
 class Do:
+    """``do NAME[(ARGS)]``: runs a procedure, ``args`` giving its values in order, then goes on."""
     procedure: str
     args: tuple = ()
     span: Span = _span()
@@ -529,6 +569,7 @@ class ForRange:
 
 @attrs.frozen
 class EndDeal:
+    """``end deal``: the deal ends at once; then ``deals until`` says whether the match goes on."""
     span: Span = _span()
 
 
@@ -542,6 +583,7 @@ class EndTurn:
 
 @attrs.frozen
 class Log:
+    """``log "TEXT"``: a public line of the play-by-play; ``text`` is a :class:`Template` (holes)."""
     text: str
     span: Span = _span()
 
@@ -554,12 +596,14 @@ Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gathe
 # ---------------------------------------------------------------- declarations
 @attrs.frozen
 class GameDecl:
+    """``game "TITLE"``: the title of the game (without the quotes)."""
     title: str
     span: Span = _span()
 
 
 @attrs.frozen
 class PlayersDecl:
+    """``players LOW..HIGH``, or ``players N`` (``low`` = ``high``): the seat counts allowed."""
     low: int
     high: int
     span: Span = _span()
@@ -580,6 +624,8 @@ class CardProp:
 
 @attrs.frozen
 class CardDecl:
+    """``card NAME ["LABEL"]: PROP, …`` in the deck: one card, or one kind per value of a range;
+    ``label`` None: players call it by its name; ``props`` are :class:`CardProp`."""
     name: str
     label: str | None
     props: tuple
@@ -588,6 +634,8 @@ class CardDecl:
 
 @attrs.frozen
 class DeckDecl:
+    """``deck { CARD … }``: every card of the game (:class:`CardDecl`); a deck in a variant
+    replaces or adds cards by name."""
     cards: tuple
     span: Span = _span()
 
@@ -619,6 +667,7 @@ class NamesDecl:
 
 @attrs.frozen
 class SymbolsDecl:
+    """``symbols NAME: A < B < …``: an ordered set of named values (for claims, choices, cards)."""
     name: str
     symbols: tuple           # lowest rank first
     span: Span = _span()
@@ -666,6 +715,7 @@ class GroupDecl:
 
 @attrs.frozen
 class LetGroup:
+    """``let GROUP be SEATS``: a declared group now holds those seats."""
     name: str
     seats: SeatSet
     span: Span = _span()
@@ -689,6 +739,8 @@ class Param:
 
 @attrs.frozen
 class ClaimDecl:
+    """``claim NAME[(PARAMS)] ["LABEL"] [ORDER]: true when COND``: a kind of claim a player can
+    make; ``params`` are :class:`Param`, ``label`` a :class:`Template` or None, ``truth`` the COND."""
     name: str
     params: tuple
     label: str | None
@@ -701,12 +753,14 @@ class ClaimDecl:
 
 @attrs.frozen
 class SetupDecl:
+    """``setup { … }``: the block run at the start of every deal; it must end in a ``go to``."""
     body: tuple
     span: Span = _span()
 
 
 @attrs.frozen
 class ProcedureDecl:
+    """``procedure NAME[(PARAMS)] { … }``: a named block that ``do NAME`` runs."""
     name: str
     body: tuple
     params: tuple = ()       # Param: a number, a seat (symbols "seat") or a symbol
@@ -753,6 +807,8 @@ class Rotation:
 
 @attrs.frozen
 class RankKey:
+    """``highest EXPR`` or ``lowest EXPR``: one key of the match's ``winners``, evaluated for each
+    seat with ``actor`` that seat."""
     highest: bool
     expr: Expr
     span: Span = _span()
@@ -773,6 +829,8 @@ class MatchDecl:
 
 @attrs.frozen
 class VariantDecl:
+    """``variant NAME ["LABEL"] [extends V, …] { ITEMS }``: a named change to the base game; its
+    items replace those of the same name or are added, after the ``extends`` variants."""
     name: str
     label: str | None
     extends: tuple
