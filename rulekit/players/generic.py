@@ -52,6 +52,7 @@ import attrs
 
 from ..lang import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
+from ..sema.flow import challenge_actions
 from ..engine.core import option_reason
 from ..engine.observe import multiset_union, view_state
 from ..errors import IllegalAction
@@ -141,11 +142,11 @@ class _Analysis:
 
     * ``claims``: the (phase, action) pairs that make a claim, in their body or in a
       procedure they call (a block that claims a character through a procedure);
-    * ``tests``: those that put the standing claim to the test without making one: their
-      effects, or the phases they ``ask`` for or go to as windows and votes (and the
-      procedures and phases those reach), read whether the claim holds, not counting the
-      actions there that make a claim of their own (a challenge that asks the claimant to
-      answer; not an action that asks others whether they block it);
+    * ``tests``: those that put the standing claim to the test without making one: the
+      challenges of :func:`rulekit.sema.flow.challenge_actions` (what they do, or the
+      phases they go to or ``ask`` for, reads whether the claim holds: a challenge that asks
+      the claimant to answer; not an action that asks others whether they block it), the
+      same analysis by which ``simulate`` counts challenges;
     * ``defends``: actions that ``require`` the standing claim to hold (the claimant shows
       the card): for their claimant, the way to win a test;
     * ``about_cards``: claims whose truth reads only the claimed cards;
@@ -154,7 +155,6 @@ class _Analysis:
 
     def __init__(self, game: m.Game):
         procs = {p.name: p.body for p in game.procedures}
-        phases = {p.name: p for p in game.phases}
         self.claims: set[tuple[str, str]] = set()
         self.tests: set[tuple[str, str]] = set()
         self.defends: set[tuple[str, str]] = set()
@@ -166,26 +166,6 @@ class _Analysis:
                     return True
                 if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
                     if claims(procs[s.procedure], seen | {s.procedure}):
-                        return True
-            return False
-
-        def tests(stmts, seen) -> bool:
-            for s in m.walk(stmts):
-                if isinstance(s, m.MakeClaim):
-                    return False              # what follows is about the new claim
-                if _mentions_truth(s):
-                    return True
-                if isinstance(s, m.Do) and s.procedure not in seen and s.procedure in procs:
-                    if tests(procs[s.procedure], seen | {s.procedure}):
-                        return True
-                if isinstance(s, (m.GoTo, m.Ask)) and s.phase in phases and s.phase not in seen:
-                    target = phases[s.phase]
-                    if isinstance(s, m.GoTo) and target.kind == "turn":
-                        continue              # the game goes on: a later claim's test is not this one's
-                    inner = seen | {s.phase}
-                    if any(tests(a.body, inner) for a in target.actions if not claims(a.body, inner)):
-                        return True
-                    if target.after and tests(target.after, inner):
                         return True
             return False
 
@@ -244,12 +224,13 @@ class _Analysis:
                 decl = claim_decls.get(made[0].claim)
                 if decl is not None and _order_reads_params_only(decl):
                     self.ranked_by_values[(p.name, a.name)] = (decl.name, tuple(x.name for x in made[0].args))
+        challenges = challenge_actions(game)
         for p in game.phases:
             for a in p.actions:
                 key = (p.name, a.name)
                 if claims(a.body, frozenset()):
                     self.claims.add(key)
-                elif tests(a.body, frozenset()):
+                elif key in challenges:
                     self.tests.add(key)
                 if any(isinstance(s, m.Require) and _mentions_truth(s.cond) and not _mentions(s.cond, m.Not)
                        for s in m.walk(a.body)):
