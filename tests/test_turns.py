@@ -239,3 +239,29 @@ def test_choice_still_names_a_zone():
     engine, state = started(text, 2)
     state = play(engine, state, GIVE)
     assert 1 == len(state.zones[engine.zone_slot(state, "choice", None)])
+
+
+@pytest.mark.parametrize("game", ["lugenbeutel.rules", "coup.rules", "nimms_leich.rules", "skull.rules"])
+def test_the_view_names_the_seat_deciding_now_as_actor(game):
+    """``actor`` is the seat taking the action: every seat's view, and the record of a
+    seat's log (``--log-for``), name the seat that must decide now, not the last one that
+    acted (which they named before: issue 22)."""
+    from pathlib import Path
+    from rulekit import Engine, load
+    from rulekit.play.replay import observation
+    from rulekit.players.base import random_legal
+
+    engine = Engine(load(Path(__file__).resolve().parent.parent / "games" / game))
+    rng = random.Random(5)
+    state, _ = engine.new_match(4, rng)
+    changed = 0
+    for _ in range(120):
+        if state.is_terminal:
+            break
+        decider = engine.decider(state)
+        changed += state.seats[1] != decider
+        for seat in range(4):
+            assert dict(engine.view(state, seat).seats)["actor"] == decider
+        assert observation(engine, state, decider)["view"]["seats"]["actor"] == "P" + str(decider + 1)
+        state, _ = engine.apply(state, random_legal(engine.decision(state), rng), rng)
+    assert changed > 0          # the state's last actor was another seat at some decisions

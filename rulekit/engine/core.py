@@ -202,7 +202,7 @@ class View:
     decider: int | None
     zones: tuple
     counters: tuple
-    seats: tuple
+    seats: tuple                    # (seat name, seat) of each: ``actor`` the decider while one decides
     claim: tuple | None             # (claim name, values, claimant, number of claimed cards, zone instance)
     known: tuple
     voted: tuple                    # seats who have voted in the running vote
@@ -237,6 +237,15 @@ class View:
 
 
 _VIEW_FIELDS = tuple(f for f in attrs.fields(View) if f.name != "history")
+
+
+def acting_seats(seats: tuple, decider: int | None) -> tuple:
+    """A state's seat values as a view shows them: ``actor`` is the seat taking the action,
+    so while a decision waits (``decider`` not None) it is the seat deciding, not the last
+    seat that acted."""
+    if decider is None or seats[ACTOR] == decider:
+        return seats
+    return seats[:ACTOR] + (decider,) + seats[ACTOR + 1:]
 
 
 def seen_counters(rows) -> tuple:
@@ -1289,8 +1298,9 @@ class Engine:
             dice = tuple(None if z[2] is None else tuple(sum(1 for k in cards if self.kinds[k].die == d)
                                                          for d in names)
                          for z, cards in zip(zones, state.zones))
+        seats = acting_seats(state.seats, decider)
         return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
-                    tuple(zip(cg.seat_names, state.seats)), claim, known, voted, state.deal, state.poll,
+                    tuple(zip(cg.seat_names, seats)), claim, known, voted, state.deal, state.poll,
                     tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
                     state.out, dice, state.stack, history)
 

@@ -11,7 +11,7 @@ import weakref
 from collections import Counter
 from itertools import chain, repeat
 
-from .core import Engine, State, View, seen_counters
+from .core import Engine, State, View, acting_seats, seen_counters
 
 
 #: per engine (held weakly), per player count: (the deck as (kinds, copies) in the order of
@@ -134,8 +134,9 @@ def seat_masked_state(engine: Engine, state: State, seat: int) -> State:
     seat whose player reads none."""
     n = state.n
     prog = engine.program(n)
+    decider = engine.decider(state) if state.phase >= 0 else None
     return State(n, _filled(prog.view_zones(state.zones, seat)), seen_counters(prog.view_counters(state.counters, seat)),
-                 state.seats, state.phase, tuple(state.poll), (None,) * n, state.claim, state.claimed, (),
+                 acting_seats(state.seats, decider), state.phase, tuple(state.poll), (None,) * n, state.claim, state.claimed, (),
                  state.deal, state.groups, (), state.out or (0,) * n, state.stack)
 
 
