@@ -107,6 +107,24 @@ def test_missing_brace_after_statements_mentions_the_closing_brace(tail):
     assert "'}'" in first_line
 
 
+def test_a_value_where_a_choice_needs_a_range_is_shown_where_it_ends_with_a_hint():
+    """``choose t in size of everyone`` reads ``size of everyone`` as a value that should
+    begin a range LOW..HIGH: the error points after it, not at the next line, names the
+    '..' it waits for (it used to say "expected something else") and says how a choice's
+    values are written (issue 22)."""
+    source = edit("    choose 1 from your hand\n", "    choose t in size of everyone\n    choose 1 from your hand\n")
+    assert error_text(source) == golden("""
+        mini.rules:18:33: error: expected '..' after this (a range LOW..HIGH), not 'choose' on line 19
+                choose t in size of everyone
+                                            ^
+        hint: a range is written LOW..HIGH, such as 'choose n in 1..count of your hand'; a choice may also take a symbol set, 'seats in SEATS' or 'N of SEATS'
+        """)
+    # where more than a range could go on, the '..' is among what is expected (it was left out)
+    same_line = edit("    choose 1 from your hand\n", "    choose t in 2 \"how many?\"\n    choose 1 from your hand\n")
+    assert "unexpected '\"how many?\"'; expected 'and', 'mod', 'of', 'or'," in error_text(same_line)
+    assert "'+', '-', '..', '/'" in error_text(same_line)
+
+
 def test_single_quoted_string_location_and_hint():
     """A text in single quotes is located at the quote and the hint shows double quotes."""
     lines = error_text(edit('game "Mini"', "game 'Mini'")).splitlines()

@@ -6,12 +6,13 @@ This module and :mod:`rulekit.lang.transform` are the only ones that import lark
 from __future__ import annotations
 
 import functools
+import re
 import importlib.resources
 from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.lark import PostLex
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..errors import Problem, RulesError, Span
 
@@ -74,12 +75,15 @@ def _describe(terminal: str) -> str:
     pattern = term.pattern
     if pattern.type == "str":
         return f"'{pattern.value}'"
+    literal = re.sub(r"\\(.)", r"\1", pattern.value)
+    if re.escape(literal) == pattern.value:         # a symbol Lark keeps as an escaped pattern: '..'
+        return f"'{literal}'"
     return terminal.lower()
 
 
 def _expected(names) -> str:
     """The acceptable tokens in words: keywords alphabetically (at most 8), then the rest."""
-    described = {_describe(n) for n in names if not n.startswith("__")}
+    described = {_describe(n) for n in names if not n.startswith("__") or n.startswith("__ANON")}
     keywords_ = sorted(w for w in described if w.startswith("'") and w[1:-1].isalpha())
     others = sorted(described - set(keywords_), key=lambda w: (w.startswith("'"), w))
     if len(keywords_) > 8:
@@ -161,12 +165,36 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
     token = exc.token
     end = col + len(str(token))
     hint = None
+    if {_describe(n) for n in accepted} == {"'..'"}:
+        # a value where a range LOW..HIGH was begun: the mistake is before the next token,
+        # which may well be on the next line
+        hint = ("a range is written LOW..HIGH, such as 'choose n in 1..count of your hand'; a choice may "
+                "also take a symbol set, 'seats in SEATS' or 'N of SEATS'")
+        last = _last_end(exc)
+        if last is not None and last[0] < line:
+            return Problem(f"expected '..' after this (a range LOW..HIGH), not {_token_text(token)} on line {line}",
+                           Span(last[0], last[1]), hint)
     if str(token) in keywords() and "NAME" in accepted:
         hint = reserved_hint(str(token))
     elif str(token) == "=" and exc.pos_in_stream and source[exc.pos_in_stream - 1] == "=":
         hint = "equality is a single '=': write 'x = 1', not 'x == 1'"
     return Problem(f"unexpected {_token_text(token)}; expected {_expected(accepted)}",
                    Span(line, col, line, end), hint)
+
+
+def _last_end(exc) -> tuple[int, int] | None:
+    """(line, column) just after what the parser read last before ``exc``, or None."""
+    interactive = getattr(exc, "interactive_parser", None)
+    stack = getattr(getattr(interactive, "parser_state", None), "value_stack", None)
+    if not stack:
+        return None
+    last = stack[-1]
+    if isinstance(last, Token):
+        return (last.end_line, last.end_column) if last.end_line is not None else None
+    meta = getattr(last, "meta", None)
+    if meta is None or getattr(meta, "empty", True):
+        return None
+    return meta.end_line, meta.end_column
 
 
 def reserved_hint(word: str) -> str:
@@ -202,7 +230,6 @@ def keywords() -> frozenset[str]:
 
 
 def _open_brace_hint(source: str) -> str | None:
-    depth = 0
     opened: list[int] = []
     for n, line in enumerate(source.split("\n"), 1):
         code = line.split("#", 1)[0]
