@@ -295,7 +295,7 @@ def test_check_reads_standard_input_for_a_dash():
     text = (GAMES / "liars_dice.rules").read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "-"], input=text)
     assert 0 == result.exit_code, result.output
-    assert result.stdout.splitlines() == ["<stdin>: ok — Liar's Dice, 2 players, 0 cards, 1 d6 in each cup, 1 phase",
+    assert result.stdout.splitlines() == ["<stdin>: ok — Liar's Dice, 2 players, 0 cards, 1 die 'd6' in each cup, 1 phase",
                                           "  variant five_dice: ok — five dice each"]
     broken = CliRunner().invoke(main, ["check", DTC, "-"], input=text.replace("players 2", "players two"))
     assert 2 == broken.exit_code
@@ -564,3 +564,43 @@ def test_search_budgets_and_thinking_time():
     assert 2 == bad.exit_code and "whole number of iterations, at least 1" in bad.stderr
     bad = CliRunner().invoke(main, ["run", dice, "--bots", "generic:5"])
     assert 2 == bad.exit_code and "only search takes a budget" in bad.stderr
+
+
+PEEK_DICE = """\
+game "Peek dice"
+players 2
+die digit: 10 sides, 3 in each hand
+die pip: 6 sides, 1 in cup
+zone hand: per player, seen by owner
+zone cup: shared, seen by nobody
+setup {
+  roll every hand
+  roll cup
+  go to peek from P1
+}
+turn peek clockwise {
+  action look "looks" {
+    show hand of left of actor to actor
+    show cup to actor
+    end deal
+  }
+}
+match {
+  winners: highest count of your hand
+}
+"""
+
+
+def test_dice_are_called_dice_in_check_run_and_explain(tmp_path):
+    """Dice are told as dice, not cards (issue 22): `check` counts "3 dice 'digit' in each
+    hand", a private look at dice says "is shown 3 dice", and `explain` says how many lie in
+    a shared zone with the verb agreeing ("1 lies in the cup")."""
+    path = tmp_path / "peek.rules"
+    path.write_text(PEEK_DICE)
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(path)]).stdout
+    assert "0 cards, 3 dice 'digit' in each hand, 1 die 'pip' in cup, 1 phase" in checked
+    verbose = runner.invoke(main, ["run", str(path), "--seed", "1", "--bots", "random", "-v"]).stdout
+    assert "(P1 is shown 3 dice)" in verbose and "(P1 is shown 1 die)" in verbose and "card" not in verbose
+    explained = runner.invoke(main, ["explain", str(path)]).stdout
+    assert "1 lies in the cup from the start of the match" in explained

@@ -54,8 +54,8 @@ def _summary(game) -> str:
         parts.append(_count(each, "card") + " for each seat")
     dice = [d for d in game.dice if d.count]
     if dice:
-        parts.append(", ".join(f"{d.count} {d.name} " + ("in each " if d.each else "in ") + str(d.zone)
-                               for d in dice))
+        parts.append(", ".join(f"{_count(d.count, 'die', 'dice')} {d.name!r} " + ("in each " if d.each else "in ")
+                               + str(d.zone) for d in dice))
     parts.append(_count(len(game.phases), "phase"))
     return ", ".join(parts)
 

@@ -215,7 +215,7 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
     """The play-by-play of `run` and `replay`: ``on_events(state, events)`` prints a line
     per event worth telling (``every_step``), or only each deal's start and result; a
     private ``show`` to a seat no person plays is only counted."""
-    from ..engine.narrate import seat_name
+    from ..engine.narrate import pieces_text, seat_name
 
     def on_events(state, events):
         if quiet:
@@ -224,9 +224,8 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
             if ev.seat is not None and ev.seat not in human_seats:
                 # a private result (an inspection) is for the seat that saw it alone
                 if every_step:
-                    seen = len(ev.data.get("cards", ()))
-                    console.print(f"  ({seat_name(ev.seat)} is shown {_count(seen, 'card')})", markup=False,
-                                  soft_wrap=True)
+                    seen = pieces_text(engine, ev.data.get("cards", ()))
+                    console.print(f"  ({seat_name(ev.seat)} is shown {seen})", markup=False, soft_wrap=True)
                 continue
             if ev.kind == "deal_end":
                 console.print(_deal_summary(engine, state.n, ev.data), markup=False, soft_wrap=True)

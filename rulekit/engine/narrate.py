@@ -12,6 +12,20 @@ def cards_text(engine, cards) -> str:
     return ", ".join(engine.kind_label(k) for k in cards) if cards else "nothing"
 
 
+def pieces_text(engine, cards) -> str:
+    """How many pieces ``cards`` (kinds) are, named as they are: "3 cards", "1 die", "2
+    cards and 1 die" (a die's faces are kinds of piece too)."""
+    kinds = engine.kinds
+    dice = sum(1 for k in cards if kinds[k].die is not None)
+    held = len(cards) - dice
+    parts = []
+    if held or not dice:
+        parts.append(f"{held} {'card' if held == 1 else 'cards'}")
+    if dice:
+        parts.append(f"{dice} {'die' if dice == 1 else 'dice'}")
+    return " and ".join(parts)
+
+
 def describe(engine, event, n: int) -> str | None:
     """A line for ``event``, or None when it is not worth telling (declines, plain moves)."""
     d = event.data
@@ -53,7 +67,7 @@ def describe(engine, event, n: int) -> str | None:
             source = cg.zones[cg.zone_owner(d["from"], n)[0]].name
             return f"  the {source} is empty: {who}draws nothing"
         lost = f" (only {got} left to draw)" if got < d["wanted"] else ""
-        return f"  {who}draws {got} card(s){lost}"
+        return f"  {who}draws {pieces_text(engine, d['cards'])}{lost}"
     if kind == "refill":
         zname = cg.zones[cg.zone_owner(d["zone"], n)[0]].name
         fname = cg.zones[cg.zone_owner(d["from"], n)[0]].name
@@ -92,4 +106,4 @@ def _grouped(engine, data, n: int) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["describe", "seat_name", "cards_text"]
+__all__ = ["describe", "seat_name", "cards_text", "pieces_text"]

@@ -229,7 +229,8 @@ class _Rulebook:
             if d.each:
                 parts.append(f"each player has {d.count} in their {words(d.zone)} from the start of the match")
             else:
-                parts.append(f"{d.count} lie in the {words(d.zone)} from the start of the match")
+                parts.append(f"{d.count} {'lies' if d.count == 1 else 'lie'} in the {words(d.zone)} "
+                             "from the start of the match")
         else:
             parts.append("it lies nowhere: it is thrown in the open when the rules say")
         return words(d.name), parts
