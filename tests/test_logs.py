@@ -50,7 +50,7 @@ def test_the_log_starts_with_a_header_that_plays_the_match_again(tmp_path):
                       "sha256": hashlib.sha256(Path(LUGENBEUTEL).read_bytes()).hexdigest(),
                       "game": "Lügenbeutel", "variants": ["single_card"], "players": 3, "seed": 5,
                       "lineup": ["generic", "random", "random"], "format": LOG_FORMAT}
-    assert LOG_FORMAT == 1
+    assert LOG_FORMAT == 2
     assert f"log written to {log} ({len(_rows(log))} lines)" in " ".join(result.stdout.split())
 
 

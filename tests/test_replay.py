@@ -20,6 +20,7 @@ from strategies import ROOT
 
 GAMES = ROOT / "games"
 LIARS_DICE = str(GAMES / "liars_dice.rules")
+LUGENBEUTEL = str(GAMES / "lugenbeutel.rules")
 STEPS = 60           # a short match, or the start of one: a log of a stopped match replays too
 
 
@@ -99,6 +100,35 @@ def test_records_of_play_match_replay_in_memory():
     header = log_header(engine, LIARS_DICE, 2, 5, ["random"] * 2)
     done = replay_records(engine, header, record.log)
     assert done.finished and done.state == record.state
+
+
+def test_a_deal_names_the_cards_each_seat_got_and_a_seat_sees_only_its_own(tmp_path):
+    """The log's ``deal`` event names which cards went to whom (issue 22: it named only
+    where from and how many); what one seat saw (``--log-for``) keeps only its own cards
+    of it, the others' as unknown, as many as they got."""
+    engine = Engine(load(LUGENBEUTEL))
+    record = play_match(engine, [RandomBot(seat_rng(3, s)) for s in range(3)], 3, 3)
+    deal = next(r for r in record.log if r.get("kind") == "deal")
+    dealt = deal["data"]["dealt"]
+    assert [zone for zone, _ in dealt] == ["hand of P1", "hand of P2", "hand of P3"]
+    assert all(len(cards) == 10 and None not in cards for _, cards in dealt)
+    assert deal["data"]["count"] == 10
+    seen = seat_log(engine, log_header(engine, LUGENBEUTEL, 3, 3, ["random"] * 3), record.log, 0)
+    first = next(e for r in seen if r["type"] == "decision" for e in r["events"] if e["kind"] == "deal")
+    assert first["data"]["dealt"] == [dealt[0], ["hand of P2", [None] * 10], ["hand of P3", [None] * 10]]
+
+
+def test_a_log_of_format_1_still_replays():
+    """A log written before deals named their cards (format 1) replays: its deal events
+    are compared without the cards."""
+    engine = Engine(load(LUGENBEUTEL))
+    record = play_match(engine, [RandomBot(seat_rng(2, s)) for s in range(3)], 3, 2)
+    header = dict(log_header(engine, LUGENBEUTEL, 3, 2, ["random"] * 3), format=1)
+    old = [dict(r, data={k: v for k, v in r["data"].items() if k != "dealt"}) if r.get("kind") == "deal" else r
+           for r in record.log]
+    assert replay_records(engine, header, old).state == record.state
+    with pytest.raises(ReplayError):
+        replay_records(engine, dict(header, format=2), old)         # format 2 must name them
 
 
 # ------------------------------------------------------------------------ what is refused

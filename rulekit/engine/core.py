@@ -1447,7 +1447,7 @@ class Engine:
         """What ``seat`` perceives of an event at the table, or None if nothing.
 
         Cards that go where the seat cannot see them are replaced by None (their number
-        stays public); orders of shuffles, faces of hidden dice and hidden counters are left
+        stays public; so are those a ``deal`` gives to others); orders of shuffles, faces of hidden dice and hidden counters are left
         out; a ``show`` to another seat is not perceived. The result is what a person at
         that seat would know: the events of a seat's public history (``View.history``).
         """
@@ -1462,6 +1462,11 @@ class Engine:
                 if not (kind == "move" and sources and all(self._sees(s, seat, players) for s in sources)):
                     data = dict(data, cards=(None,) * len(data["cards"]))
             return Event(kind, None, data)
+        if kind == "deal" and "dealt" in data:
+            # how many each seat got is public; which cards, only where the seat may look
+            dealt = tuple([(slot, cards if self._sees(slot, seat, players) else (None,) * len(cards))
+                           for slot, cards in data["dealt"]])
+            return Event(kind, None, dict(data, dealt=dealt))
         if kind in ("shuffle", "refill"):
             return Event(kind, None, {k: v for k, v in data.items() if k != "order"})
         if kind == "deal_end":

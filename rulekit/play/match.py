@@ -205,7 +205,7 @@ def player_decision(engine: Engine, view: View, decision: Decision,
 
 
 #: the version of the log format this module writes (the header's ``format``)
-LOG_FORMAT = 1
+LOG_FORMAT = 2
 
 
 def rulekit_version() -> str:
@@ -318,7 +318,7 @@ class LogNames:
                     value = self.zone(value)
                 else:
                     value = [self.zone(s) for s in value]
-            elif key == "groups":
+            elif key in ("groups", "dealt"):
                 value = [[self.zone(s), self.cards(ks)] for s, ks in value]
             elif key == "seat" or key == "value" and kind == "pick":
                 value = self.seat(value) if isinstance(value, int) else value   # a random pick names its seat

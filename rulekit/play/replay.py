@@ -26,7 +26,7 @@ import attrs
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, Event, State
 from ..engine.narrate import seat_name
 from ..errors import IllegalAction, OptionError, RulesError
-from .match import LOG_FORMAT, LogNames, action_record, event_record, file_digest, rulekit_version, view_record
+from .match import LOG_FORMAT, LogNames, event_record, file_digest, rulekit_version, view_record
 
 
 class ReplayError(Exception):
@@ -94,15 +94,21 @@ def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
     return header, records[1:]
 
 
+#: the log formats this rulekit replays: 1 (its ``deal`` events do not name the cards dealt)
+#: and :data:`LOG_FORMAT`
+READ_FORMATS = (1, LOG_FORMAT)
+
+
 def check_header(header: dict, path: str = "<log>", line: int | None = 1) -> None:
     """Check that ``header`` is the header of a whole log this rulekit can replay.
 
     Raises:
         ReplayError: another format, a log of one seat (it has no seed) or a field missing.
     """
-    if header.get("format") != LOG_FORMAT:
+    if header.get("format") not in READ_FORMATS:
         raise ReplayError(path, line, f"the log is of format {header.get('format')!r}; this rulekit "
-                                      f"({rulekit_version()}) reads format {LOG_FORMAT}")
+                                      f"({rulekit_version()}) reads formats "
+                                      f"{', '.join(map(str, READ_FORMATS))}")
     if "seat" in header:
         raise ReplayError(path, line, f"this is the log of what {header['seat']} saw (--log-for): it has no seed, "
                                       "so the match cannot be played again; replay the whole log (--log)")
@@ -187,6 +193,7 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
     at = 0              # the next record to read
     decisions = checked = 0
     last_line = numbered[-1][0] if numbered else 1
+    old_deals = header.get("format") == 1
 
     def fail(line, message):
         version = header.get("rulekit")
@@ -198,6 +205,8 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
         nonlocal at, checked
         for event in events:
             got = event_record(engine, event, n)
+            if old_deals and got.get("kind") == "deal":
+                got["data"].pop("dealt", None)  # a format 1 log does not name the cards dealt
             if at >= len(numbered):
                 fail(last_line, f"the log ends, but the match goes on: expected nothing more, got {_dumps(got)}")
             line, record = numbered[at]
