@@ -604,3 +604,16 @@ def test_dice_are_called_dice_in_check_run_and_explain(tmp_path):
     assert "(P1 is shown 3 dice)" in verbose and "(P1 is shown 1 die)" in verbose and "card" not in verbose
     explained = runner.invoke(main, ["explain", str(path)]).stdout
     assert "1 lies in the cup from the start of the match" in explained
+
+
+def test_pieces_are_counted_even_where_the_reader_may_not_see_them():
+    """A draw a seat may not look at reaches it with its cards as None (``Engine.observe``):
+    they are still counted, as cards, or as pieces in a game with dice."""
+    from rulekit import Engine, load, loads
+    from rulekit.engine.narrate import pieces_text
+
+    cards = Engine(load(ROOT / "games" / "lugenbeutel.rules"))
+    dice = Engine(loads(PEEK_DICE))
+    assert pieces_text(cards, (None, None)) == "2 cards"
+    assert pieces_text(dice, (None,)) == "1 piece"
+    assert pieces_text(dice, (0, 0)) == "2 dice"

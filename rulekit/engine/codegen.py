@@ -191,6 +191,8 @@ class Generator:
         kind = node.kind
         if kind == "everyone":
             return "in_play(ctx)"
+        if kind == "nobody":
+            return "[]"
         if kind == "others":
             return f"clockwise(ctx, ctx.seats[{ACTOR}], 1)"
         method = getattr(self, "seats_" + kind, None)

@@ -356,6 +356,8 @@ class Compiler:
         kind = node.kind
         if kind == "everyone":
             return in_play
+        if kind == "nobody":
+            return lambda ctx: []
         if kind == "others":
             return lambda ctx: clockwise(ctx, ctx.seats[ACTOR], 1)
         if kind in ("after", "from"):

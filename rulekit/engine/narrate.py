@@ -13,16 +13,22 @@ def cards_text(engine, cards) -> str:
 
 
 def pieces_text(engine, cards) -> str:
-    """How many pieces ``cards`` (kinds) are, named as they are: "3 cards", "1 die", "2
-    cards and 1 die" (a die's faces are kinds of piece too)."""
+    """How many pieces ``cards`` (kinds, None for one the reader may not see) are, named as
+    they are: "3 cards", "1 die", "2 cards and 1 die" (a die's faces are kinds of piece
+    too); an unseen piece is a card, or in a game with dice "a piece"."""
     kinds = engine.kinds
-    dice = sum(1 for k in cards if kinds[k].die is not None)
+    unseen = sum(1 for k in cards if k is None)        # redacted for a seat that may not see them
+    dice = sum(1 for k in cards if k is not None and kinds[k].die is not None)
     held = len(cards) - dice
+    if unseen and engine.cg.has_dice:
+        held -= unseen                  # a hidden piece of a game with dice: a card or a die
     parts = []
-    if held or not dice:
+    if held or not (dice or unseen):
         parts.append(f"{held} {'card' if held == 1 else 'cards'}")
     if dice:
         parts.append(f"{dice} {'die' if dice == 1 else 'dice'}")
+    if unseen and engine.cg.has_dice:
+        parts.append(f"{unseen} {'piece' if unseen == 1 else 'pieces'}")
     return " and ".join(parts)
 
 

@@ -257,6 +257,9 @@ class _Phrases:
     def _seats_everyone(self, node) -> str:
         return "all players"
 
+    def _seats_nobody(self, node) -> str:
+        return "no player"
+
     def _seats_others(self, node) -> str:
         return "the other players" if self.mode == "you" else "the players other than the acting player"
 

@@ -291,6 +291,9 @@ class _Steps:
 
     def s_LetGroup(self, stmt) -> list:
         group = self.say._group(stmt.name)
+        if stmt.seats.kind == "nobody":
+            return self._one(f"{group} is now empty" if group.startswith("the group ")
+                             else f"nobody is among {group} any more")
         return self._one(f"{group} {'is' if group.startswith('the group ') else 'are'} now {self.say.x(stmt.seats)}")
 
     def s_RemoveSeat(self, stmt) -> list:

@@ -235,7 +235,7 @@ class FirstOf:
 class SeatSet:
     """A set of seats in clockwise order.
 
-    ``kind`` is one of: everyone, others (all but the actor), after (all but ``seat``,
+    ``kind`` is one of: everyone, nobody (no seat), others (all but the actor), after (all but ``seat``,
     starting left of it; of ``base`` when given), from (all, starting at ``seat``), voters (those whose vote was the
     action ``name``), var (a group, a chosen group or a seat), except (``base`` without
     ``other``), where (the seats ``name`` of ``base`` for which ``cond`` holds), highest /

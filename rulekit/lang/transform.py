@@ -552,6 +552,9 @@ class ToModel(Transformer):
     def everyone(self, meta):
         return m.SeatSet("everyone", span=_span(meta))
 
+    def nobody(self, meta):
+        return m.SeatSet("nobody", span=_span(meta))
+
     def others_of_actor(self, meta):
         return m.SeatSet("others", span=_span(meta))
 
