@@ -560,13 +560,20 @@ class Compiler:
                 ctx.claim_args, ctx.focus = saved
         return holds, BOOL
 
-    def _expr_ClaimIs(self, node, scope) -> tuple[Callable, str | None]:
-        """``claim is NAME``."""
+    def _claim_named(self, node):
+        """The compiled claim ``node.claim`` names, or None (reported: an unknown claim)."""
         cg = self.cg
         if node.claim not in cg.claims:
             self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+            return None
+        return cg.claims[node.claim]
+
+    def _expr_ClaimIs(self, node, scope) -> tuple[Callable, str | None]:
+        """``claim is NAME``."""
+        c = self._claim_named(node)
+        if c is None:
             return (lambda ctx: False), BOOL
-        ci = cg.claims[node.claim].index
+        ci = c.index
         return (lambda ctx: ctx.claim is not None and ctx.claim[0] == ci), BOOL
 
     def _expr_NoClaim(self, node, scope) -> tuple[Callable, str | None]:
@@ -592,10 +599,9 @@ class Compiler:
     def _expr_Beats(self, node, scope) -> tuple[Callable, str | None]:
         """``NAME(args) beats claim``."""
         cg = self.cg
-        if node.claim not in cg.claims:
-            self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+        c = self._claim_named(node)
+        if c is None:
             return (lambda ctx: False), BOOL
-        c = cg.claims[node.claim]
         args = self.args(c, node.args, node.span, scope)
         decl = cg.game.claims[c.index]
         if not (decl.ordering or decl.table or decl.higher):
@@ -1074,11 +1080,9 @@ class Compiler:
 
     def _stmt_MakeClaim(self, node, scope) -> Callable:
         """``claim NAME(args)``."""
-        cg = self.cg
-        if node.claim not in cg.claims:
-            self.err(f"unknown claim '{node.claim}'", node.span, self.hint_for(node.claim, cg.claims))
+        c = self._claim_named(node)
+        if c is None:
             return lambda ctx: None
-        c = cg.claims[node.claim]
         args = self.args(c, node.args, node.span, scope)
         line = node.span.line
 

@@ -502,7 +502,8 @@ def deal_cards(ctx, cg, s: int, zi: int, wanted: int) -> None:
     """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
     the top of zone instance ``s``, ``wanted`` rounds or until it is empty."""
     base = cg.zone_base(ctx.n)[zi]
-    dealt: dict = {}             # zone instance -> the cards it got, in the order dealt
+    # zone instance -> the cards it got, in the order dealt: only for an event someone reads
+    dealt: dict | None = {} if ctx.events is not NO_EVENTS else None
     for _ in range(wanted):
         if not ctx.zones[s]:
             break                # the source is empty: nothing more to deal
@@ -513,9 +514,10 @@ def deal_cards(ctx, cg, s: int, zi: int, wanted: int) -> None:
             ctx.zones[s] = ctx.zones[s][:-1]
             ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
             touch(ctx, base + seat, added=True)
-            dealt.setdefault(base + seat, []).append(card)
+            if dealt is not None:
+                dealt.setdefault(base + seat, []).append(card)
     touch(ctx, s)
-    if ctx.events is not NO_EVENTS:
+    if dealt is not None:
         ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted,
                                           "dealt": tuple([(slot, tuple(cards)) for slot, cards in dealt.items()])}))
 
