@@ -212,6 +212,18 @@ def test_per_player_zone_without_owner():
         """)
 
 
+def test_cards_chosen_from_a_zone_a_chosen_value_names():
+    """Cards are offered from one zone: a zone that depends on a value chosen before them
+    (the hand of a chosen seat) is refused where it is named, with the two ways to write it."""
+    source = edit("    choose 1 from your hand\n", "    choose p in seats in others\n    choose 1 from hand of p\n")
+    assert error_text(source) == golden("""
+        mini.rules:19:19: error: the cards are chosen from a zone that depends on 'p', a value chosen before them
+                choose 1 from hand of p
+                              ^^^^^^^^^
+        hint: a player is offered cards from one zone: choose the cards first, or choose the value in one action and the cards in the next phase
+        """)
+
+
 def test_claim_with_wrong_number_of_values():
     """A claim made with two values when it declares one."""
     assert error_text(edit("claim number(required)", "claim number(required, 2)")) == golden("""

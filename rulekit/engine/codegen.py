@@ -532,10 +532,14 @@ class Generator:
     def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
         """The source of the generator of an action's legal concrete actions, or None when
         the interpreter enumerates it."""
-        opening = self._opening(action, compiled)
-        if opening is None:
-            return None
-        stmts, steps, extra = opening
+        stmts, steps, extra = self._opening(action, compiled, blind=True)
+        pairs = list(zip(stmts, steps[extra:]))
+        # cards are chosen in the outermost loop (fewest first), whatever the order of the
+        # statements: their zone names no value chosen before them (the compiler's rule)
+        at = next((i for i, (_, st) in enumerate(pairs) if st[0] == "cards"), None)
+        first = next((i for i, (_, st) in enumerate(pairs) if st[0] != "req"), None)
+        if at is not None and first < at:
+            pairs.insert(first, pairs.pop(at))
         self.scope, self.env = {}, {}
         self.hoisted = []
         closures = self.closures
@@ -547,7 +551,7 @@ class Generator:
         reqs_level = 0
         if extra:
             levels[0].append(f"if not {self.forced_test(phase_index, action)}:\n    return")
-        for s, st in zip(stmts, steps[extra:]):
+        for s, st in pairs:
             if st[0] == "req":
                 cond = self.ex(s.cond)
                 read = names_read(s.cond)
@@ -562,9 +566,15 @@ class Generator:
                     levels[0].append(f"if not {cond}:\n    return")
                 else:
                     levels[level].append(f"if not {cond}:\n    continue")
+            elif st[0] == "blind":
+                i = len(loops)
+                levels[0].append(f"sel_{i} = {self.selection(s.source)}")
+                levels[0].append(f"dom_{i} = blind_places(sel_{i}, {st[2]})")
+                levels.append([])
+                level_of["$chosen"] = len(levels) - 1
+                loops.append(("blind", f"sel_{i}", f"v_{i}", f"dom_{i}", st[2]))
+                self.scope["$chosen"] = "cards"
             elif st[0] == "cards":
-                if loops:
-                    return None           # cards chosen after a value: the interpreter's order
                 slot = self.zone(s.source)
                 levels.append([])
                 level_of["$chosen"] = len(levels) - 1
@@ -627,6 +637,13 @@ class Generator:
                 body.append(f"{indent}ctx.chosen = cards")
                 body.append(f"{indent}ctx.chosen_zone = slot")
                 cards = "cards"
+            elif loop[0] == "blind":            # places counted from the top
+                _, sel, var, domain, count = loop
+                source = domain if listing else f"(reversed({domain}) if largest_first else {domain})"
+                body.append(f"{indent}for {var} in {source}:")
+                indent += "    "
+                body.append(f"{indent}pick_blind(ctx, {sel}, {count}, {var})")
+                values.append(var)
             else:
                 _, pname, var, domain, dependent = loop
                 if dependent:        # the values of this candidate's domain, in the interpreter's order
@@ -701,18 +718,15 @@ class Generator:
         levels[at].append(f"{flag} = {standing} is None or {above}")
         return flag
 
-    def checker(self, phase_index: int, action: m.Action, compiled) -> str | None:
-        """The source of a fast check of one concrete action: True if it is legal (with its
-        choices bound in ``ctx`` for the action's effects), False if it is not or if the
-        interpreter should judge it (its ``_check`` says why); None when the interpreter
-        checks every such action (blind choices)."""
-        opening = self._opening(action, compiled)
-        if opening is None:
-            return None
-        stmts, steps, extra = opening
+    def checker(self, phase_index: int, action: m.Action, compiled) -> str:
+        """The source of the check of one concrete action, ``check_P_A(ctx, action)``: None
+        if it is legal (its choices then bound in ``ctx`` for the action's effects), else the
+        sentence that says why not. Steps are judged in order, so the first that fails
+        gives the reason: a require its message, a choice what is wrong with it."""
+        stmts, steps, extra = self._opening(action, compiled, blind=True)
         self.scope, self.env, self.hoisted = {}, {}, None
-        nparams = sum(1 for st in steps if st[0] == "param")
-        has_cards = any(st[0] == "cards" for st in steps)
+        nparams = sum(1 for st in steps if st[0] in ("param", "blind"))
+        has_cards = any(st[0] == "cards" for st in steps)     # a blind choice takes values
         out = [f"def check_{phase_index}_{compiled.index}(ctx, action):",
                f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
                f"(line {action.span.line})",
@@ -720,44 +734,70 @@ class Generator:
                "    ctx.chosen = ()",
                "    ctx.chosen_zone = -1",
                "    params = action.params",
-               f"    if len(params) != {nparams}{'' if has_cards else ' or action.cards'}:",
-               "        return False"]
-        if nparams:
-            names = [f"v_{i}" for i in range(nparams)]
-            out.append(f"    {', '.join(names)}{',' if nparams == 1 else ''} = params")
-        out.append("    try:")
+               "    given = len(params)"]
         body = []
         if extra:
-            body.append(f"if not {self.forced_test(phase_index, action)}:")
-            body.append("    return False")
+            self._require(body, self.forced_test(phase_index, action), steps[0][2])
         index = 0
         for s, st in zip(stmts, steps[extra:]):
             if st[0] == "req":
-                body.append(f"if not {self.ex(s.cond)}:")
-                body.append("    return False")
-            elif st[0] == "cards":
-                high = "" if st[3] is None else f" or len(cards) > {st[3]}"
-                body.append(f"slot = {self.zone(s.source)}")
-                body.append("cards = action.cards")
-                body.append(f"if len(cards) < {st[2]}{high} or not multiset_contains(ctx.zones[slot], cards):")
-                body.append("    return False")
-                body.append("ctx.chosen = tuple(cards)")
-                body.append("ctx.chosen_zone = slot")
+                self._require(body, self.ex(s.cond), st[2] or "a condition of this action does not hold")
+                continue
+            var = f"v_{index}"
+            if st[0] == "cards":
+                low, high = st[2], st[3]
+                if high is None:
+                    wrong, say = f"len(cards) < {low}", f"choose at least {low} card(s)"
+                else:
+                    wrong = f"not {low} <= len(cards) <= {high}"
+                    say = f"choose exactly {low} card(s)" if low == high else f"choose {low} to {high} cards"
+                body += [f"slot = {self.zone(s.source)}",
+                         "cards = action.cards",
+                         f"if {wrong}:",
+                         f"    return {say!r}",
+                         "if not multiset_contains(ctx.zones[slot], cards):",
+                         "    return 'those cards are not there to choose'",
+                         "ctx.chosen = tuple(cards)",
+                         "ctx.chosen_zone = slot"]
                 self.scope["$chosen"] = "cards"
-            else:
-                var = f"v_{index}"
-                index += 1
-                kind = "tuple" if st[3] == GROUP else "int"
-                body.append(f"if type({var}) is not {kind} or {var} not in {self.domain(s, st)}:")
-                body.append("    return False")
-                body.append(f"L[{st[1]!r}] = {var}")
-                self.scope[st[1]] = st[3]
-                self.env[st[1]] = var
-        body.append("return True")
+                continue
+            index += 1
+            if st[0] == "blind":
+                body += [f"{var} = params[{index - 1}] if given >= {index} else None",
+                         f"if {var} is None:",
+                         "    return 'choose which card, counting from the top'",
+                         f"if not pick_blind(ctx, {self.selection(s.source)}, {st[2]}, {var}):",
+                         f"    return 'there is no card %s from the top to choose' % ({var},)"]
+                self.scope["$chosen"] = "cards"
+                continue
+            kind = "tuple" if st[3] == GROUP else "int"
+            body += [f"{var} = params[{index - 1}] if given >= {index} else None",
+                     f"if {var} is None:",
+                     f"    return {f'choose a value for {st[1]}'!r}",
+                     f"if type({var}) is not {kind} or {var} not in {self.domain(s, st)}:",
+                     f"    return {f'{st[1]} cannot be %r here'!r} % ({var},)",
+                     f"L[{st[1]!r}] = {var}"]
+            self.scope[st[1]] = st[3]
+            self.env[st[1]] = var
+        if not has_cards:
+            body += ["if action.cards:", "    return 'this action takes no cards'"]
+        body += [f"if given != {nparams}:", "    return 'this action takes a different number of values'",
+                 "return None"]
+        out.append("    try:")
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
-        out.append("        return False")
+        out.append("        return 'a condition of this action does not hold'")
         return "\n".join(out) + "\n"
+
+    @staticmethod
+    def _require(body: list, test: str, say: str) -> None:
+        """The lines of one require in a check: ``say`` when ``test`` fails or reads what is
+        not there (a KeyError, as the interpreter's require)."""
+        body += ["try:",
+                 f"    if not {test}:",
+                 f"        return {say!r}",
+                 "except KeyError:",
+                 f"    return {say!r}"]
 
     def domain(self, s: m.ChooseParam, st) -> str:
         d = s.domain
@@ -1190,14 +1230,15 @@ class Generator:
         test = f"not ({' or '.join(others)})"
         return f"({own[0]} or {test})" if own else f"({test})"
 
-    def _opening(self, action: m.Action, compiled):
+    def _opening(self, action: m.Action, compiled, blind: bool = False):
         """(the statements that open ``action``: requires and choices, its compiled steps,
         how many steps a 'forced when' put first), or None when the interpreter handles the
-        action (a blind choice)."""
+        action (a blind choice, unless ``blind``)."""
         stmts = action.body[:self._choice_count(action)]
         steps = compiled.steps
         extra = len(steps) - len(stmts)             # a 'forced when' adds a first require
-        if extra not in (0, 1) or any(st[0] == "blind" for st in steps):
+        assert extra in (0, 1), "a 'forced when' adds one require"
+        if not blind and any(st[0] == "blind" for st in steps):
             return None
         return stmts, steps, extra
 
@@ -1209,12 +1250,7 @@ class Generator:
         when the interpreter makes that option (a blind choice, a range that depends on
         another choice or that a require narrows, a require that reads a choice of an
         action with no enumerator)."""
-        opening = self._opening(action, compiled)
-        if opening is None or compiled.reads_choice and enum is None:
-            return None
-        stmts, steps, extra = opening
-        if sum(1 for st in steps if st[0] == "cards") > 1 or any(st[0] == "param" and st[4] for st in steps):
-            return None
+        stmts, steps, extra = self._opening(action, compiled, blind=True)
         # the requires that filter a choice's values (its guards, see Compiler.guard_choices), by closure
         cond_of = {st[1]: s.cond for s, st in zip(stmts, steps[extra:]) if st[0] == "req"}
         self.scope, self.env, self.hoisted = {}, {}, None
@@ -1224,12 +1260,19 @@ class Generator:
             body.append("    return None")
         cards, low, high = "None", 0, 0          # as the interpreter's option without cards
         params = []
+        earlier: list = []                       # (name, its values) of the choices so far
         for s, st in zip(stmts, steps[extra:]):
             if st[0] == "req":
                 if st[3]:
                     continue            # it reads a choice: judged per choice (none_legal below)
                 body.append(f"if not {self.ex(s.cond)}:")
                 body.append("    return None")
+            elif st[0] == "blind":          # places counted from the top
+                var = f"dom_{len(params)}"
+                body.append(f"{var} = blind_places({self.selection(s.source)}, {st[2]})")
+                body.append(f"if not {var}:")
+                body.append("    return None")
+                params.append(f"('card', {var})")
             elif st[0] == "cards":
                 low, high = st[2], st[3]
                 body.append(f"pool = tuple(sorted(ctx.zones[{self.zone(s.source)}]))")
@@ -1240,6 +1283,10 @@ class Generator:
             else:
                 var = f"dom_{len(params)}"
                 values = f"tuple({self.domain(s, st)})"
+                if st[4]:
+                    # its domain reads earlier choices: the union over every choice of them
+                    body += self._union_of_domains(var, self.domain(s, st), earlier)
+                    values = f"sorted({var})"
                 if st[5]:
                     # the values its guards allow, the choice read as v
                     saved = self.scope, self.env
@@ -1248,11 +1295,13 @@ class Generator:
                         test = " and ".join(self.ex(cond_of[fn]) for fn, _ in st[5])
                     finally:
                         self.scope, self.env = saved
-                    values = f"tuple([v for v in {self.domain(s, st)} if {test}])"
-                body.append(f"{var} = {values}")
+                    values = f"tuple([v for v in {values} if {test}])"
+                body.append(f"{var} = {values}" if values.startswith("tuple(") else f"{var} = tuple({values})")
                 body.append(f"if not {var}:")
                 body.append("    return None")
                 params.append(f"({st[1]!r}, {var})")
+                earlier.append((st[1], var))
+                self.scope[st[1]] = st[3]
         option = (f"new(Option, ({action.name!r}, {action.name!r}, {cards}, {low}, {high}, "
                   f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
         if compiled.reads_choice and (cards != "None" or params):
@@ -1268,6 +1317,18 @@ class Generator:
         out.append("    except KeyError:")
         out.append("        return None")
         return "\n".join(out) + "\n"
+
+    @staticmethod
+    def _union_of_domains(var: str, domain: str, earlier: list) -> list[str]:
+        """Lines that collect in the set ``var`` the values of ``domain`` (which reads the
+        choices ``earlier``, [(name, their values)]) for every combination of those values."""
+        lines = ["L = ctx.locals = {}", f"{var} = set()"]
+        indent = ""
+        for i, (name, values) in enumerate(earlier):
+            lines.append(f"{indent}for e_{i} in {values}:")
+            indent += "    "
+            lines.append(f"{indent}L[{name!r}] = e_{i}")
+        return lines + [f"{indent}{var}.update({domain})"]
 
     @staticmethod
     def _choice_count(action: m.Action) -> int:

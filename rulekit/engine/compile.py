@@ -1457,6 +1457,12 @@ class Compiler:
             elif isinstance(s, m.ChooseCards):
                 if any(st[0] in ("cards", "blind") for st in steps):
                     self.err("an action chooses cards once", s.span)
+                read = names_read(s.source) & {st[1] for st in steps if st[0] == "param"}
+                if read:
+                    self.err(f"the cards are chosen from a zone that depends on '{sorted(read)[0]}', "
+                             "a value chosen before them", s.source.span,
+                             "a player is offered cards from one zone: choose the cards first, or choose "
+                             "the value in one action and the cards in the next phase")
                 if s.blind:
                     if s.low < 1:
                         self.err("choose at least 1 card", s.span)

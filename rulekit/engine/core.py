@@ -34,7 +34,7 @@ from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET, none_legal
 from ..errors import RulesRuntimeError
 from .compile import DECLINE, GROUP, CompiledGame, claim_label_of, compile_game
-from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, multiset_contains
+from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, blind_places, multiset_contains
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
@@ -598,7 +598,7 @@ class Engine:
                     if top < low:
                         return None
                 elif kind == "blind":
-                    values = _places(step[1](ctx), step[2])
+                    values = blind_places(step[1](ctx), step[2])
                     if not values:
                         return None
                     params.append(("card", values))
@@ -633,13 +633,18 @@ class Engine:
         return self._option(ctx, a) is not None
 
     def _with_texts(self, ctx: Ctx, a, option: Option) -> Option:
-        """``option`` (made without texts, by a generated option function: no blind choice)
-        with the texts :meth:`_option` gives it: its label before the choices, how people
-        name each value, the file's prompts."""
-        steps = [st for st in a.steps if st[0] == "param"]
-        shown = tuple(tuple(self._value_text(st[3], v) for v in values) for st, (_, values) in zip(steps, option.params))
-        return option._replace(label=self._label(ctx, a, preview=True), shown=shown,
-                                prompts=tuple(st[6] for st in steps))
+        """``option`` (made without texts, by a generated option function) with its texts:
+        its label before the choices, how people name each value (a blind choice's places
+        as ``#1``), the file's prompts."""
+        shown, prompts = [], []
+        for st, (_, values) in zip([st for st in a.steps if st[0] != "req" and st[0] != "cards"], option.params):
+            if st[0] == "blind":
+                shown.append(tuple(_place_text(v) for v in values))
+                prompts.append(None)
+            else:
+                shown.append(tuple(self._value_text(st[3], v) for v in values))
+                prompts.append(st[6])
+        return option._replace(label=self._label(ctx, a, preview=True), shown=tuple(shown), prompts=tuple(prompts))
 
     def _none_legal(self, ctx: Ctx, a, option: Option) -> bool:
         """Whether no concrete choice of ``option`` is legal (see :func:`codegen.none_legal`),
@@ -786,7 +791,7 @@ class Engine:
             if fast is not None:
                 ctx = self._read_ctx(state)
                 ctx.seats[ACTOR] = self.decider(state)
-                return fast(ctx, action)
+                return fast(ctx, action) is None
         return self.why_illegal(state, action) is None
 
     def why_illegal(self, state: State, action: Action) -> str | None:
@@ -809,9 +814,8 @@ class Engine:
         players when the caller has it already."""
         if prog is None and self.generated:
             prog = self.program(ctx.n)
-        fast = prog.check_of.get(a) if prog is not None else None
-        if fast is not None and fast(ctx, action):
-            return None
+        if prog is not None:
+            return prog.check_of[a](ctx, action)
         return self._check(ctx, a, action)
 
     def _decline_reason(self, ctx: Ctx, phase, action: Action) -> str | None:
@@ -850,7 +854,7 @@ class Engine:
                 pieces = [(slot, k) for slot, ks in step[1](ctx) for k in ks]
                 if value is None:
                     return "choose which card, counting from the top"
-                if value not in _places(step[1](ctx), step[2]):
+                if value not in blind_places(step[1](ctx), step[2]):
                     return f"there is no card {value} from the top to choose"
                 places = (value,) if isinstance(value, int) else value
                 picked = [pieces[len(pieces) - p] for p in places]
@@ -1504,17 +1508,6 @@ def _context(state: State, zones, counters, rng) -> Ctx:
     ctx.out = out or (0,) * n
     ctx.rng = rng
     return ctx
-
-
-def _places(selection, n: int) -> tuple:
-    """The places a blind choice of ``n`` cards may name: 1 (the top card) up to the number
-    of cards, or ``n``-tuples of places."""
-    count = sum(len(ks) for _, ks in selection)
-    if count < n:
-        return ()
-    if n == 1:
-        return tuple(range(1, count + 1))
-    return tuple(itertools.combinations(range(1, count + 1), n))
 
 
 def _place_text(value) -> str:

@@ -368,6 +368,30 @@ def next_seat(ctx, among: list | None) -> int | None:
     return None
 
 
+def blind_places(selection, n: int) -> tuple:
+    """The places a blind choice of ``n`` cards of ``selection`` [(zone instance, kinds)] may
+    name: 1 (the top card) up to the number of cards, or ``n``-tuples of places."""
+    count = sum(len(ks) for _, ks in selection)
+    if count < n:
+        return ()
+    if n == 1:
+        return tuple(range(1, count + 1))
+    return tuple(itertools.combinations(range(1, count + 1), n))
+
+
+def pick_blind(ctx, selection, n: int, value) -> bool:
+    """Bind in ``ctx`` the cards a blind choice of ``n`` cards names by ``value`` (a place
+    counted from the top, or ``n`` of them; see :func:`blind_places`) as the chosen cards;
+    False, binding nothing, when ``selection`` has no such place."""
+    if value not in blind_places(selection, n):
+        return False
+    pieces = [(slot, k) for slot, ks in selection for k in ks]
+    picked = [pieces[len(pieces) - p] for p in ((value,) if isinstance(value, int) else value)]
+    ctx.chosen = tuple(k for _, k in picked)
+    ctx.chosen_zone = picked[0][0]
+    return True
+
+
 def seat_groups(seats: list, size: int) -> tuple:
     """``choose g in SIZE of SEATS``: every group of ``size`` of ``seats``, in seat order."""
     return tuple(itertools.combinations(sorted(seats), size))
@@ -631,6 +655,7 @@ __all__ = [
     'choice_range',
     'loop_size',
     'add_to_group',
+    'blind_places',
     'claimed_selection',
     'claimed_top',
     'clockwise',
@@ -651,6 +676,7 @@ __all__ = [
     'no_seat',
     'ordered_seats',
     'over_seats',
+    'pick_blind',
     'push_ask',
     'random_portion',
     'remove_cards',
