@@ -414,8 +414,8 @@ def test_variant_higher_counts(cards, v, base, higher, literal):
 # ---------------------------------------------------------------------------- bounded work
 def test_random_bot_decides_with_bounded_work_on_a_big_hand(monkeypatch):
     """RandomBot finds a legal offer for a 35-card hand facing (34, 5), the match judging its
-    answers as ``play_match`` does, examining a bounded number of candidate actions (work is
-    counted, not timed: speed belongs to benchmarks)."""
+    answers as ``play_match`` does, judging a bounded number of candidate actions (work is
+    counted, not timed: speed belongs to benchmarks; the listings it asks for have budgets)."""
     from rulekit.play.match import MAX_REJECTIONS, player_decision
     from rulekit.players import RandomBot
     state, rng = start(2, 50)
@@ -428,12 +428,12 @@ def test_random_bot_decides_with_bounded_work_on_a_big_hand(monkeypatch):
     d = ENGINE.decision(state)
     assert d.seat == receiver and len(hand(state, receiver)) == 35 and state.claim[1] == (34, 5)
     examined = []
-    original = type(ENGINE)._check
+    original = type(ENGINE)._judge
 
     def counting(self, *args, **kwargs):
         examined.append(1)
         return original(self, *args, **kwargs)
-    monkeypatch.setattr(type(ENGINE), "_check", counting)
+    monkeypatch.setattr(type(ENGINE), "_judge", counting)
     view = ENGINE.view(state, receiver)
     for seed in range(6):
         examined.clear()

@@ -132,7 +132,7 @@ def test_a_choice_among_too_many_values_is_refused_by_check_when_its_bounds_are_
 
 def test_a_choice_among_too_many_values_stops_the_match_when_its_bounds_are_computed():
     engine = engine_of(CHOOSE.replace("HIGH", "big").replace("BIG", "100000000"))
-    with pytest.raises(RulesRuntimeError, match=r"n would be chosen among 100000000 values \(line 10\)"):
+    with pytest.raises(RulesRuntimeError, match=r"n would be chosen among 100,000,000 values \(line 10\)"):
         state, _ = engine.new_match(2, random.Random(0))
         engine.decision(state)
 

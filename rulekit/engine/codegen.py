@@ -1230,6 +1230,24 @@ class Generator:
         test = f"not ({' or '.join(others)})"
         return f"({own[0]} or {test})" if own else f"({test})"
 
+    def forced_functions(self, functions: list) -> list[str]:
+        """The ``forced_P(ctx)`` function of every phase with a 'forced when' action, added to
+        ``functions``: the message of the first such action that binds the actor now ("you
+        must …"), or None; the names by phase ("None" where nothing forces)."""
+        names = []
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            forced = [a for a in p.actions if a.forced is not None]
+            if not forced:
+                names.append("None")
+                continue
+            self.scope, self.env, self.hoisted = {}, {}, None
+            lines = [f"def forced_{pi}(ctx):", f"    # what binds the deciding seat in {p.name!r}"]
+            for a in forced:
+                lines += [f"    if {self.ex(a.forced)}:", f"        return {f'you must {a.name}'!r}"]
+            functions.append("\n".join(lines + ["    return None"]) + "\n")
+            names.append(f"forced_{pi}")
+        return names
+
     def _opening(self, action: m.Action, compiled, blind: bool = False):
         """(the statements that open ``action``: requires and choices, its compiled steps,
         how many steps a 'forced when' put first), or None when the interpreter handles the
@@ -1390,6 +1408,7 @@ class Generator:
         table, checks = self._enumerator_rows(functions)
         options = self._option_rows(functions, table)
         bodies, afters = self._body_rows(functions)
+        forced = self.forced_functions(functions)
         functions.append(self.body_function("setup", self.cg.game.setup, {}, "the setup of every deal"))
         conts = self._called_functions(functions)
         functions.append(self.match_functions())
@@ -1408,6 +1427,8 @@ class Generator:
         text = (header + "\n\n" + "\n\n".join(functions)
                 + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
                 + f"\nAFTER = {_tuple(afters) if afters else '()'}\n"
+                + "\n# per phase: what a 'forced when' makes the deciding seat do (None: nothing forces)"
+                + f"\nFORCED = {_tuple(forced) if forced else '()'}\n"
                 + f"\nCONTINUATIONS = {_tuple([conts[i] for i in range(len(conts))]) if conts else '()'}\n"
                 + "\n# per phase: the option_ functions of its actions (None: the interpreter makes that option)"
                 + f"\nOPTIONS = (\n{''.join('    ' + (_tuple(row) if row else '()') + ',' + chr(10) for row in options)})\n"
@@ -1524,6 +1545,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     prog = Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
     prog.bodies = namespace["BODIES"]
     prog.after = namespace["AFTER"]
+    prog.forced = namespace["FORCED"]
     prog.continuations = namespace["CONTINUATIONS"]
     for name in ("ROTATE", "UNTIL", "RANK_KEYS", "RETURNS", "COUNTER_INITS", "SEAT_INITS", "CLAIM_LABELS"):
         setattr(prog, name.lower(), namespace[name])

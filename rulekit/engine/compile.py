@@ -1507,7 +1507,7 @@ class Compiler:
             self.want(ht, NUM, d.high)
             if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) \
                     and d.high.value - d.low.value >= MAX_CHOICES:
-                self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1} values; at most "
+                self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1:,} values; at most "
                          f"{MAX_CHOICES:,} are allowed", d.span, "choose among fewer values")
             dom = (lambda ctx, lo=lo, hi=hi, line=d.span.line, name=s.name:
                    choice_range(lo(ctx), hi(ctx), name, line))

@@ -18,10 +18,7 @@ Decisions come in the shapes a ``.rules`` file declares (see docs/language.md):
 from __future__ import annotations
 
 import functools
-import itertools
 import random
-import types
-from itertools import repeat
 from collections.abc import Sequence
 from typing import Callable, Iterator, NamedTuple
 
@@ -31,10 +28,10 @@ from ..lang import model as m
 from ..sema.visibility import public_checks
 from ..errors import IllegalAction, OptionError
 from .narrate import seat_name
-from .codegen import OUT_OF_BUDGET, none_legal
+from .codegen import OUT_OF_BUDGET
 from ..errors import RulesRuntimeError
-from .compile import DECLINE, GROUP, CompiledGame, claim_label_of, compile_game
-from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, blind_places, multiset_contains
+from .compile import DECLINE, CompiledGame, compile_game
+from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, multiset_contains
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
@@ -275,11 +272,13 @@ def _freeze(value):
 class Engine:
     """Runs one compiled game for any number of seats in its player range."""
 
-    def __init__(self, game: m.Game, generated: bool = True):
-        """``generated``: run the Python generated for the game (:meth:`program`); with
-        False every action is enumerated and checked by the interpreter alone (slower; the
-        reference the generated code is tested against)."""
-        self.generated = generated
+    def __init__(self, game: m.Game):
+        """Compiles ``game`` (see :func:`rulekit.engine.compile.compile_game`); its module for
+        a number of seats is generated when first needed (:meth:`program`).
+
+        Raises:
+            RulesError: the game does not compile.
+        """
         self.game = game
         self.cg: CompiledGame = compile_game(game)
         self.kinds = game.kinds
@@ -288,7 +287,6 @@ class Engine:
         #: the dice that lie in zones, by name, in declaration order
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
         self._programs: dict = {}
-        self._closure_pieces = None           # see pieces (generated=False)
         self._starts: dict = {}
         #: [texts][phase index] -> the phase's constant options or None (_UNKNOWN until asked)
         self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
@@ -319,21 +317,8 @@ class Engine:
         """The match's own pieces for ``players`` seats, as the generated module names them
         (``rotate``, ``until``, ``between``, ``rank_keys``, ``returns``, ``counter_inits``,
         ``seat_inits``, ``ranks``, ``label_of`` and ``preview_of`` (by compiled action),
-        ``claim_labels``; see ``Generator.match_functions`` and ``text_functions``): the module's, or the
-        compiled closures' for an engine made with ``generated=False``."""
-        if self.generated:
-            return self.program(players)
-        found = self._closure_pieces
-        if found is None:           # the same for every player count
-            cg = self.cg
-            found = self._closure_pieces = types.SimpleNamespace(
-                rotate=tuple(p.rotate for p in cg.phase_list), until=cg.until, between=cg.between,
-                rank_keys=cg.rank_keys, returns=cg.returns, counter_inits=cg.counter_inits,
-                seat_inits=cg.seat_inits, ranks=tuple(c.rank for c in cg.claim_list),
-                label_of={a: a.label for p in cg.phase_list for a in p.actions},
-                preview_of={a: a.preview for p in cg.phase_list for a in p.actions},
-                claim_labels=tuple(claim_label_of(c) for c in cg.claim_list))
-        return found
+        ``claim_labels``; see ``Generator.match_functions`` and ``text_functions``)."""
+        return self._programs.get(players) or self.program(players)
 
     # ------------------------------------------------------------------ set-up
     def new_match(self, players: int, rng: random.Random, events: bool = True) -> tuple[State, Sequence[Event]]:
@@ -470,21 +455,12 @@ class Engine:
 
     def _options_of(self, ctx: Ctx, phase, texts: bool) -> tuple:
         """The options of the actor of ``ctx`` in ``phase`` (a window's 'decline' included)."""
-        if not self.generated:
-            options = tuple(self._options(ctx, phase, texts))
-        else:
-            made = []
-            for a, made_by in zip(phase.actions, (self._programs.get(ctx.n) or self.program(ctx.n))
-                                  .options[phase.index]):
-                if made_by is None:
-                    opt = self._option(ctx, a, texts)
-                else:
-                    opt = made_by(ctx)
-                    if opt is not None and texts:
-                        opt = self._with_texts(ctx, a, opt)
-                if opt is not None:
-                    made.append(opt)
-            options = tuple(made)
+        made = []
+        for a, make in zip(phase.actions, (self._programs.get(ctx.n) or self.program(ctx.n)).options[phase.index]):
+            opt = make(ctx)
+            if opt is not None:
+                made.append(self._with_texts(ctx, a, opt) if texts else opt)
+        options = tuple(made)
         if (phase.kind == "first" or phase.kind == "each") and self._forced(ctx, phase) is None:
             options = options + (_DECLINE_OPTION,)
         return options
@@ -544,18 +520,15 @@ class Engine:
         requires, chooses or labels anything, nothing forces a window's seats), else None."""
         if phase.forcing or any(a.steps or (texts and a.preview is not None) for a in phase.actions):
             return None
-        options = tuple(self._option(None, a, texts) for a in phase.actions)    # needs no context
+        options = tuple(_new(Option, (a.name, a.name, None, 0, 0, (), (), a.exact, ())) for a in phase.actions)
         if phase.kind in ("first", "each"):
             options += (_DECLINE_OPTION,)
         return options
 
-    @staticmethod
-    def _forced(ctx: Ctx, phase) -> str | None:
+    def _forced(self, ctx: Ctx, phase) -> str | None:
         """The message of a 'forced when' action of ``phase`` that binds the actor now, or None."""
-        for f, message in phase.forcing:
-            if f(ctx):
-                return message
-        return None
+        forced = (self._programs.get(ctx.n) or self.program(ctx.n)).forced[phase.index]
+        return None if forced is None else forced(ctx)
 
     def decider(self, state: State) -> int:
         """The seat that must act now."""
@@ -564,73 +537,9 @@ class Engine:
             return state.seats[CURRENT]
         return state.poll[0]
 
-    def _options(self, ctx: Ctx, phase, texts: bool = True) -> Iterator[Option]:
-        for a in phase.actions:
-            opt = self._option(ctx, a, texts)
-            if opt is not None:
-                yield opt
-
-    def _option(self, ctx: Ctx | None, a, texts: bool = False) -> Option | None:
-        """The option for action ``a`` if its conditions before any choice hold (with its
-        label and the names of its values when ``texts``); an action that requires and
-        chooses nothing, and has no label to render, needs no ``ctx``."""
-        if not a.steps and (not texts or a.preview is None):
-            return _new(Option, (a.name, a.name, None, 0, 0, (), (), a.exact, ()))
-        ctx.locals = {}
-        ctx.chosen = ()
-        cards = None
-        low = high = 0
-        params = []
-        shown = []
-        prompts = []
-        try:
-            for step in a.steps:
-                kind = step[0]
-                if kind == "req":
-                    # a condition that reads no choice is decided here, once
-                    if not step[3] and not step[1](ctx):
-                        return None
-                elif kind == "cards":
-                    slot = step[1](ctx)
-                    cards = tuple(sorted(ctx.zones[slot]))
-                    low, high = step[2], step[3]
-                    top = len(cards) if high is None else min(high, len(cards))
-                    if top < low:
-                        return None
-                elif kind == "blind":
-                    values = blind_places(step[1](ctx), step[2])
-                    if not values:
-                        return None
-                    params.append(("card", values))
-                    prompts.append(None)
-                    if texts:
-                        shown.append(tuple(_place_text(v) for v in values))
-                else:
-                    values = self._values(ctx, step, params)
-                    if not values:
-                        return None
-                    params.append((step[1], values))
-                    prompts.append(step[6])
-                    if texts:
-                        shown.append(tuple(self._value_text(step[3], v) for v in values))
-        except KeyError:
-            return None
-        label = self._label(ctx, a, preview=True) if texts else a.name
-        option = _new(Option, (a.name, label, cards, low, high, tuple(params), tuple(shown), a.exact,
-                               tuple(prompts) if texts else ()))
-        # an option none of whose concrete choices is legal is not an option
-        if a.reads_choice and (cards is not None or params):
-            if self._none_legal(ctx, a, option):
-                return None
-        return option
-
     def _can_take(self, ctx: Ctx, a) -> bool:
-        """Whether the actor of ``ctx`` has an option of action ``a`` (see :meth:`_option`),
-        by the generated option function where there is one."""
-        made = self.program(ctx.n).option_of.get(a) if self.generated else None
-        if made is not None:
-            return made(ctx) is not None
-        return self._option(ctx, a) is not None
+        """Whether the actor of ``ctx`` has an option of action ``a``."""
+        return self.program(ctx.n).option_of[a](ctx) is not None
 
     def _with_texts(self, ctx: Ctx, a, option: Option) -> Option:
         """``option`` (made without texts, by a generated option function) with its texts:
@@ -645,41 +554,6 @@ class Engine:
                 shown.append(tuple(self._value_text(st[3], v) for v in values))
                 prompts.append(st[6])
         return option._replace(label=self._label(ctx, a, preview=True), shown=tuple(shown), prompts=tuple(prompts))
-
-    def _none_legal(self, ctx: Ctx, a, option: Option) -> bool:
-        """Whether no concrete choice of ``option`` is legal (see :func:`codegen.none_legal`),
-        by the action's generated enumerator or the interpreter's."""
-        enum = self.program(ctx.n).by_action.get(a) if self.generated else None
-        if enum is None:
-            def enum(ctx, largest_first, budget):
-                return self._enumerate(ctx, a, option, 1, largest_first, budget, report=True)
-        return none_legal(ctx, enum)
-
-    def _values(self, ctx: Ctx, step, earlier: list) -> tuple:
-        """The values a player may be offered for one choice: its domain (the union over the
-        earlier choices when it depends on them), less those its guards rule out."""
-        name, domain, dependent, guards = step[1], step[2], step[4], step[5]
-        if dependent:
-            seen = set()
-            values = []
-            for combo in itertools.product(*(v for _, v in earlier)):
-                for (other, _), v in zip(earlier, combo):
-                    ctx.locals[other] = v
-                for v in domain(ctx):
-                    if v not in seen:
-                        seen.add(v)
-                        values.append(v)
-            values = sorted(values)
-        else:
-            values = domain(ctx)
-        if guards:
-            kept = []
-            for v in values:
-                ctx.locals[name] = v
-                if all(g(ctx) for g, _ in guards):
-                    kept.append(v)
-            values = kept
-        return tuple(values)
 
     def _value_text(self, typ: str, value) -> str:
         """How people name a chosen value of type ``typ``."""
@@ -724,8 +598,8 @@ class Engine:
         ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
         out: list[Action] = []
         declines = (action is None or action == DECLINE) and phase.kind in ("first", "each")
-        if self.generated and limit is None and budget is None and not largest_first:
-            prog = self._programs.get(state.n) or self.program(state.n)
+        prog = self._programs.get(state.n) or self.program(state.n)
+        if limit is None and budget is None and not largest_first:
             listers = prog.listers[state.phase]
             if listers is not None:         # the fast path: every action listed by generated code
                 for a, lister in zip(phase.actions, listers):
@@ -734,19 +608,10 @@ class Engine:
                 if declines and self._forced(ctx, phase) is None:
                     out.append(DECLINE_ACTION)
                 return out
-        enumerators = self.program(state.n).enumerators[state.phase] if self.generated else repeat(None)
-        for a, enum in zip(phase.actions, enumerators):
+        for a, enum in zip(phase.actions, prog.enumerators[state.phase]):
             if action is not None and a.name != action:
                 continue
-            if enum is None:
-                opt = self._option(ctx, a)
-                if opt is None:
-                    continue
-                found = self._enumerate(ctx, a, opt, None if limit is None else limit - len(out), largest_first,
-                                        budget)
-            else:
-                found = enum(ctx, largest_first, budget)
-            for act in found:
+            for act in enum(ctx, largest_first, budget):
                 if act is OUT_OF_BUDGET:
                     break
                 out.append(act)
@@ -756,42 +621,8 @@ class Engine:
             out.append(DECLINE_ACTION)
         return out
 
-    def _enumerate(self, ctx, a, opt: Option, limit=None, largest_first=False,
-                   budget: int | None = None, report: bool = False) -> Iterator[Action]:
-        """Concrete legal actions of an option; ``budget`` caps the candidates examined
-        (``report``: yield ``OUT_OF_BUDGET`` when it runs out)."""
-        card_choices = [()]
-        if opt.cards is not None:
-            card_choices = multisets(opt.cards, opt.low, len(opt.cards) if opt.high is None else opt.high,
-                                     largest_first)
-        count = 0
-        domains = [tuple(reversed(v)) if largest_first else v for _, v in opt.params]
-        examined = 0
-        for cards in card_choices:
-            for values in itertools.product(*domains):
-                examined += 1
-                if budget is not None and examined > budget:
-                    if report:
-                        yield OUT_OF_BUDGET
-                    return
-                act = Action(a.name, cards, tuple(values))
-                if self._check(ctx, a, act, trusted=True) is None:
-                    yield act
-                    count += 1
-                    if limit is not None and count >= limit:
-                        return
-
     def is_legal(self, state: State, action: Action) -> bool:
-        """Whether the deciding seat may take ``action`` now: ``why_illegal(...) is None``,
-        decided by the generated check alone where there is one (no sentence is made for an
-        illegal action)."""
-        if state.phase >= 0 and action.name != DECLINE and self.generated:
-            a = self.cg.phase_list[state.phase].by_name.get(action.name)
-            fast = self.program(state.n).check_of.get(a) if a is not None else None
-            if fast is not None:
-                ctx = self._read_ctx(state)
-                ctx.seats[ACTOR] = self.decider(state)
-                return fast(ctx, action) is None
+        """Whether the deciding seat may take ``action`` now: ``why_illegal(...) is None``."""
         return self.why_illegal(state, action) is None
 
     def why_illegal(self, state: State, action: Action) -> str | None:
@@ -809,14 +640,10 @@ class Engine:
         return self._judge(ctx, a, action)
 
     def _judge(self, ctx: Ctx, a, action: Action, prog=None) -> str | None:
-        """:meth:`_check`, by the generated check first: only an action it does not pass
-        is checked by the interpreter, which says why. ``prog``: the program of ``ctx.n``
-        players when the caller has it already."""
-        if prog is None and self.generated:
-            prog = self.program(ctx.n)
-        if prog is not None:
-            return prog.check_of[a](ctx, action)
-        return self._check(ctx, a, action)
+        """None if ``action`` (of action ``a``) passes its action's generated check, which then
+        leaves its choices bound in ``ctx``; else the sentence that says why not. ``prog``: the
+        program of ``ctx.n`` players when the caller has it already."""
+        return (prog or self.program(ctx.n)).check_of[a](ctx, action)
 
     def _decline_reason(self, ctx: Ctx, phase, action: Action) -> str | None:
         if phase.kind not in ("first", "each"):
@@ -829,67 +656,6 @@ class Engine:
     def _no_such_action(phase, action: Action) -> str:
         names = ", ".join(p.name for p in phase.actions)
         return f"'{action.name}' is not an action here (the actions are: {names})"
-
-    def _check(self, ctx: Ctx, a, action: Action, trusted: bool = False) -> str | None:
-        """None if ``action`` passes every step of ``a``; ``trusted``: its cards are known to
-        come from the zone they are chosen from."""
-        ctx.locals = {}
-        ctx.chosen = ()
-        ctx.chosen_zone = -1
-        params = iter(action.params)
-        used_cards = False
-        nparams = 0
-        for step in a.steps:
-            kind = step[0]
-            if kind == "req":
-                try:
-                    ok = step[1](ctx)
-                except KeyError:
-                    ok = False
-                if not ok:
-                    return step[2] or "a condition of this action does not hold"
-            elif kind == "blind":
-                nparams += 1
-                value = next(params, None)
-                pieces = [(slot, k) for slot, ks in step[1](ctx) for k in ks]
-                if value is None:
-                    return "choose which card, counting from the top"
-                if value not in blind_places(step[1](ctx), step[2]):
-                    return f"there is no card {value} from the top to choose"
-                places = (value,) if isinstance(value, int) else value
-                picked = [pieces[len(pieces) - p] for p in places]
-                ctx.chosen = tuple(k for _, k in picked)
-                ctx.chosen_zone = picked[0][0]
-            elif kind == "cards":
-                used_cards = True
-                slot = step[1](ctx)
-                cards = action.cards
-                if len(cards) < step[2] or (step[3] is not None and len(cards) > step[3]):
-                    if step[3] is None:
-                        return f"choose at least {step[2]} card(s)"
-                    if step[2] == step[3]:
-                        return f"choose exactly {step[2]} card(s)"
-                    return f"choose {step[2]} to {step[3]} cards"
-                if not trusted and not multiset_contains(ctx.zones[slot], cards):
-                    return "those cards are not there to choose"
-                ctx.chosen = tuple(cards)
-                ctx.chosen_zone = slot
-            else:
-                nparams += 1
-                value = next(params, None)
-                if value is None:
-                    return f"choose a value for {step[1]}"
-                # an enumerated value comes from the domain already, unless the domain
-                # depends on earlier choices (then the listed values are their union)
-                if type(value) is not (tuple if step[3] == GROUP else int) or \
-                        not (trusted and not step[4]) and value not in step[2](ctx):
-                    return f"{step[1]} cannot be {value!r} here"
-                ctx.locals[step[1]] = value
-        if action.cards and not used_cards:
-            return "this action takes no cards"
-        if len(action.params) != nparams:
-            return "this action takes a different number of values"
-        return None
 
     # ------------------------------------------------------------------ transitions
     def apply(self, state: State, action: Action, rng: random.Random,
@@ -971,7 +737,7 @@ class Engine:
         """
         kind = phase.kind
         ctx.seats[ACTOR] = seat
-        prog = (self._programs.get(ctx.n) or self.program(ctx.n)) if self.generated else None
+        prog = self._programs.get(ctx.n) or self.program(ctx.n)
         declined = action.name == DECLINE
         if declined:
             reason = self._decline_reason(ctx, phase, action)
@@ -1022,7 +788,7 @@ class Engine:
 
     def _after(self, ctx: Ctx, phase):
         """The block that runs when ``phase`` closes (its 'then' / 'otherwise')."""
-        return self.program(ctx.n).after[phase.index] if self.generated else phase.after
+        return self.program(ctx.n).after[phase.index]
 
     def _run(self, ctx: Ctx, fn) -> None:
         try:
@@ -1085,7 +851,7 @@ class Engine:
             ctx.seats[CURRENT] = current
             ctx.seats[ACTOR] = actor
             ctx.asker = origin
-            self._run(ctx, self.program(ctx.n).continuations[index] if self.generated else self.cg.continuations[index])
+            self._run(ctx, self.program(ctx.n).continuations[index])
             ctx.asker = None
         if ctx.goto is None and ctx.phase != -1:
             # every pending 'then' is done: the turn that asked first ends as its actions do
@@ -1105,7 +871,7 @@ class Engine:
         ctx.claimed = None
         if ctx.events is not NO_EVENTS:
             ctx.events.append(("deal_start", None, {"deal": ctx.deal}))
-        self._run(ctx, self.program(ctx.n).setup if self.generated else self.cg.setup)
+        self._run(ctx, self.program(ctx.n).setup)
 
     def _end_deal(self, ctx: Ctx) -> None:
         if ctx.events is not NO_EVENTS:
@@ -1223,7 +989,7 @@ class Engine:
                 a = phase.by_name[vote.name]
                 ctx.seats[ACTOR] = seat
                 if self._judge(ctx, a, vote) is None:
-                    effects = self.program(ctx.n).effects_of[a] if self.generated else a.effects
+                    effects = self.program(ctx.n).effects_of[a]
                     ready.append((seat, effects, ctx.locals, ctx.chosen, ctx.chosen_zone))
             for i in range(max((len(r[1]) for r in ready), default=0)):
                 for seat, effects, values, chosen, zone in ready:
@@ -1363,20 +1129,14 @@ class Engine:
         ctx = self._read_ctx(state)
         if zones is not None:
             ctx.zones = zones
-        if self.generated:
-            return self.program(state.n).holds(ctx)
-        c = self.cg.claim_list[state.claim[0]]
-        ctx.claim_args = state.claim[1]
-        return bool(c.truth(ctx))
+        return self.program(state.n).holds(ctx)
 
     def claim_holds_in_place(self, ctx: Ctx) -> bool:
         """:meth:`claim_holds_in` of the state a working copy (see :meth:`working_copy`)
         stands for, read from the copy (unchanged)."""
         if ctx.claim is None:
             return False
-        if self.generated:
-            return self.program(ctx.n).holds(ctx)
-        return self.claim_holds_in(self.snapshot(ctx))
+        return self.program(ctx.n).holds(ctx)
 
     def claim_test(self, state: State) -> Callable[[tuple], bool]:
         """A function of ``zones`` (a tuple of card tuples, one per zone of ``state``):
@@ -1385,12 +1145,7 @@ class Engine:
         if state.claim is None:
             return lambda zones: False
         ctx = self._read_ctx(state)
-        if self.generated:
-            holds = self.program(state.n).holds
-        else:
-            truth = self.cg.claim_list[state.claim[0]].truth
-            ctx.claim_args = state.claim[1]
-            holds = lambda ctx: bool(truth(ctx))      # noqa: E731
+        holds = self.program(state.n).holds
 
         def test(zones: tuple) -> bool:
             ctx.zones = zones
@@ -1416,15 +1171,11 @@ class Engine:
         table = self.cg.claims
         ctx = self._ctx(state, None)
         seats = ctx.seats
-        truths = self.program(state.n).truths if self.generated else None
+        truths = self.program(state.n).truths
         out = []
         for name, args, seat in claims:
             seats[CLAIMANT] = seat
-            if truths is not None:
-                out.append(truths[table[name].index](ctx, tuple(args)))
-            else:
-                ctx.claim_args = tuple(args)
-                out.append(bool(table[name].truth(ctx)))
+            out.append(truths[table[name].index](ctx, tuple(args)))
         return out
 
     def zone_slot(self, state: State, zone: str, owner: int | None = None) -> int:

@@ -47,7 +47,7 @@ MAX_CHOICES = 10_000
 
 def choice_range(low: int, high: int, name: str, line: int) -> range:
     if high - low >= MAX_CHOICES:
-        raise RulesRuntimeError(f"{name} would be chosen among {high - low + 1} values (line {line}); at most "
+        raise RulesRuntimeError(f"{name} would be chosen among {high - low + 1:,} values (line {line}); at most "
                                 f"{MAX_CHOICES:,} are allowed")
     return range(low, high + 1)
 
