@@ -31,6 +31,7 @@ import attrs
 
 from typing import Callable
 
+from .. import ir
 from ..lang import model as m
 from .compile import BOOL, GROUP, KIND, NUM, SEAT, _PLAYER_NAME, CompiledGame, Compiler, names_read, note_revealed
 from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
@@ -530,16 +531,18 @@ class Generator:
 
     # ------------------------------------------------------------ actions
     def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
-        """The source of the generator of an action's legal concrete actions, or None when
-        the interpreter enumerates it."""
-        stmts, steps, extra = self._opening(action, compiled, blind=True)
-        pairs = list(zip(stmts, steps[extra:]))
+        """The source of the generator of an action's legal concrete actions (and of its
+        ``list_`` function)."""
+        steps = list(compiled.steps)
+        forced = bool(steps) and type(steps[0]) is ir.Forced
+        if forced:
+            del steps[0]
         # cards are chosen in the outermost loop (fewest first), whatever the order of the
         # statements: their zone names no value chosen before them (the compiler's rule)
-        at = next((i for i, (_, st) in enumerate(pairs) if st[0] == "cards"), None)
-        first = next((i for i, (_, st) in enumerate(pairs) if st[0] != "req"), None)
+        at = next((i for i, st in enumerate(steps) if type(st) is ir.ChooseCards), None)
+        first = next((i for i, st in enumerate(steps) if type(st) is not ir.Require), None)
         if at is not None and first < at:
-            pairs.insert(first, pairs.pop(at))
+            steps.insert(first, steps.pop(at))
         self.scope, self.env = {}, {}
         self.hoisted = []
         closures = self.closures
@@ -549,10 +552,11 @@ class Generator:
         loops: list[tuple] = []                   # (kind, step, statement)
         level_of: dict = {}
         reqs_level = 0
-        if extra:
+        if forced:
             levels[0].append(f"if not {self.forced_test(phase_index, action)}:\n    return")
-        for s, st in pairs:
-            if st[0] == "req":
+        for st in steps:
+            if type(st) is ir.Require:
+                s = st.stmt
                 cond = self.ex(s.cond)
                 read = names_read(s.cond)
                 level = max([level_of[x] for x in read if x in level_of]
@@ -566,23 +570,23 @@ class Generator:
                     levels[0].append(f"if not {cond}:\n    return")
                 else:
                     levels[level].append(f"if not {cond}:\n    continue")
-            elif st[0] == "blind":
+            elif type(st) is ir.ChooseBlind:
                 i = len(loops)
-                levels[0].append(f"sel_{i} = {self.selection(s.source)}")
-                levels[0].append(f"dom_{i} = blind_places(sel_{i}, {st[2]})")
+                levels[0].append(f"sel_{i} = {self.selection(st.stmt.source)}")
+                levels[0].append(f"dom_{i} = blind_places(sel_{i}, {st.count})")
                 levels.append([])
                 level_of["$chosen"] = len(levels) - 1
-                loops.append(("blind", f"sel_{i}", f"v_{i}", f"dom_{i}", st[2]))
+                loops.append(("blind", f"sel_{i}", f"v_{i}", f"dom_{i}", st.count))
                 self.scope["$chosen"] = "cards"
-            elif st[0] == "cards":
-                slot = self.zone(s.source)
+            elif type(st) is ir.ChooseCards:
+                slot = self.zone(st.stmt.source)
                 levels.append([])
                 level_of["$chosen"] = len(levels) - 1
                 loops.append(["cards", st, slot, None])    # None: no lower bound beyond the action's
                 self.scope["$chosen"] = "cards"
             else:
-                pname, typ, dependent = st[1], st[3], st[4]
-                domain = self.domain(s, st)
+                pname, typ, dependent = st.name, st.type, st.dependent
+                domain = self.domain(st)
                 var = f"v_{len(loops)}"
                 levels.append([])
                 level_of[pname] = len(levels) - 1
@@ -628,10 +632,10 @@ class Generator:
         for depth, loop in enumerate(loops, start=1):
             if loop[0] == "cards":
                 _, st, slot, _ = loop
-                high = "len(pool)" if st[3] is None else str(st[3])
+                high = "len(pool)" if st.high is None else str(st.high)
                 body.append(f"{indent}slot = {slot}")
                 body.append(f"{indent}pool = tuple(sorted(ctx.zones[slot]))")
-                low = str(st[2]) if loop[3] is None else f"max({st[2]}, {loop[3]})"
+                low = str(st.low) if loop[3] is None else f"max({st.low}, {loop[3]})"
                 body.append(f"{indent}for cards in multisets(pool, {low}, {high}, {order}):")
                 indent += "    "
                 body.append(f"{indent}ctx.chosen = cards")
@@ -723,10 +727,10 @@ class Generator:
         if it is legal (its choices then bound in ``ctx`` for the action's effects), else the
         sentence that says why not. Steps are judged in order, so the first that fails
         gives the reason: a require its message, a choice what is wrong with it."""
-        stmts, steps, extra = self._opening(action, compiled, blind=True)
+        steps = compiled.steps
         self.scope, self.env, self.hoisted = {}, {}, None
-        nparams = sum(1 for st in steps if st[0] in ("param", "blind"))
-        has_cards = any(st[0] == "cards" for st in steps)     # a blind choice takes values
+        nparams = sum(1 for st in steps if type(st) in (ir.ChooseValue, ir.ChooseBlind))
+        has_cards = any(type(st) is ir.ChooseCards for st in steps)     # a blind choice takes values
         out = [f"def check_{phase_index}_{compiled.index}(ctx, action):",
                f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
                f"(line {action.span.line})",
@@ -736,22 +740,23 @@ class Generator:
                "    params = action.params",
                "    given = len(params)"]
         body = []
-        if extra:
-            self._require(body, self.forced_test(phase_index, action), steps[0][2])
         index = 0
-        for s, st in zip(stmts, steps[extra:]):
-            if st[0] == "req":
-                self._require(body, self.ex(s.cond), st[2] or "a condition of this action does not hold")
+        for st in steps:
+            if type(st) is ir.Forced:
+                self._require(body, self.forced_test(phase_index, action), st.message)
+                continue
+            if type(st) is ir.Require:
+                self._require(body, self.ex(st.stmt.cond), st.message)
                 continue
             var = f"v_{index}"
-            if st[0] == "cards":
-                low, high = st[2], st[3]
+            if type(st) is ir.ChooseCards:
+                low, high = st.low, st.high
                 if high is None:
                     wrong, say = f"len(cards) < {low}", f"choose at least {low} card(s)"
                 else:
                     wrong = f"not {low} <= len(cards) <= {high}"
                     say = f"choose exactly {low} card(s)" if low == high else f"choose {low} to {high} cards"
-                body += [f"slot = {self.zone(s.source)}",
+                body += [f"slot = {self.zone(st.stmt.source)}",
                          "cards = action.cards",
                          f"if {wrong}:",
                          f"    return {say!r}",
@@ -762,23 +767,23 @@ class Generator:
                 self.scope["$chosen"] = "cards"
                 continue
             index += 1
-            if st[0] == "blind":
+            if type(st) is ir.ChooseBlind:
                 body += [f"{var} = params[{index - 1}] if given >= {index} else None",
                          f"if {var} is None:",
                          "    return 'choose which card, counting from the top'",
-                         f"if not pick_blind(ctx, {self.selection(s.source)}, {st[2]}, {var}):",
+                         f"if not pick_blind(ctx, {self.selection(st.stmt.source)}, {st.count}, {var}):",
                          f"    return 'there is no card %s from the top to choose' % ({var},)"]
                 self.scope["$chosen"] = "cards"
                 continue
-            kind = "tuple" if st[3] == GROUP else "int"
+            kind = "tuple" if st.type == GROUP else "int"
             body += [f"{var} = params[{index - 1}] if given >= {index} else None",
                      f"if {var} is None:",
-                     f"    return {f'choose a value for {st[1]}'!r}",
-                     f"if type({var}) is not {kind} or {var} not in {self.domain(s, st)}:",
-                     f"    return {f'{st[1]} cannot be %r here'!r} % ({var},)",
-                     f"L[{st[1]!r}] = {var}"]
-            self.scope[st[1]] = st[3]
-            self.env[st[1]] = var
+                     f"    return {f'choose a value for {st.name}'!r}",
+                     f"if type({var}) is not {kind} or {var} not in {self.domain(st)}:",
+                     f"    return {f'{st.name} cannot be %r here'!r} % ({var},)",
+                     f"L[{st.name!r}] = {var}"]
+            self.scope[st.name] = st.type
+            self.env[st.name] = var
         if not has_cards:
             body += ["if action.cards:", "    return 'this action takes no cards'"]
         body += [f"if given != {nparams}:", "    return 'this action takes a different number of values'",
@@ -786,7 +791,7 @@ class Generator:
         out.append("    try:")
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
-        out.append("        return 'a condition of this action does not hold'")
+        out.append(f"        return {ir.steps.DEFAULT_MESSAGE!r}")
         return "\n".join(out) + "\n"
 
     @staticmethod
@@ -799,12 +804,13 @@ class Generator:
                  "except KeyError:",
                  f"    return {say!r}"]
 
-    def domain(self, s: m.ChooseParam, st) -> str:
-        d = s.domain
+    def domain(self, st: ir.ChooseValue) -> str:
+        """The values a choice may take, as a Python expression."""
+        d = st.domain
         if d.kind == "range":
             if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) and d.high.value - d.low.value < MAX_CHOICES:
                 return self.ref(range(d.low.value, d.high.value + 1), "R")     # made once
-            return f"choice_range({self.ex(d.low)}, {self.ex(d.high)}, {s.name!r}, {d.span.line})"
+            return f"choice_range({self.ex(d.low)}, {self.ex(d.high)}, {st.name!r}, {d.span.line})"
         if d.kind == "symbols":
             return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
@@ -1137,7 +1143,7 @@ class Generator:
                     prow.append("None")
                     continue
                 scope = self._action_scope(ca)
-                pending = {st[1] for st in ca.steps if st[0] == "param"} | {"$chosen"}
+                pending = {st.name for st in ca.steps if type(st) is ir.ChooseValue} | {"$chosen"}
                 for name, row, wait in ((f"label_{pi}_{ca.index}", lrow, ()), (f"preview_{pi}_{ca.index}", prow, pending)):
                     self.scope, self.env, self.hoisted = dict(scope), {}, None
                     out.append(f"def {name}(ctx):\n    # the label of {a.name!r} in {p.name!r}\n"
@@ -1248,78 +1254,60 @@ class Generator:
             names.append(f"forced_{pi}")
         return names
 
-    def _opening(self, action: m.Action, compiled, blind: bool = False):
-        """(the statements that open ``action``: requires and choices, its compiled steps,
-        how many steps a 'forced when' put first), or None when the interpreter handles the
-        action (a blind choice, unless ``blind``)."""
-        stmts = action.body[:self._choice_count(action)]
-        steps = compiled.steps
-        extra = len(steps) - len(stmts)             # a 'forced when' adds a first require
-        assert extra in (0, 1), "a 'forced when' adds one require"
-        if not blind and any(st[0] == "blind" for st in steps):
-            return None
-        return stmts, steps, extra
-
-    def option_function(self, phase_index: int, action: m.Action, compiled, enum: str | None) -> str | None:
+    def option_function(self, phase_index: int, action: m.Action, compiled, enum: str) -> str:
         """The source of ``option_P_A(ctx)``: the action's :class:`Option` for a player who
         reads no texts (label: its name; no value names or prompts), or None when its
         conditions before any choice fail, or when a require reads a choice and no choice
-        passes it (``none_legal`` by the action's enumerator ``enum``); None (no function)
-        when the interpreter makes that option (a blind choice, a range that depends on
-        another choice or that a require narrows, a require that reads a choice of an
-        action with no enumerator)."""
-        stmts, steps, extra = self._opening(action, compiled, blind=True)
-        # the requires that filter a choice's values (its guards, see Compiler.guard_choices), by closure
-        cond_of = {st[1]: s.cond for s, st in zip(stmts, steps[extra:]) if st[0] == "req"}
+        passes it (``none_legal`` by the action's enumerator ``enum``)."""
         self.scope, self.env, self.hoisted = {}, {}, None
         body = []
-        if extra:
-            body.append(f"if not {self.forced_test(phase_index, action)}:")
-            body.append("    return None")
-        cards, low, high = "None", 0, 0          # as the interpreter's option without cards
+        cards, low, high = "None", 0, 0          # an option without cards
         params = []
         earlier: list = []                       # (name, its values) of the choices so far
-        for s, st in zip(stmts, steps[extra:]):
-            if st[0] == "req":
-                if st[3]:
-                    continue            # it reads a choice: judged per choice (none_legal below)
-                body.append(f"if not {self.ex(s.cond)}:")
+        for st in compiled.steps:
+            if type(st) is ir.Forced:
+                body.append(f"if not {self.forced_test(phase_index, action)}:")
                 body.append("    return None")
-            elif st[0] == "blind":          # places counted from the top
+            elif type(st) is ir.Require:
+                if st.reads_choice:
+                    continue            # it reads a choice: judged per choice (none_legal below)
+                body.append(f"if not {self.ex(st.stmt.cond)}:")
+                body.append("    return None")
+            elif type(st) is ir.ChooseBlind:          # places counted from the top
                 var = f"dom_{len(params)}"
-                body.append(f"{var} = blind_places({self.selection(s.source)}, {st[2]})")
+                body.append(f"{var} = blind_places({self.selection(st.stmt.source)}, {st.count})")
                 body.append(f"if not {var}:")
                 body.append("    return None")
                 params.append(f"('card', {var})")
-            elif st[0] == "cards":
-                low, high = st[2], st[3]
-                body.append(f"pool = tuple(sorted(ctx.zones[{self.zone(s.source)}]))")
+            elif type(st) is ir.ChooseCards:
+                low, high = st.low, st.high
+                body.append(f"pool = tuple(sorted(ctx.zones[{self.zone(st.stmt.source)}]))")
                 top = "len(pool)" if high is None else f"min({high}, len(pool))"
                 body.append(f"if {top} < {low}:")
                 body.append("    return None")
                 cards = "pool"
             else:
                 var = f"dom_{len(params)}"
-                values = f"tuple({self.domain(s, st)})"
-                if st[4]:
+                values = f"tuple({self.domain(st)})"
+                if st.dependent:
                     # its domain reads earlier choices: the union over every choice of them
-                    body += self._union_of_domains(var, self.domain(s, st), earlier)
+                    body += self._union_of_domains(var, self.domain(st), earlier)
                     values = f"sorted({var})"
-                if st[5]:
+                if st.guards:
                     # the values its guards allow, the choice read as v
                     saved = self.scope, self.env
-                    self.scope, self.env = {**self.scope, st[1]: st[3]}, {**self.env, st[1]: "v"}
+                    self.scope, self.env = {**self.scope, st.name: st.type}, {**self.env, st.name: "v"}
                     try:
-                        test = " and ".join(self.ex(cond_of[fn]) for fn, _ in st[5])
+                        test = " and ".join(self.ex(cond) for cond in st.guards)
                     finally:
                         self.scope, self.env = saved
                     values = f"tuple([v for v in {values} if {test}])"
                 body.append(f"{var} = {values}" if values.startswith("tuple(") else f"{var} = tuple({values})")
                 body.append(f"if not {var}:")
                 body.append("    return None")
-                params.append(f"({st[1]!r}, {var})")
-                earlier.append((st[1], var))
-                self.scope[st[1]] = st[3]
+                params.append(f"({st.name!r}, {var})")
+                earlier.append((st.name, var))
+                self.scope[st.name] = st.type
         option = (f"new(Option, ({action.name!r}, {action.name!r}, {cards}, {low}, {high}, "
                   f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
         if compiled.reads_choice and (cards != "None" or params):
@@ -1360,8 +1348,8 @@ class Generator:
 
     @staticmethod
     def _action_scope(ca) -> dict:
-        scope = {st[1]: st[3] for st in ca.steps if st[0] == "param"}
-        if any(st[0] in ("cards", "blind") for st in ca.steps):
+        scope = {st.name: st.type for st in ca.steps if type(st) is ir.ChooseValue}
+        if any(type(st) in (ir.ChooseCards, ir.ChooseBlind) for st in ca.steps):
             scope["$chosen"] = "cards"
         return scope
 
@@ -1482,8 +1470,8 @@ class Generator:
                 effects = a.body[self._choice_count(a):]
                 # the action's check found its chosen cards in their zone: its first effect
                 # may move them without looking again
-                kinds = {st[0] for st in ca.steps}
-                self.checked = effects[0] if effects and "cards" in kinds and "blind" not in kinds else None
+                kinds = {type(st) for st in ca.steps}
+                self.checked = effects[0] if effects and ir.ChooseCards in kinds else None
                 functions.append(self.body_function(name, effects, self._action_scope(ca),
                                                     f"the effects of {a.name!r} in {p.name!r} (line {a.span.line})"))
                 self.checked = None

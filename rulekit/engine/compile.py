@@ -16,6 +16,7 @@ from typing import Callable
 
 import attrs
 
+from .. import ir
 from ..lang import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
 from .runtime import (next_seat, ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOfTurn, Jump, MAX_CALLS, MAX_CHOICES, choice_range,
@@ -78,10 +79,7 @@ class CompiledAction:
         self.index = index
         self.label = label
         self.preview = preview        # the label before the choices are made
-        # ("req", fn, message, reads a choice) | ("cards", src, low, high)
-        # | ("param", name, domain, type, dependent, guards, prompt): ``dependent``: the domain reads an
-        # earlier choice; ``guards``: the requires that follow and read this choice only
-        self.steps = steps
+        self.steps = steps            # the requires and choices that open it (rulekit.ir.steps)
         self.body = body
         self.span = span
 
@@ -94,9 +92,10 @@ class CompiledAction:
         self._steps = steps
         #: every choice an option of this action offers is legal: no require reads a choice
         #: and no range depends on an earlier one (a player needs no check of its choice)
-        self.exact = not any((st[0] == "req" and st[3]) or (st[0] == "param" and st[4]) for st in steps)
+        self.exact = not any((type(st) is ir.Require and st.reads_choice) or (type(st) is ir.ChooseValue and st.dependent)
+                             for st in steps)
         #: a require reads a choice (an option may then offer no legal choice at all)
-        self.reads_choice = any(st[0] == "req" and st[3] for st in steps)
+        self.reads_choice = any(type(st) is ir.Require and st.reads_choice for st in steps)
 
 
 class CompiledPhase:
@@ -1443,21 +1442,23 @@ class Compiler:
 
     # ------------------------------------------------------------ actions
     def action(self, node: m.Action, index: int, scope, kind: str) -> CompiledAction:
-        steps = []
+        """One action: its opening steps (requires and choices, see :mod:`rulekit.ir.steps`)
+        checked and resolved, then its effects."""
+        steps: list = []
+        chosen: dict = {}                 # name -> type of the values chosen so far
         scope = dict(scope)
-        body_start = 0
+        body_start = len(node.body)
         for i, s in enumerate(node.body):
             if isinstance(s, m.Require):
                 f, typ = self.expr(s.cond, scope)
                 self.want(typ, BOOL, s.cond)
-                chosen_names = {st[1] for st in steps if st[0] == "param"}
-                reads = bool(names_read(s.cond) & chosen_names) or m.mentions(s.cond, (m.Chosen,)) \
-                    or any(st[0] == "blind" for st in steps)
-                steps.append(("req", f, s.message, reads))
+                reads = bool(names_read(s.cond) & set(chosen)) or m.mentions(s.cond, (m.Chosen,)) \
+                    or any(type(st) is ir.ChooseBlind for st in steps)
+                steps.append(ir.Require(s, s.message or ir.steps.DEFAULT_MESSAGE, reads))
             elif isinstance(s, m.ChooseCards):
-                if any(st[0] in ("cards", "blind") for st in steps):
+                if any(type(st) in (ir.ChooseCards, ir.ChooseBlind) for st in steps):
                     self.err("an action chooses cards once", s.span)
-                read = names_read(s.source) & {st[1] for st in steps if st[0] == "param"}
+                read = names_read(s.source) & set(chosen)
                 if read:
                     self.err(f"the cards are chosen from a zone that depends on '{sorted(read)[0]}', "
                              "a value chosen before them", s.source.span,
@@ -1466,34 +1467,31 @@ class Compiler:
                 if s.blind:
                     if s.low < 1:
                         self.err("choose at least 1 card", s.span)
-                    steps.append(("blind", self.cards(s.source, scope), s.low))
+                    self.cards(s.source, scope)
+                    steps.append(ir.ChooseBlind(s, s.low))
                     scope["$chosen"] = "cards"
                     continue
                 if not isinstance(s.source, m.ZoneRef):
                     self.err("cards are chosen from one zone, like 'your hand'", s.source.span)
                     continue
-                z = self.zone(s.source, scope)
+                self.zone(s.source, scope)
                 if s.high is not None and s.high < s.low:
                     self.err(f"the range {s.low}..{s.high} is empty", s.span)
-                steps.append(("cards", z, s.low, s.high))
+                steps.append(ir.ChooseCards(s, s.low, s.high))
                 scope["$chosen"] = "cards"
             elif isinstance(s, m.ChooseParam):
-                dom, typ = self.choice_domain(s, scope)
-                earlier = {st[1] for st in steps if st[0] == "param"}
-                dependent = bool(names_read(s.domain) & earlier)
-                steps.append(["param", s.name, dom, typ, dependent, (), s.prompt])
+                _, typ = self.choice_domain(s, scope)
+                dependent = bool(names_read(s.domain) & set(chosen))
+                steps.append(ir.ChooseValue(s, s.name, typ, dependent, (), s.prompt))
+                chosen[s.name] = typ
                 scope[s.name] = typ
             else:
                 body_start = i
                 break
-        else:
-            body_start = len(node.body)
-        self.guard_choices(node.body[:body_start], steps)
-        steps = [tuple(st) for st in steps]
+        steps = self.guard_choices(steps)
         effects = self.statements(node.body[body_start:], scope)
         label = self.template(node.label, scope)
-        choices = {s[1] for s in steps if s[0] == "param"} | {"$chosen"}
-        preview = self.template(node.label, scope, choices)
+        preview = self.template(node.label, scope, set(chosen) | {"$chosen"})
         return CompiledAction(node.name, index, label, tuple(steps), self.run_all(effects), node.span, preview,
                               tuple(effects))
 
@@ -1541,7 +1539,8 @@ class Compiler:
 
     def force(self, p: m.PhaseDecl, actions: list, cp: CompiledPhase) -> None:
         """``action NAME … forced when COND``: while COND holds for the deciding seat, the
-        other actions (and a window's decline) are not allowed; each gets a first require."""
+        other actions (and a window's decline) are not allowed; each gets a first step
+        (:class:`rulekit.ir.Forced`) that says so."""
         forced = []
         for a in p.actions:
             if a.forced is not None:
@@ -1552,14 +1551,9 @@ class Compiler:
             return
         cp.forcing = tuple((f, message) for _, f, message in forced)
         for ca in actions:
-            own = next((f for name, f, _ in forced if name == ca.name), None)
-            others = tuple((f, message) for name, f, message in forced if name != ca.name)
-            if not others:
-                continue
-
-            def allowed(ctx, others=others, own=own):
-                return (own is not None and own(ctx)) or not any(f(ctx) for f, _ in others)
-            ca.steps = (("req", allowed, " or ".join(m_ for _, m_ in others), False),) + ca.steps
+            others = [message for name, _, message in forced if name != ca.name]
+            if others:
+                ca.steps = (ir.Forced(" or ".join(others)),) + ca.steps
 
     def table_entry(self, cc: CompiledClaim, entry: tuple, span) -> tuple:
         """One entry of an ``ordered as`` table as the claim's values (symbols as indices)."""
@@ -1578,26 +1572,28 @@ class Compiler:
                 return None
         return tuple(values)
 
-    def guard_choices(self, stmts, steps) -> None:
-        """Attach to each chosen value the requires right after it that read that choice
-        and no other: they filter the values a player is offered (a seat that may be
-        targeted, a count that is allowed)."""
-        names = {st[1] for st in steps if st[0] == "param"}
-        req_fns = iter(st[1] for st in steps if st[0] == "req")
-        current = None
-        for s, st in zip(stmts, steps):
-            if isinstance(s, m.ChooseParam):
-                current = st
-            elif isinstance(s, m.ChooseCards):
+    @staticmethod
+    def guard_choices(steps: list) -> list:
+        """``steps`` with each chosen value given, as its guards, the conditions of the
+        requires right after it that read that choice and no other: they filter the values a
+        player is offered (a seat that may be targeted, a count that is allowed)."""
+        names = {st.name for st in steps if type(st) is ir.ChooseValue}
+        out = []
+        current = None                    # the index in out of the choice the requires follow
+        for st in steps:
+            if type(st) is ir.Require and current is not None:
+                cond = st.stmt.cond
+                read = names_read(cond)
+                choice = out[current]
+                if choice.name in read and not (read & (names - {choice.name})) \
+                        and not m.mentions(cond, (m.Chosen, m.Beats)):
+                    out[current] = attrs.evolve(choice, guards=choice.guards + (cond,))
+            elif type(st) is ir.ChooseValue:
+                current = len(out)
+            elif type(st) is not ir.Require:
                 current = None
-            elif isinstance(s, m.Require):
-                fn = next(req_fns)
-                if current is None:
-                    continue
-                read = names_read(s.cond)
-                if current[1] in read and not (read & (names - {current[1]})) \
-                        and not m.mentions(s.cond, (m.Chosen, m.Beats)):
-                    current[5] = current[5] + ((fn, s.message),)
+            out.append(st)
+        return out
 
     def check_endings(self, g: m.Game) -> None:
         """A turn, a first-come window and every window or vote's closing block must say

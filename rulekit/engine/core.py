@@ -24,6 +24,7 @@ from typing import Callable, Iterator, NamedTuple
 
 import attrs
 
+from .. import ir
 from ..lang import model as m
 from ..sema.visibility import public_checks
 from ..errors import IllegalAction, OptionError
@@ -546,13 +547,14 @@ class Engine:
         its label before the choices, how people name each value (a blind choice's places
         as ``#1``), the file's prompts."""
         shown, prompts = [], []
-        for st, (_, values) in zip([st for st in a.steps if st[0] != "req" and st[0] != "cards"], option.params):
-            if st[0] == "blind":
+        for st, (_, values) in zip([st for st in a.steps if type(st) in (ir.ChooseValue, ir.ChooseBlind)],
+                                   option.params):
+            if type(st) is ir.ChooseBlind:
                 shown.append(tuple(_place_text(v) for v in values))
                 prompts.append(None)
             else:
-                shown.append(tuple(self._value_text(st[3], v) for v in values))
-                prompts.append(st[6])
+                shown.append(tuple(self._value_text(st.type, v) for v in values))
+                prompts.append(st.prompt)
         return option._replace(label=self._label(ctx, a, preview=True), shown=tuple(shown), prompts=tuple(prompts))
 
     def _value_text(self, typ: str, value) -> str:
