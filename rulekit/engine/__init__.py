@@ -1,4 +1,4 @@
-"""The generic interpreter: compile a game, then run it one decision at a time."""
+"""The engine: compile a game, generate its module, then run it one decision at a time."""
 
 from .chance import Chance, ChanceEvent
 from .core import (DECLINE_ACTION, Action, Decision, Engine, Event, Option, State, View, count_multisets,

@@ -1,23 +1,23 @@
 """Generates the Python source of one game for one player count, and loads it.
 
-The closures of :mod:`.compile` evaluate a rule by calling one small function per node of
-the rules model. That is easy to get right and slow: a condition such as "the bid beats the
-standing claim" is a chain of a dozen calls, repeated for every candidate action. This
-module writes each action's legality as straight-line Python instead: nested loops over
-the cards and values the action chooses, each ``require`` placed in the innermost loop that
-binds what it reads (so a failed condition prunes every candidate below it), the standing
-claim's order key computed once, and layout constants (zone and counter slots for this
-player count) written in as numbers. The result is one module per game, variant and player
-count; ``rulekit compile FILE --emit`` prints it.
+This module is the one implementation of what every construct of the language does: the
+engine runs only the module written here. Each action's legality is straight-line Python:
+nested loops over the cards and values the action chooses, each ``require`` placed in the
+innermost loop that binds what it reads (so a failed condition prunes every candidate
+below it), the standing claim's order key computed once, and layout constants (zone and
+counter slots for this player count) written in as numbers. Effects, closing blocks, the
+setup, procedures, the continuations of 'ask', claims, texts, views and the match's own
+pieces are functions of the same module. The result is one module per game, variant and
+player count; ``rulekit compile FILE --emit`` prints it.
 
 The generated text holds nothing of the ``.rules`` file but literals (names as Python
 string literals, line numbers in comments): every identifier in it is made here. Its
 globals are the exports of :mod:`.runtime` (what a construct does at run time, written
-once), tables of this game and what the engine supplies. Every construct of the language
-has a translation: the modules of the shipped games, examples and construct games call no
-compiled closure (``test_no_generated_module_calls_a_compiled_closure``); a node without
-one (only where the compiler reported an error) would be evaluated by its closure, named
-``f<i>`` in the module.
+once), tables of this game and what the engine supplies. The generator reads what
+:mod:`.compile` resolved (the layout, the typed steps of each action, the kinds of
+expressions); every construct of the language has a translation, so a program the
+compiler accepted is written out whole (a node without one raises a RuntimeError: a
+defect of rulekit).
 
 Every generated function reads a :class:`~.runtime.Ctx` named ``ctx``; checks and
 enumerators change nothing but ``ctx.locals``, ``ctx.chosen`` and ``ctx.chosen_zone``.
@@ -59,8 +59,11 @@ def none_legal(ctx, enum) -> bool:
     return False
 
 
-class _Untranslated(Exception):
-    """A node has no translation where a fallback to its closure is not allowed."""
+def untranslated(node, what: str | None = None) -> RuntimeError:
+    """The error of a node the generator cannot write: never raised for a program the
+    compiler accepted (``what``: how to name the node, by default its class)."""
+    line = getattr(getattr(node, "span", None), "line", "?")
+    return RuntimeError(f"no translation of {what or _words(type(node).__name__)} (line {line}): a defect of rulekit")
 
 
 class Program:
@@ -69,12 +72,11 @@ class Program:
     ``source``: its text; ``enumerators[phase][action]``: a generator function
     ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]`` (``budget``: None,
     or how many candidates it may examine before it yields OUT_OF_BUDGET) giving the legal
-    concrete actions of that action in the order :meth:`Engine.legal_actions` documents, or
-    None where the action is enumerated by the interpreter (blind choices);
-    ``checks[phase][action]``: ``(ctx, action) -> bool``, True when a concrete action is
-    legal (its choices then bound in ``ctx``), False when the interpreter must judge it;
+    concrete actions of that action in the order :meth:`Engine.legal_actions` documents;
+    ``checks[phase][action]``: ``(ctx, action) -> str | None``, None when a concrete action
+    is legal (its choices then bound in ``ctx``), else the sentence that says why not;
     ``options[phase][action]``: ``(ctx) -> Option | None``, the action's option without
-    texts, or None where the interpreter makes it.
+    texts, or None when the action is not open (see :meth:`Generator.option_function`).
     """
 
     def __init__(self, source: str, namespace: dict, enumerators: tuple, checks: tuple):
@@ -99,18 +101,14 @@ class Generator:
         self.scope: dict = {}             # name -> type, as the compiler's scope
         self.env: dict = {}               # name -> Python expression of a bound local
         self.hoisted: list | None = None  # lines computed once at the top of a function
-        self.strict = False
-        self.closures = 0                 # closures referenced so far
         self.procedures: dict = {}        # procedure name -> its generated function, as called
         self.temps = 0                    # temporary Python names made so far (_saved<i>, ...)
         self.checked = None               # the first effect of the action being written, when
                                           # it may move the chosen cards unchecked
 
     # ------------------------------------------------------------ module globals
-    def ref(self, obj, prefix: str = "f") -> str:
-        """The module-level name under which ``obj`` (a closure, a table) is reachable."""
-        if callable(obj):
-            self.closures += 1            # a closure may read the chosen values in ctx.locals
+    def ref(self, obj, prefix: str) -> str:
+        """The module-level name under which ``obj`` (a table) is reachable."""
         key = id(obj)
         name = self._refs.get(key)
         if name is None:
@@ -119,21 +117,14 @@ class Generator:
             self._refs[key] = name
         return name
 
-    def fallback(self, node) -> str:
-        if self.strict:
-            raise _Untranslated(type(node).__name__)
-        fn, _ = self.comp.expr(node, self.scope)
-        return f"{self.ref(fn)}(ctx)"
-
     # ------------------------------------------------------------ expressions
     def ex(self, node) -> str:
         """A Python expression over ``ctx`` with the value of ``node``."""
         method = getattr(self, "ex_" + type(node).__name__, None)
-        if method is not None:
-            src = method(node)
-            if src is not None:
-                return src
-        return self.fallback(node)
+        src = method(node) if method is not None else None
+        if src is None:
+            raise untranslated(node)
+        return src
 
     def ex_Num(self, node):
         return repr(node.value)
@@ -169,8 +160,6 @@ class Generator:
     def seat(self, node) -> str:
         if isinstance(node, m.Neighbour):
             return f"step_seat(ctx, {self.seat(node.seat)}, {node.step})"
-        if isinstance(node, m.SeatName):
-            return self.ex_Name(node) or self.fallback(node)
         return self.ex(node)
 
     ex_Neighbour = seat
@@ -188,7 +177,7 @@ class Generator:
         return f"{base} + {seat}"
 
     def seat_set(self, node: m.SeatSet) -> str:
-        """A list of seats, as the compiler's seat set of the same node."""
+        """A set of seats as a Python expression of a list of seats."""
         kind = node.kind
         if kind == "everyone":
             return "in_play(ctx)"
@@ -198,11 +187,9 @@ class Generator:
             return f"clockwise(ctx, ctx.seats[{ACTOR}], 1)"
         method = getattr(self, "seats_" + kind, None)
         src = method(node) if method is not None else None
-        if src is not None:
-            return src
-        if self.strict:
-            raise _Untranslated("seat set")
-        return f"{self.ref(self.comp.seat_set(node, self.scope))}(ctx)"
+        if src is None:
+            raise untranslated(node, f"the set of seats {kind!r}")
+        return src
 
     def seats_after(self, node, first: int = 1) -> str:
         seat = self.seat(node.seat)
@@ -265,8 +252,6 @@ class Generator:
         cards = node.cards
         if isinstance(cards, m.Where):
             pred = self.cpred(cards.pred)
-            if pred is None:
-                return None
             return f"sum(1 for _, ks in {self.selection(cards.cards)} for k in ks if {pred})"
         if isinstance(cards, m.ZoneRef):
             return f"len(ctx.zones[{self.zone(cards)}])"
@@ -278,17 +263,14 @@ class Generator:
                                     for s in range(self.n)) + ")"
         return f"sum(len(ks) for _, ks in {self.selection(cards)})"
 
-    def cpred(self, node) -> str | None:
-        """A condition on the card kind ``k``, or None."""
+    def cpred(self, node) -> str:
+        """A condition on the card kind ``k``."""
         cg = self.cg
         if isinstance(node, m.CpLogic):
             left = self.cpred(node.left)
-            if left is None:
-                return None
             if node.op == "not":
                 return f"(not {left})"
-            right = self.cpred(node.right)
-            return None if right is None else f"({left} {node.op} {right})"
+            return f"({left} {node.op} {self.cpred(node.right)})"
         if isinstance(node, m.CpCompare):
             col = self.ref(cg.attr_table[node.attr], "column")
             has = self.ref(tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds), "has")
@@ -307,14 +289,12 @@ class Generator:
             elif name in cg.symbol_of:
                 table = tuple(v > 0 for v in cg.attr_table[name])
             else:
-                return None
+                raise untranslated(node, f"the card condition {name!r}")
             return f"{self.ref(table, 'kinds')}[k]"
-        return None
+        raise untranslated(node)
 
     def ex_CardQuantifier(self, node):
         pred = self.cpred(node.pred)
-        if pred is None:
-            return None
         return f"{'all' if node.every else 'any'}({pred} for _, ks in {self.selection(node.cards)} for k in ks)"
 
     def ex_ClaimHolds(self, node):
@@ -323,32 +303,24 @@ class Generator:
         # these cards stand in for the claimed cards while the standing claim is judged
         return f"(ctx.claim is not None and holds_on(ctx, {self.selection(node.cards)}))"
 
-    def claim_expr(self, c, node) -> str | None:
-        """A Python expression of ``node`` over claim ``c``'s values (bound to a0, a1, …),
-        or None when it has no translation."""
-        saved = self.scope, self.env, self.strict, self.hoisted
+    def claim_expr(self, c, node) -> str:
+        """A Python expression of ``node`` over claim ``c``'s values (bound to a0, a1, …)."""
+        saved = self.scope, self.env, self.hoisted
         self.scope = dict(zip(c.params, c.types))
         self.env = {p: f"a{i}" for i, p in enumerate(c.params)}
-        self.strict, self.hoisted = True, None
+        self.hoisted = None
         try:
             return self.ex(node)
-        except _Untranslated:
-            return None
         finally:
-            self.scope, self.env, self.strict, self.hoisted = saved
+            self.scope, self.env, self.hoisted = saved
 
-    def claim_function(self, name: str, c, comment: str, body: str | None, closure: str) -> str:
-        """``name(ctx, values)``: ``return body`` with the claim's values bound, or, without a
-        translation, the claim's compiled ``closure`` (a method of it) with them in ctx."""
+    def claim_function(self, name: str, c, comment: str, body: str) -> str:
+        """``name(ctx, values)``: ``return body`` with the claim's values bound."""
         lines = [f"def {name}(ctx, values):", f"    # {comment}"]
-        if body is not None:
-            if c.params and re.search(r"\ba\d+\b", body):
-                lines.append(f"    {', '.join(f'a{i}' for i in range(len(c.params)))}"
-                             f"{',' if len(c.params) == 1 else ''} = values")
-            lines.append(f"    return {body}")
-        else:
-            lines += ["    saved = ctx.claim_args", "    ctx.claim_args = values",
-                      "    try:", f"        return {closure}", "    finally:", "        ctx.claim_args = saved"]
+        if c.params and re.search(r"\ba\d+\b", body):
+            lines.append(f"    {', '.join(f'a{i}' for i in range(len(c.params)))}"
+                         f"{',' if len(c.params) == 1 else ''} = values")
+        lines.append(f"    return {body}")
         return "\n".join(lines) + "\n"
 
     def claim_functions(self) -> str:
@@ -357,32 +329,26 @@ class Generator:
         values)``, whether claiming ``values`` beats the standing claim of that kind. Then
         ``holds(ctx)`` (the standing claim is true), ``holds_on(ctx, picked)`` (it is true of
         the cards ``picked`` in place of the claimed cards) and the tables ``TRUTHS``,
-        ``RANKS``, ``BEATS`` by claim index (see Compiler.claims and CompiledClaim)."""
+        ``RANKS``, ``BEATS`` by claim index (see Compiler.claim and CompiledClaim)."""
         functions = []
         for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
-            fn, i, where = self.ref(c, "claim"), c.index, f"claim {c.name!r} (line {decl.span.line})"
-            truth = self.claim_expr(c, decl.truth)
+            i, where = c.index, f"claim {c.name!r} (line {decl.span.line})"
             functions.append(self.claim_function(f"truth_{i}", c, f"the truth of {where}",
-                                                 None if truth is None else f"bool({truth})", f"bool({fn}.truth(ctx))"))
+                                                 f"bool({self.claim_expr(c, decl.truth)})"))
             if c.table is not None:
                 rank = f"{self.ref(c.table, 'table')}.get(values)"
-            elif c.key is not None:
-                parts = [self.claim_expr(c, e) for e in decl.ordering]
-                rank = None if None in parts else _tuple(parts)
+            elif decl.ordering:
+                rank = _tuple([self.claim_expr(c, e) for e in decl.ordering])
             else:
                 rank = "None"
-            functions.append(self.claim_function(f"rank_{i}", c, f"the place in its order of {where}", rank,
-                                                 f"{fn}.key(ctx)"))
+            functions.append(self.claim_function(f"rank_{i}", c, f"the place in its order of {where}", rank))
             claimable = "" if c.table is None else f"values in {self.ref(c.table, 'table')} and "
-            if c.higher is not None:
-                higher = self.claim_expr(c, decl.higher)
-                beats = None if higher is None else f"{claimable}bool({higher})"
-                closure = f"{claimable}bool({fn}.higher(ctx))"
+            if decl.higher is not None:
+                beats = f"{claimable}bool({self.claim_expr(c, decl.higher)})"
             else:
                 beats = (f"{claimable}(new := rank_{i}(ctx, values)) is not None "
                          f"and (old := rank_{i}(ctx, ctx.claim[1])) is not None and new > old")
-                closure = beats
-            functions.append(self.claim_function(f"beats_{i}", c, f"whether a claim beats {where}", beats, closure))
+            functions.append(self.claim_function(f"beats_{i}", c, f"whether a claim beats {where}", beats))
         tables = {kind: _tuple([f"{kind}_{c.index}" for c in self.cg.claim_list]) if self.cg.claim_list
                   else "()" for kind in ("truth", "rank", "beats")}
         functions.append("def holds(ctx):\n    # whether the standing claim is true\n    claim = ctx.claim\n"
@@ -483,8 +449,6 @@ class Generator:
             return f"(-(-{left} // {right}))" if op == "/^" else f"({left} % {right})"
         if op in ("and", "or", "+", "-", "*"):
             return f"({self.ex(node.left)} {op} {self.ex(node.right)})"
-        if isinstance(node.left, m.CardQuantifier):
-            return None
         return f"({self.ex(node.left)} {_PY_COMPARE[op]} {self.ex(node.right)})"
 
     def ex_Beats(self, node):
@@ -508,7 +472,7 @@ class Generator:
     def claim_key(self, c, args: list) -> str | None:
         """The key of claim ``c`` in its order with its values given by the expressions
         ``args`` (each read as often as the key reads it); None for a claim ordered
-        otherwise (a table, 'higher when') or by keys that need a closure."""
+        otherwise (a table, 'higher when')."""
         parts = self.claim_key_parts(c, args)
         return None if parts is None else _tuple(parts)
 
@@ -517,17 +481,15 @@ class Generator:
         decl = self.cg.game.claims[c.index]
         if not decl.ordering or decl.table or decl.higher is not None:
             return None
-        saved = self.scope, self.env, self.strict, self.hoisted
+        saved = self.scope, self.env, self.hoisted
         self.scope = dict(zip(c.params, c.types))
         self.env = {p: f"({a})" if not a.isidentifier() and not a.endswith("]") else a
                     for p, a in zip(c.params, args)}
-        self.strict, self.hoisted = True, None
+        self.hoisted = None
         try:
             return [self.ex(e) for e in decl.ordering]
-        except _Untranslated:
-            return None
         finally:
-            self.scope, self.env, self.strict, self.hoisted = saved
+            self.scope, self.env, self.hoisted = saved
 
     # ------------------------------------------------------------ actions
     def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
@@ -545,7 +507,6 @@ class Generator:
             steps.insert(first, steps.pop(at))
         self.scope, self.env = {}, {}
         self.hoisted = []
-        closures = self.closures
         name = f"enum_{phase_index}_{compiled.index}"
         # levels: 0 before any choice; then one per choice, in order
         levels: list[list[str]] = [[]]
@@ -584,31 +545,31 @@ class Generator:
                 level_of["$chosen"] = len(levels) - 1
                 loops.append(["cards", st, slot, None])    # None: no lower bound beyond the action's
                 self.scope["$chosen"] = "cards"
-            else:
+            elif type(st) is ir.ChooseValue:
                 pname, typ, dependent = st.name, st.type, st.dependent
                 domain = self.domain(st)
                 var = f"v_{len(loops)}"
                 levels.append([])
                 level_of[pname] = len(levels) - 1
-                if not dependent:        # computed once, where the interpreter computes it
+                if not dependent:        # computed once, before any choice
                     ranged = domain.startswith("choice_range(") or re.fullmatch(r"R\d+", domain)
                     levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else f"dom_{len(loops)} = tuple({domain})")
                     domain = f"dom_{len(loops)}"
                 loops.append(("param", pname, var, domain, dependent))
                 self.scope[pname] = typ
                 self.env[pname] = var
-        locals_read = self.closures != closures
+            else:
+                raise TypeError(f"the listing has no loop for {type(st).__name__}: a defect of rulekit")
         self.hoisted, hoisted = None, self.hoisted
         title = (f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
                  f"(line {action.span.line})")
         texts = []
         for listing in (False, True):
-            texts.append(self._enumerator_text(name, title, listing, hoisted, levels, loops, locals_read,
-                                               action.name))
+            texts.append(self._enumerator_text(name, title, listing, hoisted, levels, loops, action.name))
         return texts[0] + "\n\n" + texts[1]
 
     @staticmethod
-    def _enumerator_text(name, title, listing, hoisted, levels, loops, locals_read, action_name) -> str:
+    def _enumerator_text(name, title, listing, hoisted, levels, loops, action_name) -> str:
         """The text of an enumerator: a generator with a budget and an order (``listing``
         False), or ``list_…(ctx, out)`` that appends every legal action in the plain order
         (``listing``: the fast path of ``legal_actions``, no generator to resume)."""
@@ -616,7 +577,9 @@ class Generator:
             out = [f"def {name.replace('enum_', 'list_')}(ctx, out):", title]
         else:
             out = [f"def {name}(ctx, largest_first, budget):", title]
-        out += ["    L = ctx.locals = {}" if locals_read else "    ctx.locals = {}",
+        # the chosen values are Python locals (v_0, …): ctx.locals holds only what a value
+        # over seats binds while it is computed (see runtime.seat_pairs)
+        out += ["    ctx.locals = {}",
                 "    ctx.chosen = ()",
                 "    ctx.chosen_zone = -1"]
         if not listing:
@@ -650,14 +613,12 @@ class Generator:
                 values.append(var)
             else:
                 _, pname, var, domain, dependent = loop
-                if dependent:        # the values of this candidate's domain, in the interpreter's order
+                if dependent:        # the values of this candidate's domain, in order
                     source = f"sorted({domain})" if listing else f"sorted({domain}, reverse=largest_first)"
                 else:
                     source = domain if listing else f"(reversed({domain}) if largest_first else {domain})"
                 body.append(f"{indent}for {var} in {source}:")
                 indent += "    "
-                if locals_read:
-                    body.append(f"{indent}L[{pname!r}] = {var}")
                 values.append(var)
             if not listing:
                 body.append(f"{indent}examined += 1")
@@ -775,6 +736,8 @@ class Generator:
                          f"    return 'there is no card %s from the top to choose' % ({var},)"]
                 self.scope["$chosen"] = "cards"
                 continue
+            if type(st) is not ir.ChooseValue:
+                raise TypeError(f"the check has no test for {type(st).__name__}: a defect of rulekit")
             kind = "tuple" if st.type == GROUP else "int"
             body += [f"{var} = params[{index - 1}] if given >= {index} else None",
                      f"if {var} is None:",
@@ -797,7 +760,7 @@ class Generator:
     @staticmethod
     def _require(body: list, test: str, say: str) -> None:
         """The lines of one require in a check: ``say`` when ``test`` fails or reads what is
-        not there (a KeyError, as the interpreter's require)."""
+        not there (a KeyError)."""
         body += ["try:",
                  f"    if not {test}:",
                  f"        return {say!r}",
@@ -819,9 +782,8 @@ class Generator:
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope: dict) -> list[str]:
-        """The lines of a block of statements (at least one: ``pass``). A statement with no
-        translation runs as its compiled closure, as do the rest of a block after an 'ask'
-        (they are its continuation)."""
+        """The lines of a block of statements (at least one: ``pass``); the statements after
+        an 'ask' are its continuation (see Compiler.ask)."""
         saved = self.scope
         self.scope = dict(scope)          # a 'let' is known to the rest of its block only
         lines: list[str] = []
@@ -839,13 +801,10 @@ class Generator:
 
     def stmt(self, node) -> list[str]:
         method = getattr(self, "st_" + type(node).__name__, None)
-        if method is not None:
-            lines = method(node)
-            if lines is not None:
-                return lines
-        fn = self.comp.stmt(node, self.scope)     # it also records what a 'let' adds to the scope
-        line = getattr(getattr(node, "span", None), "line", "?")
-        return [f"{self.ref(fn)}(ctx)  # {_words(type(node).__name__)} (line {line})"]
+        lines = method(node) if method is not None else None
+        if lines is None:
+            raise untranslated(node)
+        return lines
 
     def st_If(self, node):
         lines = [f"if {self.ex(node.cond)}:"]
@@ -859,8 +818,8 @@ class Generator:
         lines = []
         if node.start is not None:
             lines.append(f"ctx.seats[{CURRENT}] = {self.seat(node.start)}")
-        # the generated functions are effects, closing blocks and the setup, which the engine
-        # runs as a 'go to' ends them (Jump or return alike): a return costs no exception
+        # the generated functions are effects, closing blocks and the setup: a 'go to' ends
+        # them with a return (no exception)
         lines += [f"ctx.goto = {self.cg.phases[node.phase].index}  # {node.phase!r}",
                   "ctx.stack = ()", "return True"]      # True: a procedure's caller stops too
         return lines
@@ -884,8 +843,8 @@ class Generator:
             lines.append(f"_saved{t} = {_tuple([f'ctx.locals.get({v!r})' for v in names])}")
             lines += [f"ctx.locals[{v!r}] = _args{t}[{i}]" for i, v in enumerate(names)]
             restore = [f"    ctx.locals[{v!r}] = _saved{t}[{i}]" for i, v in enumerate(names)]
-        # as the interpreter's call: a bound on calls within calls; a 'go to' in the
-        # procedure (it returns True) ends its caller too
+        # a bound on calls within calls; a 'go to' in the procedure (it returns True) ends
+        # its caller too
         return lines + ["ctx.calls += 1",
                         "try:",
                         f"    if ctx.calls > {MAX_CALLS}:",
@@ -928,7 +887,7 @@ class Generator:
 
     def loop(self, var: str, values: str, typ: str, body) -> list[str]:
         """A loop over the Python expression ``values``, ``var`` naming each (in ctx.locals,
-        restored after the loop as the interpreter's loop does)."""
+        restored after the loop)."""
         t = self.temp()
         inner = dict(self.scope)
         inner[var] = typ
@@ -966,8 +925,8 @@ class Generator:
                 f'    ctx.events.append(("log", None, {{"text": {self.template(node.text)} if ctx.texts else None}}))']
 
     def template(self, tmpl: m.Template, pending=()) -> str:
-        """A Python expression rendering a quoted text as the compiler's template does: a
-        part that reads what not every seat may see is left out (the compiler reported it);
+        """A Python expression rendering a quoted text: a part that reads what not every
+        seat may see is left out (the compiler reported it);
         one that reads a ``pending`` name (a choice not made yet) or the chosen cards reads
         "…"."""
         cg = self.cg
@@ -982,7 +941,7 @@ class Generator:
                 continue
             if self.comp.secret_in(part, self.scope.get("$revealed", frozenset())) is not None:
                 continue
-            _, typ = self.comp.expr(part, self.scope)
+            typ = self.comp.expr(part, self.scope)
             value = self.ex(part)
             if typ == SEAT:
                 pieces.append(f"seat_name({value})")
@@ -1065,13 +1024,11 @@ class Generator:
 
     def st_LetValue(self, node):
         value = self.ex(node.value)
-        _, typ = self.comp.expr(node.value, self.scope)
-        self.scope[node.name] = typ
+        self.scope[node.name] = self.comp.expr(node.value, self.scope)
         return [f"ctx.locals[{node.name!r}] = {value}"]
 
     def selection(self, node) -> str:
-        """A card selection [(zone instance, kinds)]: written out for a zone, the chosen
-        cards and every zone of a kind, else its closure (in strict mode: _Untranslated)."""
+        """A card selection [(zone instance, kinds)]."""
         if isinstance(node, m.ZoneRef):
             return f"[(slot, ctx.zones[slot]) for slot in ({self.zone(node)},)]"
         if isinstance(node, m.Chosen):
@@ -1087,11 +1044,8 @@ class Generator:
             return f"{how}{self.selection(node.cards)}, {node.count})"
         if isinstance(node, m.Where):
             pred = self.cpred(node.pred)
-            if pred is not None:
-                return f"[(slot, tuple(k for k in ks if {pred})) for slot, ks in {self.selection(node.cards)}]"
-        if self.strict:
-            raise _Untranslated("cards")
-        return f"{self.ref(self.comp.cards(node, self.scope))}(ctx)"
+            return f"[(slot, tuple(k for k in ks if {pred})) for slot, ks in {self.selection(node.cards)}]"
+        raise untranslated(node, "cards")
 
     def effect_functions(self) -> str:
         """``EFFECTS[phase][action]``: for the actions of a vote, one function per statement
@@ -1174,12 +1128,21 @@ class Generator:
         return f"def {name}(ctx):\n    # {comment}\n    return {self.ex(node)}\n"
 
     def match_functions(self) -> str:
-        """The match's own pieces: ``ROTATE`` (per phase, the seat whose 'clockwise' turn
+        """The match's own pieces: ``POLLS`` (per phase, the seats a window or vote asks, in
+        order; None for a turn), ``ROTATE`` (per phase, the seat whose 'clockwise' turn
         comes next, or None), ``between(ctx)`` (between deals), ``UNTIL`` (whether the match
         is over after a deal; None: after the first), ``RANK_KEYS`` ((highest, key) of each
         'winners' key, read with the seat as ``actor``), ``RETURNS``, and the first values
         of the counters and seats (``COUNTER_INITS``, ``SEAT_INITS``: "random" or None)."""
-        g, out, rotate = self.cg.game, [], []
+        g, out, polls, rotate = self.cg.game, [], [], []
+        for pi, p in enumerate(g.phases):
+            if p.seats is None:
+                polls.append("None")
+                continue
+            self.scope, self.env, self.hoisted = {}, {}, None
+            out.append(f"def poll_{pi}(ctx):\n    # the seats {p.name!r} asks, in order\n"
+                       f"    return {self.seat_set(p.seats)}\n")
+            polls.append(f"poll_{pi}")
         for pi, p in enumerate(g.phases):
             if p.rotation is None:
                 rotate.append("None")
@@ -1209,7 +1172,8 @@ class Generator:
             out.append(f"def seat_init_{i}(ctx):\n    # the first seat of {decl.name!r}\n"
                        f"    return {self.seat(decl.initial)}\n")
             seats.append(f"seat_init_{i}")
-        out.append(f"ROTATE = {_tuple(rotate) if rotate else '()'}\n"
+        out.append(f"POLLS = {_tuple(polls) if polls else '()'}\n"
+                   f"ROTATE = {_tuple(rotate) if rotate else '()'}\n"
                    f"UNTIL = {'until' if g.match.until is not None else 'None'}\n"
                    f"RANK_KEYS = {_tuple(keys) if keys else '()'}\n"
                    f"RETURNS = {'returns' if g.match.returns is not None else 'None'}\n"
@@ -1286,7 +1250,7 @@ class Generator:
                 body.append(f"if {top} < {low}:")
                 body.append("    return None")
                 cards = "pool"
-            else:
+            elif type(st) is ir.ChooseValue:
                 var = f"dom_{len(params)}"
                 values = f"tuple({self.domain(st)})"
                 if st.dependent:
@@ -1308,6 +1272,8 @@ class Generator:
                 params.append(f"({st.name!r}, {var})")
                 earlier.append((st.name, var))
                 self.scope[st.name] = st.type
+            else:
+                raise TypeError(f"the option has no values for {type(st).__name__}: a defect of rulekit")
         option = (f"new(Option, ({action.name!r}, {action.name!r}, {cards}, {low}, {high}, "
                   f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
         if compiled.reads_choice and (cards != "None" or params):
@@ -1418,7 +1384,7 @@ class Generator:
                 + "\n# per phase: what a 'forced when' makes the deciding seat do (None: nothing forces)"
                 + f"\nFORCED = {_tuple(forced) if forced else '()'}\n"
                 + f"\nCONTINUATIONS = {_tuple([conts[i] for i in range(len(conts))]) if conts else '()'}\n"
-                + "\n# per phase: the option_ functions of its actions (None: the interpreter makes that option)"
+                + "\n# per phase: the option_ functions of its actions"
                 + f"\nOPTIONS = (\n{''.join('    ' + (_tuple(row) if row else '()') + ',' + chr(10) for row in options)})\n"
                 + "\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
                 + f"\nLISTERS = (\n{lrows})\n")
@@ -1535,7 +1501,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     prog.after = namespace["AFTER"]
     prog.forced = namespace["FORCED"]
     prog.continuations = namespace["CONTINUATIONS"]
-    for name in ("ROTATE", "UNTIL", "RANK_KEYS", "RETURNS", "COUNTER_INITS", "SEAT_INITS", "CLAIM_LABELS"):
+    for name in ("POLLS", "ROTATE", "UNTIL", "RANK_KEYS", "RETURNS", "COUNTER_INITS", "SEAT_INITS", "CLAIM_LABELS"):
         setattr(prog, name.lower(), namespace[name])
     prog.between = namespace["between"]
     prog.effects_of = {a: fns for phase, row in zip(cg.phase_list, namespace["EFFECTS"]) for a, fns in zip(phase.actions, row)}

@@ -1,9 +1,17 @@
-"""Compiles a checked :class:`~rulekit.lang.model.Game` into plain Python callables.
+"""Checks a :class:`~rulekit.lang.model.Game` and resolves what the code generator needs.
 
-Names are resolved and expressions turned into closures once per game, so that the hot
-path (legal actions, applying an action) only calls functions on a small mutable context.
-Every name that cannot be resolved becomes a located :class:`~rulekit.errors.Problem`;
-:class:`CompileError` carries all of them.
+The compiler resolves every name (counters, seats, zones, claims, phases, procedures,
+symbols, the values an action chooses), checks the kind of every expression (a number, a
+condition, a seat, a group of seats, a card kind, a symbol) and the static rules of the
+language (a phase says where play goes, no phase is a trap or a dead end, a text shows
+nothing some seat may not see…). Every problem becomes a located
+:class:`~rulekit.errors.Problem`; :class:`CompileError` carries all of them.
+
+It builds no code: it gives :mod:`.codegen` the game's layout (:class:`CompiledGame`:
+zones, counters and seats by index), its claims and phases, each action's opening steps
+as typed records (:mod:`rulekit.ir.steps`), and, from the :class:`Compiler` itself, the
+kinds of expressions, the 'ask' frames and the procedures. The generated module is what
+the engine runs.
 
 The engine knows no game: it knows zones, counters, seats, claims, phases and actions,
 whatever the ``.rules`` file calls them.
@@ -12,20 +20,13 @@ whatever the ``.rules`` file calls them.
 from __future__ import annotations
 
 import re
-from typing import Callable
 
 import attrs
 
 from .. import ir
 from ..lang import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
-from .runtime import (next_seat, ACTOR, CLAIMANT, CURRENT, Ctx, EndOfDeal, EndOfTurn, Jump, MAX_CALLS, MAX_CHOICES, choice_range,
-                      loop_size, add_to_group, claimed_selection, clockwise, deal_cards, divisor, draw_cards,
-                      except_seats, extreme_seats, first_seat, gather_cards, in_play, knock_out_seat, loop_range,
-                      make_claim, move_cards, multiset_contains, no_seat, ordered_seats, over_seats, push_ask,
-                      random_portion, remove_cards, remove_from_group, reveal_cards, roll_dice_in, roll_die,
-                      seat_groups, seat_name, seat_pairs, set_group, shuffle_zone, single_seat, step_seat, too_deep,
-                      top_portion, total_of, value_name)
+from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, EndOfDeal, multiset_contains, remove_cards
 
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 BUILTIN_SEATS = ("current", "actor", "claimant")
@@ -44,17 +45,6 @@ def base_type(typ):
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
-def loop(var: str, values: Callable, body: Callable) -> Callable:
-    """Run ``body`` once for each of ``values(ctx)``, with ``var`` naming it."""
-    def run(ctx):
-        saved = ctx.locals.get(var)
-        for v in values(ctx):
-            ctx.locals[var] = v
-            body(ctx)
-        ctx.locals[var] = saved
-    return run
-
-
 def names_read(node) -> set:
     """Every bare name an expression (or any model node) reads: values, seats, groups."""
     found = set()
@@ -69,18 +59,15 @@ def names_read(node) -> set:
 
 
 class CompiledAction:
-    """One action of a phase: its legality steps (requires and choices) and its effects."""
+    """One action of a phase: its opening steps (requires and choices), checked and resolved."""
 
-    __slots__ = ("name", "index", "label", "_steps", "body", "span", "preview", "effects", "exact", "reads_choice")
+    __slots__ = ("name", "index", "_steps", "span", "labelled", "exact", "reads_choice")
 
-    def __init__(self, name, index, label, steps, body, span, preview=None, effects=()):
-        self.effects = effects        # the statements of ``body``, one closure each (votes run them in step)
+    def __init__(self, name, index, steps, span, labelled=False):
         self.name = name
         self.index = index
-        self.label = label
-        self.preview = preview        # the label before the choices are made
+        self.labelled = labelled      # the rules give it a label (its option's text then depends on the state)
         self.steps = steps            # the requires and choices that open it (rulekit.ir.steps)
-        self.body = body
         self.span = span
 
     @property
@@ -99,83 +86,38 @@ class CompiledAction:
 
 
 class CompiledPhase:
-    __slots__ = ("name", "index", "kind", "seats", "actions", "by_name", "after", "span", "forcing", "rotate")
+    """One phase: its kind and actions, and what the engine asks of it."""
+
+    __slots__ = ("name", "index", "kind", "actions", "by_name", "span", "forced", "closes", "rotates")
 
     def __init__(self, name, index, kind, span):
-        self.forcing = ()             # (condition, message) of each 'forced when' action
+        self.forced = False           # an action of it is 'forced when' something holds
         self.name = name
         self.index = index
         self.kind = kind
         self.span = span
-        self.seats = None
         self.actions = ()
         self.by_name = {}
-        self.after = None
-        self.rotate = None            # ctx -> the seat whose turn comes next ('clockwise' turns)
+        self.closes = False           # it has a closing block ('then' / 'otherwise')
+        self.rotates = False          # a 'clockwise' turn: it passes to the next seat by itself
 
 
 class CompiledClaim:
-    __slots__ = ("name", "index", "params", "types", "label", "truth", "key", "table", "higher")
+    """One claim: its values (names and kinds) and its 'ordered as' table."""
+
+    __slots__ = ("name", "index", "params", "types", "table")
 
     def __init__(self, name, index, params, types):
         self.name = name
         self.index = index
         self.params = params
         self.types = types
-        self.label = None
-        self.truth = None
-        self.key = None               # ctx -> the claim_args' key (tuple), from 'ordered by'
         self.table = None             # {values: rank}, from 'ordered as'
-        self.higher = None            # ctx -> bool, from 'higher when'
-
-    def claimable(self, values: tuple) -> bool:
-        """Whether these values may be claimed at all (a table lists every claimable one)."""
-        return self.table is None or values in self.table
-
-    def rank(self, ctx, values: tuple):
-        """The claim's place in its declared order (comparable), or None when unordered."""
-        if self.table is not None:
-            return self.table.get(values)
-        if self.key is None:
-            return None
-        saved = ctx.claim_args
-        ctx.claim_args = values
-        try:
-            return self.key(ctx)
-        finally:
-            ctx.claim_args = saved
-
-    def beats(self, ctx, values: tuple) -> bool:
-        """Whether claiming ``values`` beats the standing claim (of this kind) in ``ctx``."""
-        if not self.claimable(values):
-            return False
-        if self.higher is not None:
-            saved = ctx.claim_args
-            ctx.claim_args = values
-            try:
-                return bool(self.higher(ctx))
-            finally:
-                ctx.claim_args = saved
-        new, old = self.rank(ctx, values), self.rank(ctx, ctx.claim[1])
-        return new is not None and old is not None and new > old
-
-
-def claim_label_of(c: CompiledClaim):
-    """The compiled claim's words as ``(ctx, values) -> str``, or None without a label."""
-    if c.label is None:
-        return None
-
-    def label(ctx, values):
-        ctx.claim_args = values
-        try:
-            return c.label(ctx)
-        finally:
-            ctx.claim_args = None
-    return label
 
 
 class CompiledGame:
-    """Everything the engine needs, resolved to indices and closures."""
+    """The game's layout (zones, counters, seats, symbols and card attributes by index), its
+    claims and phases as the compiler resolved them, and the problems found."""
 
     def __init__(self, game: m.Game):
         self.game = game
@@ -203,15 +145,9 @@ class CompiledGame:
         self.claim_list = []
         self.phases = {}
         self.phase_list = []
-        self.procedures = {}
-        self.setup = None
-        self.between = None
-        self.until = None
-        self.rank_keys = ()
-        self.returns = None
-        self.continuations: list = []     # the compiled 'then' blocks of every 'ask', by index
-        self.counter_inits = ()
-        self.seat_inits = ()
+        self.rank_keys = ()               # (highest, its expression) of each 'winners' key
+        self.returns = None               # the expression of 'returns', or None
+        self.seat_inits = ()              # per declared seat: "random", its first seat's expression, or None
         self.problems: list[Problem] = []
         self.holder = next((i for i, z in enumerate(game.zones) if z.holds_deck), 0)
         # dice: for each kind, None for a card, else (the kind of face 1, the number of sides)
@@ -305,259 +241,197 @@ class CompiledGame:
         return cache[0]
 
 
+
 class Compiler:
-    """Turns model nodes into closures over a :class:`Ctx`, collecting problems."""
+    """Resolves the names of model nodes and checks their kinds, collecting problems."""
 
     def __init__(self, cg: CompiledGame):
         self.cg = cg
         self.problems = cg.problems
-        self._asks: dict = {}         # each 'ask' (and its scope) -> its closure, compiled once
-        self.ask_frames: dict = {}    # the same key -> (continuation index, names it keeps, phase name)
+        self.ask_frames: dict = {}    # each 'ask' and its scope -> (continuation index, names it keeps, phase name)
         self.ask_blocks: dict = {}    # continuation index -> ('then' block, its scope)
 
     def err(self, message: str, span: Span, hint: str | None = None):
         problem = Problem(message, span, hint)
-        if problem not in self.problems:        # a part compiled twice (a label and its preview)
+        if problem not in self.problems:        # a part checked twice (a seat set and the seat it names)
             self.problems.append(problem)
 
     def hint_for(self, name, candidates):
         return suggest(name, candidates)
 
     # ------------------------------------------------------------ seats
-    def seat(self, node, scope) -> Callable:
+    def seat(self, node, scope) -> None:
+        """Check a seat: ``left of``/``right of`` a seat, ``first of`` seats, a seat's name
+        or an expression whose value is a seat."""
         if isinstance(node, m.Neighbour):
-            inner = self.seat(node.seat, scope)
-            step = node.step
-            return lambda ctx: step_seat(ctx, inner(ctx), step)
+            self.seat(node.seat, scope)
+            return
         if isinstance(node, m.FirstOf):
-            seats = self.seat_set(node.seats, scope)
-            line = node.span.line
-            return lambda ctx: first_seat(seats(ctx), line)
+            self.seat_set(node.seats, scope)
+            return
         if isinstance(node, m.SeatName):
-            fn, typ = self.name(m.Name(node.name, span=node.span), scope)
+            typ = self.name(m.Name(node.name, span=node.span), scope)
             if typ != SEAT and typ is not None:
                 self.err(f"'{node.name}' is not a seat", node.span,
                          "a seat is current, actor, claimant, a declared seat or 'left of …'")
-            return fn
-        fn, typ = self.expr(node, scope)
-        if typ != SEAT:
+            return
+        if self.expr(node, scope) != SEAT:
             self.err("expected a seat here", node.span)
-        return fn
 
-    def rotation(self, p: m.PhaseDecl) -> Callable:
-        """The seat that takes a ``clockwise`` turn next (see runtime.next_seat)."""
-        if p.rotation.among is None:
-            return lambda ctx: next_seat(ctx, None)
-        among = self.seat_set(p.rotation.among, {})
-        return lambda ctx: next_seat(ctx, among(ctx))
-
-    def seat_set(self, node: m.SeatSet, scope) -> Callable:
+    def seat_set(self, node: m.SeatSet, scope) -> None:
+        """Check a set of seats."""
         kind = node.kind
-        if kind == "everyone":
-            return in_play
-        if kind == "nobody":
-            return lambda ctx: []
-        if kind == "others":
-            return lambda ctx: clockwise(ctx, ctx.seats[ACTOR], 1)
+        if kind in ("everyone", "nobody", "others"):
+            return
         if kind in ("after", "from"):
-            s = self.seat(node.seat, scope)
-            first = 1 if kind == "after" else 0
-            if node.base is None or node.base.kind == "everyone":
-                return lambda ctx: clockwise(ctx, s(ctx), first)
-            base = self.seat_set(node.base, scope)
-            return lambda ctx: ordered_seats(ctx, base(ctx), s(ctx), first)
+            self.seat(node.seat, scope)
+            if node.base is not None and node.base.kind != "everyone":
+                self.seat_set(node.base, scope)
+            return
         if kind == "except":
-            base = self.seat_set(node.base, scope)
-            other = self.seat_set(node.other, scope)
+            self.seat_set(node.base, scope)
+            self.seat_set(node.other, scope)
             single = node.other.kind == "var" and (scope.get(node.other.name) == SEAT or node.other.name not in scope
                                                    and node.other.name not in self.cg.group_index)
             if node.base.kind == "everyone" and single:
                 # everyone except a seat: clockwise from the seat's left, as people go round a table
-                one = self.seat(m.SeatName(node.other.name, span=node.other.span), scope)
-                return lambda ctx: clockwise(ctx, one(ctx), 1)
-            return lambda ctx: except_seats(other(ctx), base(ctx))
+                self.seat(m.SeatName(node.other.name, span=node.other.span), scope)
+            return
         if kind in ("highest", "lowest"):
-            pairs = self.seat_values(node.name, node.base, node.cond, scope, NUM)
-            best = max if kind == "highest" else min
-            return lambda ctx: extreme_seats(pairs(ctx), best)
+            self.seat_values(node.name, node.base, node.cond, scope, NUM)
+            return
         if kind == "where":
-            pairs = self.seat_values(node.name, node.base, node.cond, scope, BOOL)
-            return lambda ctx: [s for s, v in pairs(ctx) if v]
+            self.seat_values(node.name, node.base, node.cond, scope, BOOL)
+            return
         if kind == "voters":
-            phase_action = node.name
-
-            def voters(ctx, name=phase_action):
-                return [s for s in range(ctx.n) if ctx.votes[s] is not None and ctx.votes[s].name == name]
             if not any(a.name == node.name for p in self.cg.game.phases if p.kind == "vote" for a in p.actions):
                 self.err(f"no vote has a choice named '{node.name}'", node.span)
-            return voters
+            return
         name = node.name
-        if name in scope and scope[name] == SEAT:
-            return lambda ctx: single_seat(ctx, ctx.locals[name])
-        if name in scope and scope[name] == GROUP:
-            return lambda ctx: list(ctx.locals[name])
-        if name in self.cg.group_index:
-            gi = self.cg.group_index[name]
-            return lambda ctx: [s for s in ctx.groups[gi] if not ctx.out[s]]
+        if name in scope and scope[name] in (SEAT, GROUP) or name in self.cg.group_index:
+            return
         if name not in scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
-            one = self.seat(m.SeatName(name, span=node.span), scope)
-            return lambda ctx: single_seat(ctx, one(ctx))
+            self.seat(m.SeatName(name, span=node.span), scope)
+            return
         self.err(f"'{name}' is not a set of seats", node.span,
                  self.hint_for(name, list(self.cg.group_index))
                  or "use everyone, others, everyone except …, everyone after …, a group or a chosen group")
-        return lambda ctx: []
 
-    def seat_values(self, var: str, seats_node, value_node, scope, want) -> Callable:
-        """A closure giving [(seat, value)] for each seat of a set, ``var`` naming the seat
-        while ``value_node`` is evaluated (``p`` in ``(p in others where …)``)."""
-        seats = self.seat_set(seats_node, scope)
+    def seat_values(self, var: str, seats_node, value_node, scope, want) -> None:
+        """Check a value of each seat of a set, ``var`` naming the seat while ``value_node``
+        is evaluated (``p`` in ``(p in others where …)``)."""
+        self.seat_set(seats_node, scope)
         inner = dict(scope)
         inner[var] = SEAT
-        value, typ = self.expr(value_node, inner)
-        self.want(typ, want, value_node)
-        return lambda ctx: seat_pairs(ctx, var, seats(ctx), value)
+        self.want(self.expr(value_node, inner), want, value_node)
 
     # ------------------------------------------------------------ names
-    def name(self, node: m.Name, scope):
+    def name(self, node: m.Name, scope) -> str | None:
+        """The kind of a bare name's value (None: unknown, reported)."""
         name = node.name
         cg = self.cg
         if name in scope:
-            typ = scope[name]
-            return (lambda ctx: ctx.locals[name]), typ
+            return scope[name]
         if name in cg.counter_index:
-            ci = cg.counter_index[name]
-            decl = cg.game.counters[ci]
-            typ = self.counter_type(decl)
-            if decl.per_player:
-                return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + ctx.seats[ACTOR]]), typ
-            return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci]]), typ
+            return self.counter_type(cg.game.counters[cg.counter_index[name]])
         if name in cg.seat_index:
-            si = cg.seat_index[name]
-            return (lambda ctx: ctx.seats[si]), SEAT
+            return SEAT
         if name in cg.symbol_of:
-            _, idx = cg.symbol_of[name]
-            return (lambda ctx: idx), _sym(cg.symbol_of[name][0])
+            return _sym(cg.symbol_of[name][0])
         numbered = _PLAYER_NAME.match(name)
         if numbered:
-            seat = int(numbered.group(1)) - 1
-            low, high = cg.game.players
-            if seat >= high:
+            high = cg.game.players[1]
+            if int(numbered.group(1)) - 1 >= high:
                 self.err(f"there is no {name}: this game is for at most {high} players", node.span)
-            if seat >= low:
-                # a seat that only some player counts have
-                line = node.span.line
-                return (lambda ctx: no_seat(name, ctx.n, line) if seat >= ctx.n else seat), SEAT
-            return (lambda ctx: seat), SEAT
+            return SEAT
         candidates = list(scope) + list(cg.counter_index) + list(cg.seat_index)
         hint = self.hint_for(name, candidates) or "declare it as a counter or a seat, or choose it in the action"
         if name in cg.attr_table:
             hint = (f"'{name}' is a card attribute; a condition on cards goes in parentheses: "
                     f"every card in … is (wild or {name} = …)")
         self.err(f"unknown name '{name}'", node.span, hint)
-        return (lambda ctx: 0), None
+        return None
 
     # ------------------------------------------------------------ expressions
-    def expr(self, node, scope) -> tuple[Callable, str | None]:
+    def expr(self, node, scope) -> str | None:
+        """The kind of an expression's value: NUM, "num:NAMES", BOOL, SEAT, GROUP, KIND or
+        "sym:SET"; None when it is unknown (a problem reported)."""
         method = self._EXPR.get(type(node))
         if method is not None:
             return getattr(self, method)(node, scope)
         self.err("this is not an expression", getattr(node, "span", Span.unknown()))
-        return (lambda ctx: 0), None
+        return None
 
-    def _expr_Num(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Num(self, node, scope) -> str | None:
         """A whole number."""
-        v = node.value
-        return (lambda ctx: v), NUM
+        return NUM
 
-    def _expr_Bool(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Bool(self, node, scope) -> str | None:
         """``true`` or ``false``."""
-        b = node.value
-        return (lambda ctx: b), BOOL
+        return BOOL
 
-    def _expr_Name(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Name(self, node, scope) -> str | None:
         """A bare name."""
         return self.name(node, scope)
 
-    def _expr_SeatName(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_SeatName(self, node, scope) -> str | None:
         """A seat named where a value is expected."""
         return self.name(m.Name(node.name, span=node.span), scope)
 
-    def _expr_seat(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_seat(self, node, scope) -> str | None:
         """``left of SEAT``, ``right of SEAT`` and ``first of SEATS``."""
-        return self.seat(node, scope), SEAT
+        self.seat(node, scope)
+        return SEAT
 
-    def _expr_ValueOf(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_ValueOf(self, node, scope) -> str | None:
         """``NAME of SEAT``."""
         cg = self.cg
         if node.name not in cg.counter_index:
             self.err(f"unknown counter '{node.name}'", node.span, self.hint_for(node.name, cg.counter_index))
-            return (lambda ctx: 0), NUM
+            return NUM
         ci = cg.counter_index[node.name]
         if not cg.game.counters[ci].per_player:
             self.err(f"'{node.name}' is one counter for the whole table, not one per player", node.span,
                      f"write just '{node.name}'")
-        s = self.seat(node.seat, scope)
-        return (lambda ctx: ctx.counters[cg.counter_base(ctx.n)[ci] + s(ctx)]), \
-            self.counter_type(cg.game.counters[ci])
+        self.seat(node.seat, scope)
+        return self.counter_type(cg.game.counters[ci])
 
-    def _expr_CountOf(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_CountOf(self, node, scope) -> str | None:
         """``count of CARDS``."""
-        sel = self.cards(node.cards, scope)
-        return (lambda ctx: sum(len(ks) for _, ks in sel(ctx))), NUM
+        self.cards(node.cards, scope)
+        return NUM
 
-    def _expr_TotalOf(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_TotalOf(self, node, scope) -> str | None:
         """``total ATTR of CARDS``."""
         cg = self.cg
-        sel = self.cards(node.cards, scope)
+        self.cards(node.cards, scope)
         if node.attr in cg.attr_table and node.attr not in scope:
-            col = cg.attr_table[node.attr]
-            return (lambda ctx: total_of(col, sel(ctx))), NUM
-        fn, typ = self.name(m.Name(node.attr, span=node.span), scope) if node.attr in scope or \
-            node.attr in cg.counter_index or node.attr in cg.seat_index else (None, None)
+            return NUM
+        typ = self.name(m.Name(node.attr, span=node.span), scope) if node.attr in scope or \
+            node.attr in cg.counter_index or node.attr in cg.seat_index else None
         if typ and typ.startswith("sym:"):
-            columns = tuple(cg.attr_table[s] for s in cg.symbols[typ[4:]])
-            return (lambda ctx: total_of(columns[fn(ctx)], sel(ctx))), NUM
+            return NUM
         self.err(f"'{node.attr}' is not a card attribute", node.span,
                  self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
-        return (lambda ctx: 0), NUM
+        return NUM
 
-    def _expr_CardQuantifier(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_CardQuantifier(self, node, scope) -> str | None:
         """``every card in CARDS is P`` and ``some card in CARDS is P``."""
-        sel = self.cards(node.cards, scope)
-        pred = self.cpred(node.pred, scope)
-        if node.every:
-            return (lambda ctx: all(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
-        return (lambda ctx: any(pred(ctx, k) for _, ks in sel(ctx) for k in ks)), BOOL
+        self.cards(node.cards, scope)
+        self.cpred(node.pred, scope)
+        return BOOL
 
-    def _expr_Roll(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Roll(self, node, scope) -> str | None:
         """``roll DIE``."""
-        cg = self.cg
-        if node.die not in cg.dice:
-            self.err(f"unknown die '{node.die}'", node.span, self.hint_for(node.die, cg.dice))
-            return (lambda ctx: 0), NUM
-        sides = cg.dice[node.die]
-        die = node.die
-        return (lambda ctx: roll_die(ctx, sides, die)), NUM
+        if node.die not in self.cg.dice:
+            self.err(f"unknown die '{node.die}'", node.span, self.hint_for(node.die, self.cg.dice))
+        return NUM
 
-    def _expr_ClaimHolds(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_ClaimHolds(self, node, scope) -> str | None:
         """``claim holds [on CARDS]``."""
-        cg = self.cg
-        claims = cg.claim_list
-        focus = self.cards(node.cards, scope) if node.cards is not None else None
-
-        def holds(ctx):
-            if ctx.claim is None:
-                return False
-            c = claims[ctx.claim[0]]
-            saved = ctx.claim_args, ctx.focus
-            ctx.claim_args = ctx.claim[1]
-            if focus is not None:
-                ctx.focus = focus(ctx)        # these cards stand in for the claimed cards
-            try:
-                return c.truth(ctx)
-            finally:
-                ctx.claim_args, ctx.focus = saved
-        return holds, BOOL
+        if node.cards is not None:
+            self.cards(node.cards, scope)
+        return BOOL
 
     def _claim_named(self, node):
         """The compiled claim ``node.claim`` names, or None (reported: an unknown claim)."""
@@ -567,127 +441,94 @@ class Compiler:
             return None
         return cg.claims[node.claim]
 
-    def _expr_ClaimIs(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_ClaimIs(self, node, scope) -> str | None:
         """``claim is NAME``."""
-        c = self._claim_named(node)
-        if c is None:
-            return (lambda ctx: False), BOOL
-        ci = c.index
-        return (lambda ctx: ctx.claim is not None and ctx.claim[0] == ci), BOOL
+        self._claim_named(node)
+        return BOOL
 
-    def _expr_NoClaim(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_NoClaim(self, node, scope) -> str | None:
         """``no claim``."""
-        return (lambda ctx: ctx.claim is None), BOOL
+        return BOOL
 
-    def _expr_ClaimedField(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_ClaimedField(self, node, scope) -> str | None:
         """``claimed FIELD``."""
-        cg = self.cg
-        matches = [c for c in cg.claim_list if node.field in c.params]
+        matches = [c for c in self.cg.claim_list if node.field in c.params]
         if not matches:
             self.err(f"no claim has a field '{node.field}'", node.span)
-            return (lambda ctx: 0), NUM
-        positions = {c.index: c.params.index(node.field) for c in matches}
-        typ = matches[0].types[matches[0].params.index(node.field)]
+            return NUM
+        return matches[0].types[matches[0].params.index(node.field)]
 
-        def field(ctx):
-            if ctx.claim is None or ctx.claim[0] not in positions:
-                return 0
-            return ctx.claim[1][positions[ctx.claim[0]]]
-        return field, typ
-
-    def _expr_Beats(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Beats(self, node, scope) -> str | None:
         """``NAME(args) beats claim``."""
-        cg = self.cg
         c = self._claim_named(node)
         if c is None:
-            return (lambda ctx: False), BOOL
-        args = self.args(c, node.args, node.span, scope)
-        decl = cg.game.claims[c.index]
+            return BOOL
+        self.args(c, node.args, node.span, scope)
+        decl = self.cg.game.claims[c.index]
         if not (decl.ordering or decl.table or decl.higher):
             self.err(f"claim '{c.name}' has no ordering, so nothing beats it", node.span,
                      "declare one: claim NAME(a, b) ordered by a, b: …")
-        ci = c.index
+        return BOOL
 
-        def beats(ctx):
-            new = tuple(a(ctx) for a in args)
-            return c.beats(ctx, new) if ctx.claim is not None and ctx.claim[0] == ci else c.claimable(new)
-        return beats, BOOL
-
-    def _expr_Member(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Member(self, node, scope) -> str | None:
         """``SEAT in SEATS``."""
-        seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
-        seats = self.seat_set(node.seats, scope)
-        return (lambda ctx: seat(ctx) in seats(ctx)), BOOL
+        self.seat(m.SeatName(node.seat, span=node.span), scope)
+        self.seat_set(node.seats, scope)
+        return BOOL
 
-    def _expr_PlayerCount(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_PlayerCount(self, node, scope) -> str | None:
         """``players``."""
-        return (lambda ctx: ctx.n), NUM
+        return NUM
 
-    def _expr_Extreme(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Extreme(self, node, scope) -> str | None:
         """``highest NAME`` and ``lowest NAME``."""
         cg = self.cg
         if node.name not in cg.counter_index or not cg.game.counters[cg.counter_index[node.name]].per_player:
             self.err(f"'{node.name}' is not a per-player counter", node.span,
                      self.hint_for(node.name, cg.counter_index))
-            return (lambda ctx: 0), NUM
-        ci = cg.counter_index[node.name]
-        agg = max if node.highest else min
+        return NUM
 
-        def extreme(ctx):
-            base = cg.counter_base(ctx.n)[ci]
-            return agg(ctx.counters[base:base + ctx.n])
-        return extreme, NUM
-
-    def _expr_IsOut(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_IsOut(self, node, scope) -> str | None:
         """``SEAT is out``."""
-        seat = self.seat(m.SeatName(node.seat, span=node.span), scope)
-        return (lambda ctx: ctx.out[seat(ctx)] > 0), BOOL
+        self.seat(m.SeatName(node.seat, span=node.span), scope)
+        return BOOL
 
-    def _expr_CountSeats(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_CountSeats(self, node, scope) -> str | None:
         """``count of seats in SEATS``."""
-        seats = self.seat_set(node.seats, scope)
-        return (lambda ctx: len(seats(ctx))), NUM
+        self.seat_set(node.seats, scope)
+        return NUM
 
-    def _expr_SeatQuantifier(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_SeatQuantifier(self, node, scope) -> str | None:
         """``some NAME in SEATS where (COND)`` and ``every NAME in SEATS where (COND)``."""
-        pairs = self.seat_values(node.var, node.seats, node.cond, scope, BOOL)
-        if node.every:
-            return (lambda ctx: all(v for _, v in pairs(ctx))), BOOL
-        return (lambda ctx: any(v for _, v in pairs(ctx))), BOOL
+        self.seat_values(node.var, node.seats, node.cond, scope, BOOL)
+        return BOOL
 
-    def _expr_OverSeats(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_OverSeats(self, node, scope) -> str | None:
         """``highest of (…)``, ``lowest of (…)`` and ``total of (…)`` over seats."""
-        pairs = self.seat_values(node.var, node.seats, node.value, scope, NUM)
-        how, line = node.how, node.span.line
-        return (lambda ctx: over_seats([v for _, v in pairs(ctx)], how, line)), NUM
+        self.seat_values(node.var, node.seats, node.value, scope, NUM)
+        return NUM
 
-    def _expr_MinMax(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_MinMax(self, node, scope) -> str | None:
         """``min(a, b, …)`` and ``max(a, b, …)``."""
-        fns = []
         for a in node.args:
-            f, t = self.expr(a, scope)
-            self.want(t, NUM, a)
-            fns.append(f)
-        agg = max if node.highest else min
-        return (lambda ctx: agg(f(ctx) for f in fns)), NUM
+            self.want(self.expr(a, scope), NUM, a)
+        return NUM
 
-    def _expr_CondValue(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_CondValue(self, node, scope) -> str | None:
         """``if COND then A else B``."""
-        cond, ct = self.expr(node.cond, scope)
-        self.want(ct, BOOL, node.cond)
-        then, tt = self.expr(node.then, scope)
-        orelse, ot = self.expr(node.orelse, scope)
+        self.want(self.expr(node.cond, scope), BOOL, node.cond)
+        tt = self.expr(node.then, scope)
+        ot = self.expr(node.orelse, scope)
         if tt is not None and ot is not None and base_type(tt) != base_type(ot):
             self.err("the two values of 'if … then … else …' are of different kinds", node.span)
-        return (lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)), tt or ot
+        return tt or ot
 
-    def _expr_Not(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_Not(self, node, scope) -> str | None:
         """``not COND``."""
-        f, t = self.expr(node.operand, scope)
-        self.want(t, BOOL, node.operand)
-        return (lambda ctx: not f(ctx)), BOOL
+        self.want(self.expr(node.operand, scope), BOOL, node.operand)
+        return BOOL
 
-    def _expr_BinOp(self, node, scope) -> tuple[Callable, str | None]:
+    def _expr_BinOp(self, node, scope) -> str | None:
         """Arithmetic, comparison and logic."""
         return self.binop(node, scope)
 
@@ -733,163 +574,115 @@ class Compiler:
             names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat"}
             self.err(f"expected {names.get(expected, expected)}, found {names.get(typ, 'a symbol')}", node.span)
 
-    def binop(self, node: m.BinOp, scope):
-        lf, lt = self.expr(node.left, scope)
-        rf, rt = self.expr(node.right, scope)
+    def binop(self, node: m.BinOp, scope) -> str:
+        lt = self.expr(node.left, scope)
+        rt = self.expr(node.right, scope)
         op = node.op
         if op in ("and", "or"):
             self.want(lt, BOOL, node.left)
             self.want(rt, BOOL, node.right)
-            if op == "and":
-                return (lambda ctx: lf(ctx) and rf(ctx)), BOOL
-            return (lambda ctx: lf(ctx) or rf(ctx)), BOOL
+            return BOOL
         if op in _ARITH:
             self.want(lt, NUM, node.left)
             self.want(rt, NUM, node.right)
-            if op in ("/", "/^", "mod"):
-                if isinstance(node.right, m.Num) and node.right.value == 0:
-                    self.err("division by zero", node.right.span)
-                line = node.span.line
-                if op == "/":
-                    return (lambda ctx: lf(ctx) // divisor(rf(ctx), line)), NUM
-                if op == "/^":
-                    return (lambda ctx: -(-lf(ctx) // divisor(rf(ctx), line))), NUM
-                return (lambda ctx: lf(ctx) % divisor(rf(ctx), line)), NUM
-            return _ARITH[op](lf, rf), NUM
+            if op in ("/", "/^", "mod") and isinstance(node.right, m.Num) and node.right.value == 0:
+                self.err("division by zero", node.right.span)
+            return NUM
         if lt is not None and rt is not None and base_type(lt) != base_type(rt):
             left = node.left
             if isinstance(left, m.CardQuantifier) and isinstance(left.pred, m.CpName) \
                     and left.pred.name in self.cg.attr_table:
-                return _COMPARE[op](lf, rf), BOOL      # "is rank = r": said once, at 'rank'
+                return BOOL      # "is rank = r": said once, at 'rank'
 
             self.err("these two sides cannot be compared (one is a seat, a symbol or a condition, "
                      "the other is not)", node.span)
-        return _COMPARE[op](lf, rf), BOOL
+        return BOOL
 
-    def args(self, claim: CompiledClaim, args, span, scope):
+    def args(self, claim: CompiledClaim, args, span, scope) -> None:
+        """Check the values given to a claim: as many as it takes, each of its kind."""
         if len(args) != len(claim.params):
             self.err(f"claim '{claim.name}' takes {len(claim.params)} value(s), {len(args)} given", span)
-        fns = []
         for a, typ in zip(args, claim.types):
-            f, t = self.expr(a, scope)
+            t = self.expr(a, scope)
             if t is not None and base_type(t) != base_type(typ):
                 self.err(f"this value does not fit claim '{claim.name}'", a.span)
-            fns.append(f)
-        return fns
 
     # ------------------------------------------------------------ card predicates
-    def cpred(self, node, scope) -> Callable:
+    def cpred(self, node, scope) -> None:
+        """Check a condition on a card: a flag, a card's name, a symbol, a chosen kind or
+        symbol, a comparison of an attribute, and ``and``/``or``/``not`` of those."""
         cg = self.cg
         if isinstance(node, m.CpName):
             name = node.name
-            if scope.get(name) == KIND:
-                return lambda ctx, k: ctx.locals[name] == k      # a kind named by 'for each … in deck'
-            if (scope.get(name) or "").startswith("sym:"):
-                # a chosen or claimed symbol: the card shows it
-                columns = tuple(cg.attr_table[s] for s in cg.symbols[scope[name][4:]])
-                return lambda ctx, k: columns[ctx.locals[name]][k] > 0
-            if name in cg.flag_names:
-                flags = cg.kind_flags
-                return lambda ctx, k: name in flags[k]
-            if name in cg.card_names:
-                owners = tuple(kind.card == name for kind in cg.kinds)
-                return lambda ctx, k: owners[k]
-            if name in cg.symbol_of:
-                col = cg.attr_table[name]
-                return lambda ctx, k: col[k] > 0
+            if scope.get(name) == KIND or (scope.get(name) or "").startswith("sym:"):
+                return           # a kind named by 'for each … in deck'; a chosen or claimed symbol
+            if name in cg.flag_names or name in cg.card_names or name in cg.symbol_of:
+                return
             if name in cg.attr_table:
                 self.err(f"'{name}' is a card attribute, not a condition: after 'is', a comparison goes "
                          f"in parentheses", node.span, f"write: is ({name} = …)")
-                return lambda ctx, k: False
+                return
             self.err(f"'{name}' is neither a flag nor a card of the deck", node.span,
                      self.hint_for(name, cg.flag_names | cg.card_names))
-            return lambda ctx, k: False
+            return
         if isinstance(node, m.CpCompare):
             if node.attr not in cg.attr_table:
                 self.err(f"'{node.attr}' is not a card attribute", node.span, self.hint_for(node.attr, cg.attr_table))
-                return lambda ctx, k: False
-            col = cg.attr_table[node.attr]
-            value, _ = self.expr(node.value, scope)
-            has = tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds)
-            cmp = _CMP[node.op]
-            # a card without the attribute never satisfies a comparison on it
-            return lambda ctx, k: has[k] and cmp(col[k], value(ctx))
+                return
+            self.expr(node.value, scope)
+            return
         if isinstance(node, m.CpLogic):
-            left = self.cpred(node.left, scope)
-            if node.op == "not":
-                return lambda ctx, k: not left(ctx, k)
-            right = self.cpred(node.right, scope)
-            if node.op == "and":
-                return lambda ctx, k: left(ctx, k) and right(ctx, k)
-            return lambda ctx, k: left(ctx, k) or right(ctx, k)
+            self.cpred(node.left, scope)
+            if node.op != "not":
+                self.cpred(node.right, scope)
+            return
         self.err("not a card condition", getattr(node, "span", Span.unknown()))
-        return lambda ctx, k: False
 
     # ------------------------------------------------------------ zones and cards
-    def zone(self, ref: m.ZoneRef, scope) -> Callable:
-        """A closure giving the zone instance index in ``ctx.zones``."""
+    def zone(self, ref: m.ZoneRef, scope) -> None:
+        """Check a zone: a declared one, whose it is said for a zone of each player (and only then)."""
         cg = self.cg
         if ref.zone not in cg.zone_index:
             self.err(f"unknown zone '{ref.zone}'", ref.span, self.hint_for(ref.zone, cg.zone_index)
                      or "declare it: zone NAME: shared, count only")
-            return lambda ctx: 0
-        zi = cg.zone_index[ref.zone]
-        decl = cg.zones[zi]
-        if decl.per_player:
+            return
+        if cg.zones[cg.zone_index[ref.zone]].per_player:
             if ref.seat is None and not ref.yours:
                 self.err(f"'{ref.zone}' is a zone of each player: say whose", ref.span,
                          f"write 'your {ref.zone}' or '{ref.zone} of SEAT'")
-                return lambda ctx: 0
-            s = self.seat(ref.seat, scope) if ref.seat is not None else (lambda ctx: ctx.seats[ACTOR])
-            return lambda ctx: cg.zone_base(ctx.n)[zi] + s(ctx)
+                return
+            if ref.seat is not None:
+                self.seat(ref.seat, scope)
+            return
         if ref.seat is not None or ref.yours:
             self.err(f"'{ref.zone}' is shared by the table; it belongs to no player", ref.span,
                      f"write just '{ref.zone}'")
-        return lambda ctx: cg.zone_base(ctx.n)[zi]
 
-    def cards(self, node, scope) -> Callable:
-        """A closure giving a card selection: a list of (zone instance, kinds) pairs."""
+    def cards(self, node, scope) -> None:
+        """Check a selection of cards."""
         cg = self.cg
         if isinstance(node, m.ZoneRef):
-            z = self.zone(node, scope)
-
-            def whole(ctx):
-                slot = z(ctx)
-                return [(slot, ctx.zones[slot])]
-            return whole
-        if isinstance(node, m.Chosen):
+            self.zone(node, scope)
+        elif isinstance(node, m.Chosen):
             if "$chosen" not in scope:
                 self.err("'chosen' is only known in an action that chooses cards", node.span,
                          "add 'choose 1 from your hand' (or similar) before it")
-            return lambda ctx: [(ctx.chosen_zone, ctx.chosen)]
-        if isinstance(node, m.Claimed):
-            return claimed_selection
-        if isinstance(node, m.EveryZone):
+        elif isinstance(node, m.Claimed):
+            pass
+        elif isinstance(node, m.EveryZone):
             if node.zone not in cg.zone_index:
                 self.err(f"unknown zone '{node.zone}'", node.span, self.hint_for(node.zone, cg.zone_index))
-                return lambda ctx: []
-            zi = cg.zone_index[node.zone]
-            if not cg.zones[zi].per_player:
+            elif not cg.zones[cg.zone_index[node.zone]].per_player:
                 self.err(f"'{node.zone}' is shared, so there is only one", node.span, f"write just '{node.zone}'")
-                return lambda ctx: []
-            seats = self.seat_set(node.seats, scope) if node.seats else in_play
-
-            def every(ctx):
-                base = cg.zone_base(ctx.n)[zi]
-                return [(base + s, ctx.zones[base + s]) for s in seats(ctx)]
-            return every
-        if isinstance(node, m.Portion):
-            sel = self.cards(node.cards, scope)
-            count = node.count
-            if node.random:
-                return lambda ctx: random_portion(ctx, sel(ctx), count)
-            return lambda ctx: top_portion(sel(ctx), count)
-        if isinstance(node, m.Where):
-            inner = self.cards(node.cards, scope)
-            pred = self.cpred(node.pred, scope)
-            return lambda ctx: [(slot, tuple(k for k in ks if pred(ctx, k))) for slot, ks in inner(ctx)]
-        self.err("expected cards here", getattr(node, "span", Span.unknown()))
-        return lambda ctx: []
+            elif node.seats:
+                self.seat_set(node.seats, scope)
+        elif isinstance(node, m.Portion):
+            self.cards(node.cards, scope)
+        elif isinstance(node, m.Where):
+            self.cards(node.cards, scope)
+            self.cpred(node.pred, scope)
+        else:
+            self.err("expected cards here", getattr(node, "span", Span.unknown()))
 
     # ------------------------------------------------------------ templates
     def secret_in(self, expr, revealed=frozenset()) -> str | None:
@@ -915,20 +708,12 @@ class Compiler:
                             return f"the cards of '{inner.zone}'"
         return None
 
-    def template(self, tmpl: m.Template | None, scope, pending=()) -> Callable | None:
-        """A closure rendering a quoted text; holes that read ``pending`` names (choices not
-        made yet) or the chosen cards render as "…"."""
+    def template(self, tmpl: m.Template | None, scope) -> None:
+        """Check a quoted text: every hole an expression that reads nothing some seat may not see."""
         if tmpl is None:
-            return None
-        pieces = []
-        cg = self.cg
+            return
         for part in tmpl.parts:
             if isinstance(part, str):
-                pieces.append(lambda ctx, s=part: s)
-                continue
-            if pending and any(isinstance(n, m.Chosen) or isinstance(n, m.Name) and n.name in pending
-                               for n in m.nodes(part)):
-                pieces.append(lambda ctx: "…")
                 continue
             secret = self.secret_in(part, scope.get("$revealed", frozenset()))
             if secret is not None:
@@ -937,320 +722,176 @@ class Compiler:
                          "a text may show what the whole table sees: a number of cards (count of ZONE), "
                          "public counters, seats, the claim's values")
                 continue
-            f, typ = self.expr(part, scope)
-            if typ == SEAT:
-                pieces.append(lambda ctx, f=f: seat_name(f(ctx)))
-            elif typ == GROUP:
-                pieces.append(lambda ctx, f=f: " and ".join(seat_name(s) for s in f(ctx)))
-            elif typ is not None and typ.startswith("sym:"):
-                names = cg.symbols[typ[4:]]
-                pieces.append(lambda ctx, f=f, names=names: names[f(ctx)])
-            elif typ == KIND:
-                pieces.append(lambda ctx, f=f: cg.kinds[f(ctx)].label)
-            elif typ is not None and typ.startswith("num:"):
-                names = cg.value_names.get(typ[4:], {})
-                pieces.append(lambda ctx, f=f, names=names: value_name(names, f(ctx)))
-            elif typ == BOOL:
-                pieces.append(lambda ctx, f=f: "yes" if f(ctx) else "no")
-            else:
-                pieces.append(lambda ctx, f=f: str(f(ctx)))
-
-        def render(ctx):
-            return "".join(p(ctx) for p in pieces)
-        return render
+            self.expr(part, scope)
 
     # ------------------------------------------------------------ statements
-    def block(self, stmts, scope) -> Callable:
-        return self.run_all(self.statements(stmts, scope))
-
-    def statements(self, stmts, scope) -> list:
-        scope = dict(scope)          # a 'let' is known to the rest of its block only
-        out = []
+    def block(self, stmts, scope) -> None:
+        """Check a block of statements; a 'let' is known to the rest of its block only."""
+        scope = dict(scope)
         for i, s in enumerate(stmts):
             if isinstance(s, m.Ask) and not s.then and i + 1 < len(stmts):
                 # 'ask PHASE' followed by more statements: they are what happens after it
-                out.append(self.stmt(attrs.evolve(s, then=tuple(stmts[i + 1:])), scope))
+                self.stmt(attrs.evolve(s, then=tuple(stmts[i + 1:])), scope)
                 break
-            out.append(self.stmt(s, scope))
+            self.stmt(s, scope)
             note_revealed(scope, s)
-        return out
 
-    @staticmethod
-    def run_all(fns) -> Callable:
-        if len(fns) == 1:
-            return fns[0]
-
-        def run(ctx):
-            for f in fns:
-                f(ctx)
-        return run
-
-    def stmt(self, node, scope) -> Callable:
+    def stmt(self, node, scope) -> None:
+        """Check a statement (a 'let' adds its name to ``scope``)."""
         method = self._STMT.get(type(node))
         if method is not None:
-            return getattr(self, method)(node, scope)
+            getattr(self, method)(node, scope)
+            return
         self.err("not a statement", getattr(node, "span", Span.unknown()))
-        return lambda ctx: None
 
-    def _stmt_step(self, node, scope) -> Callable:
+    def _stmt_step(self, node, scope) -> None:
         """``require`` or ``choose`` after an action's effects (an error)."""
         self.err("'require' and 'choose' belong at the start of an action, before its effects",
                  node.span)
-        return lambda ctx: None
 
-    def _stmt_Move(self, node, scope) -> Callable:
+    def _stmt_nothing(self, node, scope) -> None:
+        """``clear claim``, ``end turn`` and ``end deal``: nothing to resolve."""
+
+    def _stmt_Move(self, node, scope) -> None:
         """``move CARDS to ZONE [at bottom]`` and ``lay CARDS on ZONE``."""
-        cg = self.cg
-        sel = self.cards(node.cards, scope)
-        dest = self.zone(node.dest, scope)
-        bottom = node.bottom
-        lay = node.lay
-        # what is known of the cards moves with them when everyone can tell which cards
-        # moved: a whole zone, or the claimed cards (known as a group)
-        whole = isinstance(node.cards, m.ZoneRef)
-        group = isinstance(node.cards, m.Claimed)
-        own = isinstance(node.cards, m.Chosen)
+        self.cards(node.cards, scope)
+        self.zone(node.dest, scope)
 
-        def move(ctx):
-            move_cards(ctx, cg, sel(ctx), dest(ctx), bottom, lay, whole, group, own)
-        return move
-
-    def _stmt_Draw(self, node, scope) -> Callable:
+    def _stmt_Draw(self, node, scope) -> None:
         """``draw N from ZONE to ZONE``."""
         cg = self.cg
-        count, _ = self.expr(node.count, scope)
-        src = self.zone(node.source, scope)
-        dest = self.zone(node.dest, scope)
+        self.expr(node.count, scope)
+        self.zone(node.source, scope)
+        self.zone(node.dest, scope)
         decl = cg.zones[cg.zone_index.get(node.source.zone, 0)]
-        refill = None
         if decl.refill_from is not None:
             if decl.refill_from not in cg.zone_index:
                 self.err(f"unknown zone '{decl.refill_from}'", decl.span)
-            else:
-                rz = cg.zone_index[decl.refill_from]
-                if cg.zones[rz].per_player:
-                    self.err("a zone can only be refilled from a shared zone", decl.span)
-                refill = rz
+            elif cg.zones[cg.zone_index[decl.refill_from]].per_player:
+                self.err("a zone can only be refilled from a shared zone", decl.span)
 
-        def draw(ctx):
-            draw_cards(ctx, cg, count(ctx), src(ctx), dest(ctx), refill)
-        return draw
-
-    def _stmt_Deal(self, node, scope) -> Callable:
+    def _stmt_Deal(self, node, scope) -> None:
         """``deal N from ZONE to each ZONE``."""
         cg = self.cg
-        count, _ = self.expr(node.count, scope)
-        src = self.zone(node.source, scope)
+        self.expr(node.count, scope)
+        self.zone(node.source, scope)
         if node.zone not in cg.zone_index or not cg.zones[cg.zone_index[node.zone]].per_player:
             self.err(f"'{node.zone}' is not a zone of each player", node.span,
                      self.hint_for(node.zone, [z.name for z in cg.zones if z.per_player]))
-            return lambda ctx: None
-        zi = cg.zone_index[node.zone]
-        return lambda ctx: deal_cards(ctx, cg, src(ctx), zi, count(ctx))   # the count once: it may be a roll
 
-    def _stmt_Shuffle(self, node, scope) -> Callable:
+    def _stmt_Shuffle(self, node, scope) -> None:
         """``shuffle ZONE`` and ``shuffle CARDS into ZONE``."""
-        dest = self.zone(node.zone, scope)
-        sel = self.cards(node.cards, scope) if node.cards is not None else None
-        if sel is None:
-            return lambda ctx: shuffle_zone(ctx, dest(ctx), None)
-        return lambda ctx: shuffle_zone(ctx, dest(ctx), sel(ctx))
+        self.zone(node.zone, scope)
+        if node.cards is not None:
+            self.cards(node.cards, scope)
 
-    def _stmt_Gather(self, node, scope) -> Callable:
+    def _stmt_Gather(self, node, scope) -> None:
         """``gather all cards into ZONE``."""
-        cg = self.cg
-        dest = self.zone(node.zone, scope)
-        faces = cg.die_faces
-        return lambda ctx: gather_cards(ctx, dest(ctx), faces)
+        self.zone(node.zone, scope)
 
-    def _stmt_Reveal(self, node, scope) -> Callable:
+    def _stmt_Reveal(self, node, scope) -> None:
         """``reveal CARDS`` and ``show CARDS to SEAT``."""
-        sel = self.cards(node.cards, scope)
-        to = self.seat(node.to, scope) if node.to is not None else None
-        group = isinstance(node.cards, m.Claimed)
+        self.cards(node.cards, scope)
+        if node.to is not None:
+            self.seat(node.to, scope)
 
-        def reveal(ctx):
-            reveal_cards(ctx, sel(ctx), -1 if to is None else to(ctx), group)
-        return reveal
-
-    def _stmt_Assign(self, node, scope) -> Callable:
+    def _stmt_Assign(self, node, scope) -> None:
         """``set``, ``add`` and ``subtract``."""
-        return self.assign(node, scope)
+        self.assign(node, scope)
 
-    def _stmt_MakeClaim(self, node, scope) -> Callable:
+    def _stmt_MakeClaim(self, node, scope) -> None:
         """``claim NAME(args)``."""
         c = self._claim_named(node)
-        if c is None:
-            return lambda ctx: None
-        args = self.args(c, node.args, node.span, scope)
-        line = node.span.line
+        if c is not None:
+            self.args(c, node.args, node.span, scope)
 
-        def claim(ctx):
-            make_claim(ctx, c.index, c.name, c.table, claim_label_of(c), tuple(a(ctx) for a in args), line)
-        return claim
-
-    def _stmt_LetGroup(self, node, scope) -> Callable:
+    def _stmt_LetGroup(self, node, scope) -> None:
         """``let GROUP be SEATS``."""
         cg = self.cg
         if node.name not in cg.group_index:
             self.err(f"unknown group '{node.name}'", node.span, self.hint_for(node.name, cg.group_index)
                      or f"declare it: group {node.name}")
-            return lambda ctx: None
-        gi = cg.group_index[node.name]
-        seats = self.seat_set(node.seats, scope)
-        return lambda ctx: set_group(ctx, gi, seats(ctx))
+            return
+        self.seat_set(node.seats, scope)
 
-    def _stmt_ClearClaim(self, node, scope) -> Callable:
-        """``clear claim``."""
-
-        def clear(ctx):
-            ctx.claim = None
-            ctx.claimed = None
-        return clear
-
-    def _stmt_If(self, node, scope) -> Callable:
+    def _stmt_If(self, node, scope) -> None:
         """``if COND { … } else { … }``."""
-        cond, typ = self.expr(node.cond, scope)
-        self.want(typ, BOOL, node.cond)
-        then = self.block(node.then, scope)
-        orelse = self.block(node.orelse, scope) if node.orelse else None
+        self.want(self.expr(node.cond, scope), BOOL, node.cond)
+        self.block(node.then, scope)
+        if node.orelse:
+            self.block(node.orelse, scope)
 
-        def if_(ctx):
-            if cond(ctx):
-                then(ctx)
-            elif orelse is not None:
-                orelse(ctx)
-        return if_
-
-    def _stmt_ForKinds(self, node, scope) -> Callable:
+    def _stmt_ForKinds(self, node, scope) -> None:
         """``for each NAME in deck { … }``."""
-        cg = self.cg
         inner = dict(scope)
         inner[node.var] = KIND
-        kinds = tuple(i for i, k in enumerate(cg.kinds) if k.die is None)
-        return loop(node.var, lambda ctx: kinds, self.block(node.body, inner))
+        self.block(node.body, inner)
 
-    def _stmt_ForEach(self, node, scope) -> Callable:
+    def _stmt_ForEach(self, node, scope) -> None:
         """``for each NAME in SEATS { … }`` (or in a symbol set)."""
-        cg = self.cg
-        if node.seats.kind == "var" and node.seats.name in cg.symbols and node.seats.name not in scope:
-            # for each value of a symbol set
-            inner = dict(scope)
-            inner[node.var] = _sym(node.seats.name)
-            values = range(len(cg.symbols[node.seats.name]))
-            return loop(node.var, lambda ctx: values, self.block(node.body, inner))
-        seats = self.seat_set(node.seats, scope)
         inner = dict(scope)
-        inner[node.var] = SEAT
-        return loop(node.var, seats, self.block(node.body, inner))
+        if node.seats.kind == "var" and node.seats.name in self.cg.symbols and node.seats.name not in scope:
+            inner[node.var] = _sym(node.seats.name)      # for each value of a symbol set
+        else:
+            self.seat_set(node.seats, scope)
+            inner[node.var] = SEAT
+        self.block(node.body, inner)
 
-    def _stmt_GoTo(self, node, scope) -> Callable:
+    def _stmt_GoTo(self, node, scope) -> None:
         """``go to PHASE [from SEAT]``."""
-        cg = self.cg
         if node.phase not in self.phase_names:
             self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
-            return lambda ctx: None
-        target = node.phase
-        start = self.seat(node.start, scope) if node.start is not None else None
+            return
+        if node.start is not None:
+            self.seat(node.start, scope)
 
-        def goto(ctx):
-            if start is not None:
-                ctx.seats[CURRENT] = start(ctx)     # 'go to PHASE from SEAT'
-            ctx.goto = cg.phases[target].index
-            ctx.stack = ()          # a 'go to' leaves every pending 'ask … then'
-            raise Jump()
-        return goto
-
-    def _stmt_EndTurn(self, node, scope) -> Callable:
-        """``end turn``."""
-
-        def end_turn(ctx):
-            raise EndOfTurn()
-        return end_turn
-
-    def _stmt_Ask(self, node, scope) -> Callable:
+    def _stmt_Ask(self, node, scope) -> None:
         """``ask [SEAT to] PHASE [then { … }]``."""
-        return self.ask(node, scope)
+        self.ask(node, scope)
 
-    def _stmt_Do(self, node, scope) -> Callable:
+    def _stmt_Do(self, node, scope) -> None:
         """``do NAME(args)``."""
         if node.procedure not in self.procedure_names:
             self.err(f"unknown procedure '{node.procedure}'", node.span,
                      self.hint_for(node.procedure, self.procedure_names))
-            return lambda ctx: None
-        return self.call(node, scope)
+            return
+        self.call(node, scope)
 
-    def _stmt_LetValue(self, node, scope) -> Callable:
+    def _stmt_LetValue(self, node, scope) -> None:
         """``let NAME = EXPR``."""
-        value, typ = self.expr(node.value, scope)
-        scope[node.name] = typ
-        var = node.name
+        scope[node.name] = self.expr(node.value, scope)
 
-        def let_value(ctx):
-            ctx.locals[var] = value(ctx)
-        return let_value
-
-    def _stmt_RemoveSeat(self, node, scope) -> Callable:
+    def _stmt_RemoveSeat(self, node, scope) -> None:
         """``remove SEAT from GROUP``."""
-        gi = self.group(node.group, node.span)
-        seat = self.seat(node.seat, scope)
-        return lambda ctx: remove_from_group(ctx, gi, seat(ctx))
+        self.group(node.group, node.span)
+        self.seat(node.seat, scope)
 
-    def _stmt_KnockOut(self, node, scope) -> Callable:
+    def _stmt_KnockOut(self, node, scope) -> None:
         """``knock out SEAT``."""
-        cg = self.cg
-        seat = self.seat(node.seat, scope)
-        remain = cg.game.match.remain
+        self.seat(node.seat, scope)
 
-        def knock_out(ctx):
-            knock_out_seat(ctx, seat(ctx), remain)
-        return knock_out
-
-    def _stmt_RollDice(self, node, scope) -> Callable:
+    def _stmt_RollDice(self, node, scope) -> None:
         """``roll CARDS``."""
-        cg = self.cg
-        sel = self.cards(node.cards, scope)
-        faces = cg.die_faces
+        self.cards(node.cards, scope)
 
-        def roll_dice(ctx):
-            roll_dice_in(ctx, sel(ctx), faces)
-        return roll_dice
-
-    def _stmt_Repeat(self, node, scope) -> Callable:
+    def _stmt_Repeat(self, node, scope) -> None:
         """``repeat N times { … }``."""
-        count, typ = self.expr(node.count, scope)
-        self.want(typ, NUM, node.count)
-        body = self.block(node.body, scope)
+        self.want(self.expr(node.count, scope), NUM, node.count)
+        self.block(node.body, scope)
 
-        line = node.span.line
-
-        def repeat(ctx):
-            for _ in range(loop_size(count(ctx), "repeat", line)):
-                body(ctx)
-        return repeat
-
-    def _stmt_ForRange(self, node, scope) -> Callable:
+    def _stmt_ForRange(self, node, scope) -> None:
         """``for each NAME in LOW..HIGH { … }``."""
-        low, lt = self.expr(node.low, scope)
-        high, ht = self.expr(node.high, scope)
+        lt = self.expr(node.low, scope)
+        ht = self.expr(node.high, scope)
         self.want(lt, NUM, node.low)
         self.want(ht, NUM, node.high)
         inner = dict(scope)
         inner[node.var] = NUM
-        line = node.span.line
-        return loop(node.var, lambda ctx: loop_range(low(ctx), high(ctx), line), self.block(node.body, inner))
+        self.block(node.body, inner)
 
-    def _stmt_EndDeal(self, node, scope) -> Callable:
-        """``end deal``."""
-
-        def end(ctx):
-            raise EndOfDeal()
-        return end
-
-    def _stmt_Log(self, node, scope) -> Callable:
+    def _stmt_Log(self, node, scope) -> None:
         """``log "TEXT"``."""
-        text = self.template(node.text, scope)
-        return lambda ctx: ctx.events.append(("log", None, {"text": text(ctx) if ctx.texts else None}))
+        self.template(node.text, scope)
 
     _STMT = {
         m.Require: "_stmt_step",
@@ -1265,12 +906,12 @@ class Compiler:
         m.Assign: "_stmt_Assign",
         m.MakeClaim: "_stmt_MakeClaim",
         m.LetGroup: "_stmt_LetGroup",
-        m.ClearClaim: "_stmt_ClearClaim",
+        m.ClearClaim: "_stmt_nothing",
         m.If: "_stmt_If",
         m.ForKinds: "_stmt_ForKinds",
         m.ForEach: "_stmt_ForEach",
         m.GoTo: "_stmt_GoTo",
-        m.EndTurn: "_stmt_EndTurn",
+        m.EndTurn: "_stmt_nothing",
         m.Ask: "_stmt_Ask",
         m.Do: "_stmt_Do",
         m.LetValue: "_stmt_LetValue",
@@ -1279,100 +920,59 @@ class Compiler:
         m.RollDice: "_stmt_RollDice",
         m.Repeat: "_stmt_Repeat",
         m.ForRange: "_stmt_ForRange",
-        m.EndDeal: "_stmt_EndDeal",
+        m.EndDeal: "_stmt_nothing",
         m.Log: "_stmt_Log",
     }
 
-    def ask(self, node: m.Ask, scope) -> Callable:
-        """``ask [SEAT to] PHASE then { … }``: a frame (the ``then`` block, the values known
-        here, ``current`` and ``actor``) is pushed on ``ctx.stack``; the engine pops it when
-        the asked phase ends without saying where play goes."""
+    def ask(self, node: m.Ask, scope) -> None:
+        """``ask [SEAT to] PHASE then { … }``: at run time a frame (the ``then`` block, the
+        values known here, ``current`` and ``actor``) is pushed on ``ctx.stack``; the engine
+        pops it when the asked phase ends without saying where play goes. Each 'ask' (in
+        each scope) gets, once, a continuation index (``ask_frames``) and its ``then`` block
+        (``ask_blocks``), which the code generator writes as a function."""
         cg = self.cg
         if node.phase not in self.phase_names:
             self.err(f"unknown phase '{node.phase}'", node.span, self.hint_for(node.phase, self.phase_names))
-            return lambda ctx: None
+            return
         self.asked.add(node.phase)
         decl = next(p for p in cg.game.phases if p.name == node.phase)
-        seat = None
         if node.seat is not None:
             if decl.kind != "turn":
                 self.err(f"'{node.phase}' is a {'vote' if decl.kind == 'vote' else 'window'}: it asks its own seats",
                          node.span, f"write 'ask {node.phase} …'")
-            seat = self.seat(node.seat, scope)
+            self.seat(node.seat, scope)
         inner = {k: v for k, v in scope.items() if not k.startswith("$")}
-        # compiled once: the code generator asks again for the closure of the same 'ask', and
-        # a match's pending frames name its continuation by index
+        # once: the code generator asks again for the frame of the same 'ask', and a match's
+        # pending frames name its continuation by index
         key = (node, tuple(sorted(inner.items())))
-        cached = self._asks.get(key)
-        if cached is not None:
-            return cached
-        index = len(cg.continuations)
-        cg.continuations.append(None)
+        if key in self.ask_frames:
+            return
+        index = len(self.ask_blocks)
         self.ask_blocks[index] = (node.then, inner)
-        cg.continuations[index] = self.block(node.then, inner) if node.then else (lambda ctx: None)
-        names = tuple(sorted(inner))
-        target = node.phase
-        self.ask_frames[key] = (index, names, target)
+        self.ask_frames[key] = (index, tuple(sorted(inner)), node.phase)
+        if node.then:
+            self.block(node.then, inner)
 
-        def ask(ctx):
-            push_ask(ctx, index, names, cg.phases[target].index, None if seat is None else seat(ctx))
-            raise Jump()
-        self._asks[key] = ask
-        return ask
-
-    def group(self, name: str, span) -> int:
+    def group(self, name: str, span) -> None:
         if name not in self.cg.group_index:
             self.err(f"unknown group '{name}'", span, self.hint_for(name, self.cg.group_index)
                      or f"declare it: group {name}")
-            return 0
-        return self.cg.group_index[name]
 
-    def call(self, node: m.Do, scope) -> Callable:
-        """``do NAME(args)``: the procedure's values are bound while it runs."""
-        cg = self.cg
+    def call(self, node: m.Do, scope) -> None:
+        """``do NAME(args)``: as many values as the procedure takes, each of its kind."""
         decl = self.procedure_decls[node.procedure]
         if len(node.args) != len(decl.params):
             self.err(f"procedure '{decl.name}' takes {len(decl.params)} value(s), {len(node.args)} given",
                      node.span)
-            return lambda ctx: None
-        name = node.procedure
-        line = node.span.line
-
-        def enter(ctx):
-            ctx.calls += 1
-            if ctx.calls > MAX_CALLS:
-                too_deep(name, line)
+            return
         if not decl.params:
-            def call_plain(ctx):
-                enter(ctx)
-                try:
-                    cg.procedures[name](ctx)
-                finally:
-                    ctx.calls -= 1
-            return call_plain
-        fns = []
+            return
         for a, p in zip(node.args, decl.params):
-            f, t = self.expr(a, scope)
+            t = self.expr(a, scope)
             want = self.param_type(p)
             if want is not None and t is not None and base_type(t) != base_type(want):
                 self.want(t, want, a)
-            fns.append(f)
-        names = tuple(p.name for p in decl.params)
-        body = self.procedure_body(decl)
-
-        def call(ctx):
-            values = [f(ctx) for f in fns]
-            saved = [ctx.locals.get(v) for v in names]
-            for v, x in zip(names, values):
-                ctx.locals[v] = x
-            enter(ctx)
-            try:
-                body(ctx)
-            finally:
-                ctx.calls -= 1
-                for v, x in zip(names, saved):
-                    ctx.locals[v] = x
-        return call
+        self.procedure(decl)
 
     def param_type(self, p: m.Param):
         """The kind of value a procedure or claim parameter takes: a number, a seat or a symbol."""
@@ -1388,70 +988,49 @@ class Compiler:
             return None
         return _sym(p.symbols)
 
-    def procedure_body(self, decl: m.ProcedureDecl) -> Callable:
-        """A procedure with values, compiled once (calls go through a forwarding closure,
-        so that a procedure may call itself)."""
-        cache = self.procedure_cache
-        if decl.name not in cache:
-            cache[decl.name] = None
-            scope = {p.name: self.param_type(p) for p in decl.params}
-            cache[decl.name] = self.block(decl.body, scope)
-        return lambda ctx: cache[decl.name](ctx)
+    def procedure(self, decl: m.ProcedureDecl) -> None:
+        """Check the body of a procedure with values, once (a procedure may call itself)."""
+        if decl.name not in self.procedures_checked:
+            self.procedures_checked.add(decl.name)
+            self.block(decl.body, {p.name: self.param_type(p) for p in decl.params})
 
-    def assign(self, node: m.Assign, scope) -> Callable:
+    def assign(self, node: m.Assign, scope) -> None:
         cg = self.cg
         t = node.target
-        value, typ = self.expr(node.value, scope)
+        typ = self.expr(node.value, scope)
         op = node.op
         if t.name in cg.group_index and t.seat is None:
             if op != "+":
                 self.err(f"'{t.name}' is a group of seats: add a seat to it or remove one", node.span)
-                return lambda ctx: None
+                return
             self.want(typ, SEAT, node.value)
-            gi = cg.group_index[t.name]
-            return lambda ctx: add_to_group(ctx, gi, value(ctx))
+            return
         if t.name in cg.seat_index and t.seat is None:
             if op != "=":
                 self.err(f"'{t.name}' is a seat: it can be set, not added to", node.span)
             self.want(typ, SEAT, node.value)
-            si = cg.seat_index[t.name]
-
-            def set_seat(ctx):
-                ctx.seats[si] = value(ctx)
-            return set_seat
+            return
         if t.name not in cg.counter_index:
             self.err(f"unknown counter or seat '{t.name}'", t.span,
                      self.hint_for(t.name, list(cg.counter_index) + list(cg.seat_index)))
-            return lambda ctx: None
+            return
         self.want(typ, NUM, node.value)
-        ci = cg.counter_index[t.name]
-        per_player = cg.game.counters[ci].per_player
-        if t.seat is not None and not per_player:
+        if t.seat is not None and not cg.game.counters[cg.counter_index[t.name]].per_player:
             self.err(f"'{t.name}' is one counter for the whole table", t.span, f"write just '{t.name}'")
-        seat = self.seat(t.seat, scope) if t.seat is not None else (lambda ctx: ctx.seats[ACTOR])
-
-        def assign(ctx):
-            slot = cg.counter_base(ctx.n)[ci] + (seat(ctx) if per_player else 0)
-            v = value(ctx)
-            if op == "+":
-                v = ctx.counters[slot] + v
-            elif op == "-":
-                v = ctx.counters[slot] - v
-            ctx.counters[slot] = v
-        return assign
+        if t.seat is not None:
+            self.seat(t.seat, scope)
 
     # ------------------------------------------------------------ actions
     def action(self, node: m.Action, index: int, scope, kind: str) -> CompiledAction:
         """One action: its opening steps (requires and choices, see :mod:`rulekit.ir.steps`)
-        checked and resolved, then its effects."""
+        checked and resolved, then its effects and its label checked."""
         steps: list = []
         chosen: dict = {}                 # name -> type of the values chosen so far
         scope = dict(scope)
         body_start = len(node.body)
         for i, s in enumerate(node.body):
             if isinstance(s, m.Require):
-                f, typ = self.expr(s.cond, scope)
-                self.want(typ, BOOL, s.cond)
+                self.want(self.expr(s.cond, scope), BOOL, s.cond)
                 reads = bool(names_read(s.cond) & set(chosen)) or m.mentions(s.cond, (m.Chosen,)) \
                     or any(type(st) is ir.ChooseBlind for st in steps)
                 steps.append(ir.Require(s, s.message or ir.steps.DEFAULT_MESSAGE, reads))
@@ -1480,7 +1059,7 @@ class Compiler:
                 steps.append(ir.ChooseCards(s, s.low, s.high))
                 scope["$chosen"] = "cards"
             elif isinstance(s, m.ChooseParam):
-                _, typ = self.choice_domain(s, scope)
+                typ = self.choice_domain(s, scope)
                 dependent = bool(names_read(s.domain) & set(chosen))
                 steps.append(ir.ChooseValue(s, s.name, typ, dependent, (), s.prompt))
                 chosen[s.name] = typ
@@ -1489,53 +1068,39 @@ class Compiler:
                 body_start = i
                 break
         steps = self.guard_choices(steps)
-        effects = self.statements(node.body[body_start:], scope)
-        label = self.template(node.label, scope)
-        preview = self.template(node.label, scope, set(chosen) | {"$chosen"})
-        return CompiledAction(node.name, index, label, tuple(steps), self.run_all(effects), node.span, preview,
-                              tuple(effects))
+        self.block(node.body[body_start:], scope)
+        self.template(node.label, scope)
+        return CompiledAction(node.name, index, tuple(steps), node.span, node.label is not None)
 
-    def choice_domain(self, s: m.ChooseParam, scope) -> tuple:
-        """``choose NAME in DOMAIN``: the values offered, as ``ctx -> values``, and their type."""
+    def choice_domain(self, s: m.ChooseParam, scope) -> str | None:
+        """``choose NAME in DOMAIN``: the kind of the values offered (checked)."""
         d = s.domain
         if d.kind == "range":
-            lo, lt = self.expr(d.low, scope)
-            hi, ht = self.expr(d.high, scope)
+            lt = self.expr(d.low, scope)
+            ht = self.expr(d.high, scope)
             self.want(lt, NUM, d.low)
             self.want(ht, NUM, d.high)
             if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) \
                     and d.high.value - d.low.value >= MAX_CHOICES:
                 self.err(f"{s.name} would be chosen among {d.high.value - d.low.value + 1:,} values; at most "
                          f"{MAX_CHOICES:,} are allowed", d.span, "choose among fewer values")
-            dom = (lambda ctx, lo=lo, hi=hi, line=d.span.line, name=s.name:
-                   choice_range(lo(ctx), hi(ctx), name, line))
-            typ = NUM
             if s.names is not None:
-                typ = self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
-        elif d.kind == "symbols":
-            typ = _sym(d.name)
+                return self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
+            return NUM
+        if d.kind == "symbols":
             if d.name not in self.cg.symbols:
                 hint = self.hint_for(d.name, self.cg.symbols)
                 if d.name in self.cg.zone_index:
                     hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
                 self.err(f"unknown symbol set '{d.name}'", d.span, hint)
-                dom = (lambda ctx: range(0))
-                typ = None
-            else:
-                size = len(self.cg.symbols[d.name])
-                dom = (lambda ctx, size=size: range(size))
-        elif d.kind == "group":
-            seats = self.seat_set(d.seats, scope)
-            size = d.size
-            if size < 1:
+                return None
+            return _sym(d.name)
+        self.seat_set(d.seats, scope)
+        if d.kind == "group":
+            if d.size < 1:
                 self.err("choose at least 1 seat", d.span)
-            dom = (lambda ctx, seats=seats, size=size: seat_groups(seats(ctx), size))
-            typ = GROUP
-        else:
-            seats = self.seat_set(d.seats, scope)
-            dom = seats
-            typ = SEAT
-        return dom, typ
+            return GROUP
+        return SEAT
 
     def force(self, p: m.PhaseDecl, actions: list, cp: CompiledPhase) -> None:
         """``action NAME … forced when COND``: while COND holds for the deciding seat, the
@@ -1544,14 +1109,13 @@ class Compiler:
         forced = []
         for a in p.actions:
             if a.forced is not None:
-                f, t = self.expr(a.forced, {})
-                self.want(t, BOOL, a.forced)
-                forced.append((a.name, f, f"you must {a.name}"))
+                self.want(self.expr(a.forced, {}), BOOL, a.forced)
+                forced.append((a.name, f"you must {a.name}"))
         if not forced:
             return
-        cp.forcing = tuple((f, message) for _, f, message in forced)
+        cp.forced = True
         for ca in actions:
-            others = [message for name, _, message in forced if name != ca.name]
+            others = [message for name, message in forced if name != ca.name]
             if others:
                 ca.steps = (ir.Forced(" or ".join(others)),) + ca.steps
 
@@ -1669,25 +1233,14 @@ class Compiler:
     def claim(self, c: m.ClaimDecl, cc: CompiledClaim) -> None:
         """``claim NAME(params) "label" ordered …: true when COND``: its truth, label and order."""
         scope = {name: typ for name, typ in zip(cc.params, cc.types)}
-        # claim fields are read from ctx.claim_args while the claim is evaluated
-        fns = {}
-        for pos, name in enumerate(cc.params):
-            fns[name] = pos
         if m.mentions(c.truth, (m.ClaimHolds,)):
             self.err(f"claim '{c.name}' is true when… 'claim holds': a claim cannot be defined by itself",
                      c.truth.span, "say what must be true of the cards or the table")
-        truth, typ = self.expr(c.truth, scope)
-        self.want(typ, BOOL, c.truth)
-        cc.truth = _with_claim_args(truth, fns)
-        cc.label = _with_claim_args(self.template(c.label, scope), fns) if c.label else None
-        if c.ordering:
-            keys = []
-            for e in c.ordering:
-                f, t = self.expr(e, scope)
-                if t == BOOL:
-                    self.err("an ordering key is a value, not a condition", e.span)
-                keys.append(f)
-            cc.key = _with_claim_args(lambda ctx, keys=tuple(keys): tuple(f(ctx) for f in keys), fns)
+        self.want(self.expr(c.truth, scope), BOOL, c.truth)
+        self.template(c.label, scope)
+        for e in c.ordering or ():
+            if self.expr(e, scope) == BOOL:
+                self.err("an ordering key is a value, not a condition", e.span)
         if c.table:
             cc.table = {}
             for rank, entry in enumerate(c.table):
@@ -1698,27 +1251,23 @@ class Compiler:
                     self.err(f"{entry_text(entry)} is listed twice in the order of '{c.name}'", c.span)
                 cc.table[values] = rank
         if c.higher is not None:
-            f, t = self.expr(c.higher, scope)
-            self.want(t, BOOL, c.higher)
-            cc.higher = _with_claim_args(f, fns)
+            self.want(self.expr(c.higher, scope), BOOL, c.higher)
 
     def procedures(self, g: m.Game) -> None:
-        """``procedure NAME(params) { … }``: those without values compiled here, the others once each."""
-        cg = self.cg
+        """``procedure NAME(params) { … }``: those without values checked here, the others once each."""
         self.procedure_decls = {proc.name: proc for proc in g.procedures}
-        self.procedure_cache = {}
+        self.procedures_checked: set = set()
         for proc in g.procedures:
-            cg.procedures[proc.name] = None
-        compiled_procs = {proc.name: self.block(proc.body, {}) for proc in g.procedures if not proc.params}
-        cg.procedures.update(compiled_procs)
+            if not proc.params:
+                self.block(proc.body, {})
         for proc in g.procedures:
             if proc.params:
-                self.procedure_body(proc)
+                self.procedure(proc)
 
     def phase(self, p: m.PhaseDecl, cp: CompiledPhase) -> None:
         """A phase: its seats, its actions, its rotation and its closing block."""
         if p.seats is not None:
-            cp.seats = self.seat_set(p.seats, {})
+            self.seat_set(p.seats, {})
         actions = []
         for i, a in enumerate(p.actions):
             if a.name == DECLINE:
@@ -1735,21 +1284,22 @@ class Compiler:
         cp.actions = tuple(actions)
         cp.by_name = {a.name: a for a in actions}
         if p.rotation is not None:
-            cp.rotate = self.rotation(p)
+            cp.rotates = True
+            if p.rotation.among is not None:
+                self.seat_set(p.rotation.among, {})
         if p.after is not None:
-            cp.after = self.block(p.after, {})
+            cp.closes = True
+            self.block(p.after, {})
         elif p.kind == "vote":
             self.err(f"vote '{p.name}' needs a 'then' block", p.span)
 
     def match(self, g: m.Game) -> None:
         """The setup, ``between deals``, ``deals until``, the ranking, the result and the initial values."""
         cg = self.cg
-        cg.setup = self.block(g.setup, {})
-        cg.between = self.block(g.match.between, {})
+        self.block(g.setup, {})
+        self.block(g.match.between, {})
         if g.match.until is not None:
-            cg.until, typ = self.expr(g.match.until, {})
-            self.want(typ, BOOL, g.match.until)
-        keys = []
+            self.want(self.expr(g.match.until, {}), BOOL, g.match.until)
         for node in tuple(k.expr for k in g.match.winners) + ((g.match.returns,) if g.match.returns else ()):
             if m.mentions(node, m.Roll):
                 self.err("a ranking or a result may not depend on chance", node.span,
@@ -1758,16 +1308,17 @@ class Compiler:
                 self.err("a ranking or a result may not depend on chance", node.span,
                          "draw the random cards in the rules and keep what counts in a counter")
         for key in g.match.winners:
-            f, typ = self.expr(key.expr, {})
-            self.want(typ, NUM, key.expr)
-            keys.append((key.highest, f))
-        cg.rank_keys = tuple(keys)
+            self.want(self.expr(key.expr, {}), NUM, key.expr)
+        cg.rank_keys = tuple((key.highest, key.expr) for key in g.match.winners)
         if g.match.returns is not None:
-            cg.returns, typ = self.expr(g.match.returns, {})
-            self.want(typ, NUM, g.match.returns)
-        cg.counter_inits = tuple(self.expr(c.initial, {})[0] for c in g.counters)
-        cg.seat_inits = tuple("random" if s.random else None if s.initial is None else self.seat(s.initial, {})
-                              for s in g.seats)
+            self.want(self.expr(g.match.returns, {}), NUM, g.match.returns)
+        cg.returns = g.match.returns
+        for c in g.counters:
+            self.expr(c.initial, {})
+        for s in g.seats:
+            if not s.random and s.initial is not None:
+                self.seat(s.initial, {})
+        cg.seat_inits = tuple("random" if s.random else s.initial for s in g.seats)
 
     def check_traps(self, g: m.Game) -> None:
         """Phases that can never be left: every action of each (and its closing block) only
@@ -1867,24 +1418,6 @@ def cg_symbols(cg: CompiledGame, typ: str) -> tuple:
     return cg.symbols[typ[4:]]
 
 
-def _with_claim_args(fn, positions: dict):
-    """Evaluate ``fn`` with the claim's fields bound as locals."""
-    if fn is None:
-        return None
-    items = tuple(positions.items())
-
-    def run(ctx):
-        args = ctx.claim_args
-        saved = dict(ctx.locals)
-        for name, pos in items:
-            ctx.locals[name] = args[pos]
-        try:
-            return fn(ctx)
-        finally:
-            ctx.locals = saved
-    return run
-
-
 def note_revealed(scope: dict, s) -> None:
     """After statement ``s`` of a block: 'reveal every ZONE' (to everyone) lets the texts of
     the rest of the block read those zones (``scope["$revealed"]``), until a statement that
@@ -1903,30 +1436,8 @@ def _moves_no_card(s) -> bool:
     return isinstance(s, (m.Log, m.Reveal, m.Assign, m.LetValue, m.LetGroup, m.ClearClaim, m.MakeClaim))
 
 
-_CMP = {
-    "=": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
-
-_ARITH = {
-    "+": lambda lf, rf: (lambda ctx: lf(ctx) + rf(ctx)),
-    "-": lambda lf, rf: (lambda ctx: lf(ctx) - rf(ctx)),
-    "*": lambda lf, rf: (lambda ctx: lf(ctx) * rf(ctx)),
-    "/": None, "/^": None, "mod": None,
-}
-
-_COMPARE = {
-    "=": lambda lf, rf: (lambda ctx: lf(ctx) == rf(ctx)),
-    "!=": lambda lf, rf: (lambda ctx: lf(ctx) != rf(ctx)),
-    "<": lambda lf, rf: (lambda ctx: lf(ctx) < rf(ctx)),
-    "<=": lambda lf, rf: (lambda ctx: lf(ctx) <= rf(ctx)),
-    ">": lambda lf, rf: (lambda ctx: lf(ctx) > rf(ctx)),
-    ">=": lambda lf, rf: (lambda ctx: lf(ctx) >= rf(ctx)),
-}
+#: the arithmetic operators (the others compare, or are "and" and "or")
+_ARITH = {"+", "-", "*", "/", "/^", "mod"}
 
 
 _CACHE: dict = {}
@@ -1948,7 +1459,7 @@ def compile_game(game: m.Game) -> CompiledGame:
     cg = CompiledGame(game)
     compiler = Compiler(cg)
     compiler.game()
-    cg.compiler = compiler          # the code generator asks it for the closures of untranslated nodes
+    cg.compiler = compiler          # the code generator reads its kinds, 'ask' frames and procedures
     if cg.problems:
         raise CompileError(cg.problems)
     _CACHE.pop(key, None)
@@ -1958,5 +1469,5 @@ def compile_game(game: m.Game) -> CompiledGame:
     return cg
 
 
-__all__ = ["compile_game", "CompiledGame", "CompileError", "Ctx", "Jump", "EndOfDeal",
+__all__ = ["compile_game", "CompiledGame", "CompileError", "Ctx", "EndOfDeal",
            "remove_cards", "multiset_contains", "DECLINE", "CURRENT", "ACTOR", "CLAIMANT"]

@@ -1,4 +1,4 @@
-"""The interpreter: states, decisions, legal actions, transitions, views and outcomes.
+"""The engine: states, decisions, legal actions, transitions, views and outcomes.
 
 A :class:`State` is immutable. :meth:`Engine.apply` takes a state, an :class:`Action` of the
 seat that must decide, and an explicit ``random.Random`` for chance (shuffles, die rolls,
@@ -32,7 +32,7 @@ from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET
 from ..errors import RulesRuntimeError
 from .compile import DECLINE, CompiledGame, compile_game
-from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, Jump, multiset_contains
+from .runtime import ACTOR, CLAIMANT, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, multiset_contains
 
 _MAX_SETTLE = 10_000
 _MAX_QUICK_DEALS = 100          # deals begun and ended within one step
@@ -316,7 +316,7 @@ class Engine:
 
     def pieces(self, players: int):
         """The match's own pieces for ``players`` seats, as the generated module names them
-        (``rotate``, ``until``, ``between``, ``rank_keys``, ``returns``, ``counter_inits``,
+        (``polls``, ``rotate``, ``until``, ``between``, ``rank_keys``, ``returns``, ``counter_inits``,
         ``seat_inits``, ``ranks``, ``label_of`` and ``preview_of`` (by compiled action),
         ``claim_labels``; see ``Generator.match_functions`` and ``text_functions``)."""
         return self._programs.get(players) or self.program(players)
@@ -519,7 +519,7 @@ class Engine:
     def _constant_options(self, phase, texts: bool) -> tuple | None:
         """The options of ``phase`` when they are the same in every state (no action
         requires, chooses or labels anything, nothing forces a window's seats), else None."""
-        if phase.forcing or any(a.steps or (texts and a.preview is not None) for a in phase.actions):
+        if phase.forced or any(a.steps or (texts and a.labelled) for a in phase.actions):
             return None
         options = tuple(_new(Option, (a.name, a.name, None, 0, 0, (), (), a.exact, ())) for a in phase.actions)
         if phase.kind in ("first", "each"):
@@ -720,7 +720,7 @@ class Engine:
         phase = self.cg.phase_list[now.phase]
         kind = phase.kind
         seat = now.seats[CURRENT] if kind == "turn" else now.poll[0]
-        if action.name == DECLINE and not phase.forcing and self._open[phase.index] and \
+        if action.name == DECLINE and not phase.forced and self._open[phase.index] and \
                 (kind == "first" or kind == "each") and not action.cards and not action.params:
             poll = now.poll[1:]
             if poll and not (now.out and now.out[poll[0]]):
@@ -772,7 +772,7 @@ class Engine:
                                                 "text": self._label(ctx, a) if ctx.texts else None,
                                                 "ncards": len(action.cards)}))
         ctx.goto = None
-        self._run(ctx, prog.bodies[phase.index][a.index] if prog is not None else a.body)
+        self._run(ctx, prog.bodies[phase.index][a.index])
         if ctx.phase == -1 or body_only:
             return
         if ctx.goto is None and kind == "each":
@@ -795,8 +795,6 @@ class Engine:
     def _run(self, ctx: Ctx, fn) -> None:
         try:
             fn(ctx)
-        except Jump:
-            pass
         except EndOfDeal:
             ctx.goto = None
             self._end_deal(ctx)
@@ -824,18 +822,16 @@ class Engine:
     def _finish_turn(self, ctx: Ctx, phase) -> None:
         """A turn's action is over and nothing said where play goes: the turn's ``then``
         block runs; then a ``clockwise`` turn passes to the next seat."""
-        if phase.after is not None:
+        if phase.closes:
             try:
                 self._after(ctx, phase)(ctx)
-            except Jump:
-                pass
             except EndOfTurn:
                 ctx.goto = None                   # 'end turn' in the turn's own 'then' stops it
             except EndOfDeal:
                 ctx.goto = None
                 self._end_deal(ctx)
                 return
-        if ctx.goto is None and ctx.phase != -1 and phase.rotate is not None:
+        if ctx.goto is None and ctx.phase != -1 and phase.rotates:
             seat = self.pieces(ctx.n).rotate[phase.index](ctx)
             if seat is None:
                 raise RulesRuntimeError(f"nobody is left to take the turn '{phase.name}' (line {phase.span.line})")
@@ -858,7 +854,7 @@ class Engine:
         if ctx.goto is None and ctx.phase != -1:
             # every pending 'then' is done: the turn that asked first ends as its actions do
             phase = self.cg.phase_list[origin] if origin is not None and origin >= 0 else None
-            if phase is None or phase.kind != "turn" or phase.after is None and phase.rotate is None:
+            if phase is None or phase.kind != "turn" or not phase.closes and not phase.rotates:
                 raise RulesRuntimeError("the rules end a 'then' block of 'ask' without saying where play goes")
             self._finish_turn(ctx, phase)
 
@@ -961,7 +957,7 @@ class Engine:
             if target.kind == "turn":
                 ctx.poll = ()
                 return
-            ctx.poll = tuple(target.seats(ctx))
+            ctx.poll = tuple(self.pieces(ctx.n).polls[target.index](ctx))
             ctx.votes = (None,) * ctx.n
             self._advance_poll(ctx, target)
 
@@ -1002,7 +998,7 @@ class Engine:
                         if ctx.phase == -1:
                             return
             ctx.goto = None
-        if phase.after is not None:
+        if phase.closes:
             self._run(ctx, self._after(ctx, phase))
         if ctx.goto is None and ctx.phase != -1 and ctx.stack:
             self._return(ctx)

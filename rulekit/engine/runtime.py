@@ -2,8 +2,7 @@
 runs on: seats round the table, moving, drawing, dealing and revealing cards, claims,
 procedure calls, loops, groups of seats, 'ask' frames. Each construct's run-time meaning
 is written here once; :mod:`rulekit.engine.codegen` writes the calls (its modules get
-``__all__`` as their globals) and the compiled closures of :mod:`rulekit.engine.compile`
-call the same functions.
+``__all__`` as their globals).
 
 Raises (from the functions, as documented on each): :class:`~rulekit.errors.RulesRuntimeError`.
 """
@@ -19,10 +18,6 @@ from ..errors import RulesRuntimeError
 from .narrate import seat_name
 
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
-
-
-class Jump(Exception):
-    """Raised by ``go to``: ends the running block; ``ctx.goto`` says where play goes."""
 
 
 class EndOfDeal(Exception):
@@ -69,7 +64,7 @@ class Ctx:
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "claim_args", "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
+                 "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
                  "deals_run", "texts", "made")
 
     def __init__(self):
@@ -86,7 +81,6 @@ class Ctx:
         self.chosen_zone = -1
         self.goto = None
         self.events = []
-        self.claim_args = None
 
 
 def in_play(ctx) -> list:
@@ -352,8 +346,7 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
 
 
 # ---------------------------------------------------------------------------- more runtime
-# What a construct does at run time, written once: the compiled closures and the generated
-# code both call these.
+# What a construct does at run time, written once: the generated code calls these.
 def next_seat(ctx, among: list | None) -> int | None:
     """The seat that takes a ``clockwise`` turn next: left of ``current`` among the seats
     still in (and in ``among``, when given; ``current`` itself last); None when there is none."""
@@ -606,7 +599,7 @@ def push_ask(ctx, index: int, names: tuple, target: int, seat: int | None) -> No
     """``ask [SEAT to] PHASE then { … }``: a frame (continuation ``index``, the values of
     ``names``, ``current`` and ``actor``, the phase that began the chain of asks) goes on
     ``ctx.stack``; play goes to phase ``target`` (``seat``: its seat to decide). The caller
-    then leaves its block (a Jump, or a return in generated code)."""
+    then leaves its block (the generated code returns True)."""
     # the phase whose action started the chain of asks ends it (a turn's 'then')
     origin = ctx.stack[0][4] if ctx.stack else ctx.phase if ctx.asker is None else ctx.asker
     frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR], origin)
@@ -647,7 +640,6 @@ __all__ = [
     'Ctx',
     'EndOfDeal',
     'EndOfTurn',
-    'Jump',
     'MAX_CALLS',
     'MAX_CHOICES',
     'MAX_LOOP',

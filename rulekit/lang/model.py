@@ -219,9 +219,6 @@ class Neighbour:
 
 
 Seat = Union[SeatName, Neighbour, "FirstOf"]
-Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
-             NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, IsOut,
-             CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats]
 
 
 @attrs.frozen
@@ -588,9 +585,6 @@ class Log:
     span: Span = _span()
 
 
-Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
-             MakeClaim, ClearClaim, If, ForEach, GoTo, Ask, Do, EndDeal, Log, LetValue, RemoveSeat, KnockOut,
-             RollDice, Repeat, ForRange, ForKinds]
 
 
 # ---------------------------------------------------------------- declarations
@@ -942,3 +936,13 @@ def nodes(node):
 def mentions(node, types) -> bool:
     """Whether ``node``, or any model node inside it, is an instance of ``types``."""
     return any(isinstance(n, types) for n in nodes(node))
+
+
+#: every kind of expression (a value or a condition) the language has
+Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
+             NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
+             Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats]
+#: every kind of statement the language has
+Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
+             MakeClaim, ClearClaim, LetGroup, If, ForEach, GoTo, Ask, Do, EndDeal, EndTurn, Log, LetValue,
+             RemoveSeat, KnockOut, RollDice, Repeat, ForRange, ForKinds]

@@ -198,17 +198,9 @@ def _duplicates(items: list, problems: list[Problem]) -> None:
             seen[key] = item
 
 
-def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
-    """Apply variants, check every declaration and compile the game.
-
-    Raises:
-        RulesError: every problem found, each located in the file.
-        OptionError: an unknown variant.
-    """
-    from ..engine.compile import compile_game
-    from ..errors import CompileError
-
-    problems: list[Problem] = []
+def _check_variants(file: m.RulesFile, problems: list) -> None:
+    """Variants that extend an unknown variant or themselves, declarations made twice in one
+    scope, variants declared inside variants."""
     declared = {v.name for v in file.items if isinstance(v, m.VariantDecl)}
     for v in file.items:
         if isinstance(v, m.VariantDecl):
@@ -238,34 +230,46 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
                 if isinstance(inner, m.VariantDecl):
                     problems.append(Problem(f"variant '{inner.name}' is declared inside variant '{v.name}'",
                                             inner.span, "declare variants at the top level; use 'extends' to build on one"))
-    if problems:
-        raise RulesError(file.path, file.source, problems)
-    items, applied = apply_variants(file, tuple(variants))
 
-    def one(cls, what: str, example: str):
-        found = [i for i in items if isinstance(i, cls)]
+
+class _Declarations:
+    """The declarations a game has once each (its title, players, setup, match; deck and dice
+    as found), a problem recorded for each that is missing or out of range."""
+
+    def __init__(self, items: tuple, problems: list):
+        self.items = items
+        self.problems = problems
+        self.game = self.one(m.GameDecl, "game title", 'game "My game"')
+        players = self.one(m.PlayersDecl, "player range", "players 2..6")
+        self.deck = next((i for i in items if isinstance(i, m.DeckDecl)), None)
+        self.dice = tuple(i for i in items if isinstance(i, m.DieDecl))
+        if self.deck is None and not any(d.count for d in self.dice):
+            self.one(m.DeckDecl, "deck", "deck { card coin: count 10 }")
+        self.setup = self.one(m.SetupDecl, "setup", "setup { … go to turn }")
+        self.match = next((i for i in items if isinstance(i, m.MatchDecl)), None) or m.MatchDecl(None, (), ())
+        if players and not (1 <= players.low <= players.high):
+            problems.append(Problem(f"the player range {players.low}..{players.high} is empty", players.span))
+        elif players and players.high > MAX_PLAYERS:
+            problems.append(Problem(f"{players.high} players: a game may have at most {MAX_PLAYERS}", players.span))
+            players = attrs.evolve(players, low=min(players.low, MAX_PLAYERS), high=MAX_PLAYERS)
+        self.players = players
+
+    def one(self, cls, what: str, example: str):
+        """The first declaration of ``cls``, or None (a problem: the file declares none)."""
+        found = [i for i in self.items if isinstance(i, cls)]
         if not found:
-            problems.append(Problem(f"the file declares no {what}", Span(1, 1), f"add one, e.g. {example}"))
+            self.problems.append(Problem(f"the file declares no {what}", Span(1, 1), f"add one, e.g. {example}"))
             return None
         return found[0]
 
-    game = one(m.GameDecl, "game title", 'game "My game"')
-    players = one(m.PlayersDecl, "player range", "players 2..6")
-    deck = next((i for i in items if isinstance(i, m.DeckDecl)), None)
-    dice = tuple(i for i in items if isinstance(i, m.DieDecl))
-    if deck is None and not any(d.count for d in dice):
-        one(m.DeckDecl, "deck", "deck { card coin: count 10 }")
-    setup = one(m.SetupDecl, "setup", "setup { … go to turn }")
-    match = next((i for i in items if isinstance(i, m.MatchDecl)), None) or m.MatchDecl(None, (), ())
-    if players and not (1 <= players.low <= players.high):
-        problems.append(Problem(f"the player range {players.low}..{players.high} is empty", players.span))
-    elif players and players.high > MAX_PLAYERS:
-        problems.append(Problem(f"{players.high} players: a game may have at most {MAX_PLAYERS}", players.span))
-        players = attrs.evolve(players, low=min(players.low, MAX_PLAYERS), high=MAX_PLAYERS)
+    def named(self, cls) -> tuple:
+        """Every declaration of ``cls``, in file order."""
+        return tuple(i for i in self.items if isinstance(i, cls))
 
-    def named(cls):
-        return tuple(i for i in items if isinstance(i, cls))
 
+def _check_pieces(items: tuple, deck, dice: tuple, players, problems: list) -> tuple:
+    """(the kinds of cards and faces, the zones): the pieces within their limits, one zone
+    holding the deck, the zones cards are dealt to ('each')."""
     value_names = {d.name: dict(d.pairs) for d in items if isinstance(d, m.NamesDecl)}
     symbol_sets = {d.name: d.symbols for d in items if isinstance(d, m.SymbolsDecl)}
     kinds = (_expand_cards(deck, problems, value_names, symbol_sets) if deck else ()) + _dice_kinds(dice, problems)
@@ -279,7 +283,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     elif total > MAX_CARDS:
         problems.append(Problem(f"the game has {total:,} cards and dice with {most} players; at most {MAX_CARDS:,} "
                                 "are allowed", where))
-    zones = named(m.ZoneDecl)
+    zones = tuple(i for i in items if isinstance(i, m.ZoneDecl))
     holders = [z for z in zones if z.holds_deck]
     if not zones:
         problems.append(Problem("the file declares no zone", Span(1, 1),
@@ -294,7 +298,12 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
             if p.kind == "each" and p.name not in per_player:
                 problems.append(Problem(f"'{p.name}' is not a zone of each player", p.span,
                                         suggest(p.name, per_player) or "declare it: zone NAME: per player, …"))
-    # one namespace for the things a bare name can mean
+    return kinds, zones
+
+
+def _check_names(items: tuple, setup, match, problems: list) -> None:
+    """One namespace for what a bare name can mean, no built-in seat redeclared, no 'your'
+    where no seat acts, claims, procedures and phases declared once."""
     owners: dict[str, m.Span] = {}
     for item in items:
         if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.DieDecl, m.SymbolsDecl)):
@@ -312,11 +321,34 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
                                             f"name the seat: '{node.zone} of P1', or 'for each p in everyone "
                                             f"{{ … {node.zone} of p … }}'"))
     for cls in (m.ClaimDecl, m.ProcedureDecl, m.PhaseDecl):
-        counts = Counter(i.name for i in named(cls))
-        for i in named(cls):
+        found = tuple(i for i in items if isinstance(i, cls))
+        counts = Counter(i.name for i in found)
+        for i in found:
             if counts[i.name] > 1:
                 problems.append(Problem(f"'{i.name}' is declared twice", i.span))
                 counts[i.name] = 0
+
+
+def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
+    """Apply variants, check every declaration and compile the game.
+
+    Raises:
+        RulesError: every problem found, each located in the file.
+        OptionError: an unknown variant.
+    """
+    from ..engine.compile import compile_game
+    from ..errors import CompileError
+
+    problems: list[Problem] = []
+    _check_variants(file, problems)
+    if problems:
+        raise RulesError(file.path, file.source, problems)
+    items, applied = apply_variants(file, tuple(variants))
+    decls = _Declarations(items, problems)
+    game, players, setup, match = decls.game, decls.players, decls.setup, decls.match
+    kinds, zones = _check_pieces(items, decls.deck, decls.dice, players, problems)
+    _check_names(items, setup, match, problems)
+    named = decls.named
     result = m.Game(
         title=game.title if game else "",
         players=(players.low, players.high) if players else (1, 1),
