@@ -86,6 +86,9 @@ def value_bounds(expr, facts: _Facts, known: dict) -> tuple[int, int] | None:
         return 0, facts.pieces
     if isinstance(expr, m.TotalOf):
         return facts.total(expr.attr)
+    if isinstance(expr, m.CardExtreme):
+        values = [k.attr(expr.attr) for k in facts.game.kinds] + [0]
+        return min(values), max(values)
     if isinstance(expr, m.PlayerCount):
         return facts.n, facts.n
     if isinstance(expr, m.CountSeats):

@@ -938,3 +938,76 @@ def test_a_text_after_reveal_every_zone_may_read_those_zones():
 ])
 def test_a_text_may_not_read_hidden_cards_unless_just_revealed_to_all(body):
     assert "which not every seat may see" in error_of(REVEALING.format(body=body))
+
+
+# ---------------------------------------------------------------------------- highest / lowest ATTR of CARDS
+EXTREMES = """\
+game "Extremes"
+players 2
+deck {
+  card number: value 1..5, count 1
+  card joker: count 1
+}
+zone stock: shared, holds the deck
+zone hand: per player, seen by owner
+zone pile: shared
+counter a = 0
+counter b = 0
+counter c = 0
+counter d = 0
+counter e = 0
+setup {
+  draw 6 from stock to hand of P1
+  set a = highest value of hand of P1
+  set b = lowest value of hand of P1
+  set c = highest value of (hand of P1 where value < 4)
+  set d = lowest value of (hand of P1 where joker)
+  set e = highest value of pile + lowest value of hand of P2
+  end deal
+}
+match { winners: highest a }
+"""
+
+
+def test_highest_and_lowest_attribute_of_cards():
+    """``highest ATTR of CARDS``/``lowest ATTR of CARDS``: the largest and smallest value among
+    the cards that carry the attribute (the joker has no value and is passed over), through
+    a 'where'; 0 for cards none of which has one, and for no cards at all."""
+    engine = Engine(loads(EXTREMES))
+    state, _ = engine.new_match(2, random.Random(3))
+    got = dict(engine.view(state, 0).counters)
+    assert (got["a"], got["b"], got["c"], got["d"], got["e"]) == (5, 1, 3, 0, 0)
+
+
+def test_highest_face_of_a_cup_of_dice():
+    """Two dice read as one number, the higher die first (the score of a two-dice bluffing
+    game such as Mia): for many seeds, the score the rules compute is the one the faces give."""
+    text = """\
+game "Two dice"
+players 2
+die d6: 6 sides, 2 in each cup
+zone cup: per player, seen by owner
+counter score per player = 0
+setup {
+  roll every cup
+  for each p in everyone { set score of p = highest face of cup of p * 10 + lowest face of cup of p }
+  end deal
+}
+match { winners: highest score }
+"""
+    engine = Engine(loads(text))
+    seen = set()
+    for seed in range(30):
+        state, _ = engine.new_match(2, random.Random(seed))
+        for seat in range(2):
+            faces = sorted((engine.kinds[k].attr("face") for k in state.zones[engine.zone_slot(state, "cup", seat)]),
+                           reverse=True)
+            score = dict(engine.view(state, seat).counters)["score"][seat]
+            assert score == faces[0] * 10 + faces[1]
+            seen.add(score)
+    assert len(seen) > 5
+
+
+def test_highest_of_something_that_is_not_an_attribute_is_an_error():
+    text = EXTREMES.replace("set a = highest value of hand of P1", "set a = highest colour of hand of P1")
+    assert error_of(text) == "<rules>:17:11: error: 'colour' is not a card attribute"

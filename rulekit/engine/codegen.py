@@ -430,6 +430,12 @@ class Generator:
         table = self.ref(tuple(self.cg.attr_table[s] for s in self.cg.symbols[typ[4:]]), "columns")
         return f"{table}[{self.env.get(name) or f'ctx.locals[{name!r}]'}]"
 
+    def ex_CardExtreme(self, node):
+        cg = self.cg
+        column = self.ref(cg.attr_table[node.attr], "column")
+        has = self.ref(tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds), "has")
+        return f"extreme_of({column}, {has}, {self.selection(node.cards)}, {'max' if node.highest else 'min'})"
+
     def ex_TotalOf(self, node):
         cg = self.cg
         if node.attr in cg.attr_table and node.attr not in self.scope:

@@ -415,6 +415,14 @@ class Compiler:
                  self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
         return NUM
 
+    def _expr_CardExtreme(self, node, scope) -> str | None:
+        """``highest ATTR of CARDS`` and ``lowest ATTR of CARDS``."""
+        self.cards(node.cards, scope)
+        if node.attr not in self.cg.attr_table or node.attr in scope:
+            self.err(f"'{node.attr}' is not a card attribute", node.span,
+                     self.hint_for(node.attr, self.cg.attr_table) or "attributes are declared on the cards of the deck")
+        return NUM
+
     def _expr_CardQuantifier(self, node, scope) -> str | None:
         """``every card in CARDS is P`` and ``some card in CARDS is P``."""
         self.cards(node.cards, scope)
@@ -542,6 +550,7 @@ class Compiler:
         m.ValueOf: "_expr_ValueOf",
         m.CountOf: "_expr_CountOf",
         m.TotalOf: "_expr_TotalOf",
+        m.CardExtreme: "_expr_CardExtreme",
         m.CardQuantifier: "_expr_CardQuantifier",
         m.Roll: "_expr_Roll",
         m.ClaimHolds: "_expr_ClaimHolds",
@@ -698,7 +707,7 @@ class Compiler:
                 seen = cg.game.counters[cg.counter_index[node.name]].seen
                 if seen != "all":
                     return f"the counter '{node.name}'"
-            if isinstance(node, (m.Where, m.TotalOf, m.CardQuantifier)):
+            if isinstance(node, (m.Where, m.TotalOf, m.CardExtreme, m.CardQuantifier)):
                 for inner in m.nodes(node.cards):
                     if isinstance(inner, (m.Chosen, m.Claimed)):
                         return "the faces of the chosen cards" if isinstance(inner, m.Chosen) else \

@@ -89,6 +89,12 @@ def in_play(ctx) -> list:
     return [s for s in range(ctx.n) if not out[s]]
 
 
+def extreme_of(column, has, selection, best) -> int:
+    """``best`` (max or min) of ``column[k]`` over the cards ``k`` of a selection ((slot,
+    cards) pairs) that carry the attribute (``has[k]``); 0 when none does."""
+    return best((column[k] for _, cards in selection for k in cards if has[k]), default=0)
+
+
 def total_of(column, selection) -> int:
     """The sum of ``column[k]`` over the cards ``k`` of a selection ((slot, cards) pairs):
     how many of a symbol, or points, the selected cards show."""
@@ -655,6 +661,7 @@ __all__ = [
     'divisor',
     'draw_cards',
     'except_seats',
+    'extreme_of',
     'extreme_seats',
     'first_seat',
     'gather_cards',

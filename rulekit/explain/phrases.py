@@ -450,6 +450,10 @@ class _Phrases:
             return f"the number of {self.pieces} in {self.zone(cards)}"
         return "the number of " + _strip_the(self.x(cards))
 
+    def x_CardExtreme(self, node) -> str:
+        cards = _strip_the(self.x(node.cards))
+        return f"the {'highest' if node.highest else 'lowest'} {words(node.attr)} among the {cards}"
+
     def x_TotalOf(self, node) -> str:
         cards = _strip_the(self.x(node.cards))
         if node.attr in self.symbol_values or node.attr in self.symbol_vars:

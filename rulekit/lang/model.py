@@ -65,6 +65,16 @@ class TotalOf:
 
 
 @attrs.frozen
+class CardExtreme:
+    """``highest ATTR of CARDS`` / ``lowest ATTR of CARDS``: the largest (``highest=True``)
+    or smallest value of a card attribute among the cards that carry it; 0 when none does."""
+    highest: bool
+    attr: str
+    cards: "Cards"
+    span: Span = _span()
+
+
+@attrs.frozen
 class CardQuantifier:
     """``every card in CARDS is P`` (``every=True``) or ``some card in CARDS is P``."""
     every: bool
@@ -939,7 +949,7 @@ def mentions(node, types) -> bool:
 
 
 #: every kind of expression (a value or a condition) the language has
-Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardQuantifier, Roll, ClaimHolds, ClaimIs,
+Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardExtreme, CardQuantifier, Roll, ClaimHolds, ClaimIs,
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
              Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats]
 #: every kind of statement the language has

@@ -675,6 +675,12 @@ class ToModel(Transformer):
     def total_of(self, meta, name, cards):
         return m.TotalOf(str(name), cards, span=_span(meta))
 
+    def highest_attr(self, meta, name, cards):
+        return m.CardExtreme(True, str(name), cards, span=_span(meta))
+
+    def lowest_attr(self, meta, name, cards):
+        return m.CardExtreme(False, str(name), cards, span=_span(meta))
+
     def every_card(self, meta, cards, pred):
         return m.CardQuantifier(True, cards, pred, span=_span(meta))
 

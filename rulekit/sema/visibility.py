@@ -83,6 +83,8 @@ class _Reader:
             return counter is not None and counter.seen == "all"
         if isinstance(node, m.CountOf):
             return self.cards(node.cards, names, faces=False)
+        if isinstance(node, m.CardExtreme):
+            return self.cards(node.cards, names, faces=True)
         if isinstance(node, m.TotalOf):
             return self.cards(node.cards, names, faces=True) and \
                 (node.attr not in self.counters or self.name(node.attr, names))
