@@ -323,7 +323,9 @@ class ActionSpace:
             names = cg.symbols.get(d.name, ())
             return ParamSpace(s.name, "symbol", tuple(range(len(names))), tuple(names))
         if d.kind == "group":
-            return ParamSpace(s.name, "group", tuple(itertools.combinations(range(n), d.size)))
+            bounds = value_bounds(d.size, facts, known) or (1, n)
+            sizes = range(max(1, bounds[0]), min(n, bounds[1]) + 1)
+            return ParamSpace(s.name, "group", tuple(g for size in sizes for g in itertools.combinations(range(n), size)))
         if d.kind != "range":
             return ParamSpace(s.name, "seat", tuple(range(n)))
         low = value_bounds(d.low, facts, known)

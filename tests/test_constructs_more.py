@@ -1011,3 +1011,58 @@ match { winners: highest score }
 def test_highest_of_something_that_is_not_an_attribute_is_an_error():
     text = EXTREMES.replace("set a = highest value of hand of P1", "set a = highest colour of hand of P1")
     assert error_of(text) == "<rules>:17:11: error: 'colour' is not a card attribute"
+
+
+# ---------------------------------------------------------------------------- computed counts
+COUNTS = """\
+game "Counts"
+players 3..5
+deck { card number: value 1..9, count 1 }
+zone stock: shared, holds the deck
+zone pile: shared
+zone hand: per player, seen by owner
+counter size = 0
+counter a = 0
+counter b = 0
+group team
+setup {
+  set size = players - 1
+  move top (size) of stock to pile
+  set a = count of pile
+  move random (size - 1) of stock to hand of P1
+  set b = count of hand of P1
+  go to pick
+}
+turn pick {
+  action pick "picks {team}" {
+    choose team in (size) of everyone
+    end deal
+  }
+}
+match { winners: highest a }
+"""
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_a_computed_count_of_cards_and_of_seats(n):
+    """``top (N) of``, ``random (N) of`` and ``choose g in (N) of SEATS`` take any value in
+    parentheses: here one less than the player count (a team size by table size, as in a
+    hidden-team game)."""
+    engine = Engine(loads(COUNTS))
+    state, _ = engine.new_match(n, random.Random(1))
+    got = dict(engine.view(state, 0).counters)
+    assert (got["a"], got["b"]) == (n - 1, n - 2)
+    legal = engine.legal_actions(state)
+    assert {len(a.params[0]) for a in legal} == {n - 1} and len(legal) == n   # n choose n-1 teams
+    assert engine.why_illegal(state, Action("pick", (), (tuple(range(n - 2)),))) is not None
+
+
+def test_a_negative_computed_count_is_a_located_error():
+    text = COUNTS.replace("move top (size) of stock to pile", "move top (size - 9) of stock to pile")
+    with pytest.raises(RulesRuntimeError, match=r"a count of -7 cards or seats \(line 13\): a count cannot be negative"):
+        Engine(loads(text)).new_match(3, random.Random(1))
+
+
+def test_a_count_must_be_a_number():
+    text = COUNTS.replace("choose team in (size) of everyone", "choose team in (P1) of everyone")
+    assert error_of(text) == "<rules>:21:21: error: expected a number, found a seat"

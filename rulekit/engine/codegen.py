@@ -430,6 +430,12 @@ class Generator:
         table = self.ref(tuple(self.cg.attr_table[s] for s in self.cg.symbols[typ[4:]]), "columns")
         return f"{table}[{self.env.get(name) or f'ctx.locals[{name!r}]'}]"
 
+    def how_many(self, node) -> str:
+        """A count of cards or seats: a literal as it is, a computed one checked not negative."""
+        if isinstance(node, m.Num):
+            return repr(node.value)
+        return f"how_many({self.ex(node)}, {node.span.line})"
+
     def ex_CardExtreme(self, node):
         cg = self.cg
         column = self.ref(cg.attr_table[node.attr], "column")
@@ -783,7 +789,7 @@ class Generator:
         if d.kind == "symbols":
             return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
-            return f"seat_groups({self.seat_set(d.seats)}, {d.size})"
+            return f"seat_groups({self.seat_set(d.seats)}, {self.how_many(d.size)})"
         return self.seat_set(d.seats)
 
     # ------------------------------------------------------------ statements
@@ -1047,7 +1053,7 @@ class Generator:
             return f"[({base} + s, ctx.zones[{base} + s]) for s in {seats}]"
         if isinstance(node, m.Portion):
             how = "random_portion(ctx, " if node.random else "top_portion("
-            return f"{how}{self.selection(node.cards)}, {node.count})"
+            return f"{how}{self.selection(node.cards)}, {self.how_many(node.count)})"
         if isinstance(node, m.Where):
             pred = self.cpred(node.pred)
             return f"[(slot, tuple(k for k in ks if {pred})) for slot, ks in {self.selection(node.cards)}]"

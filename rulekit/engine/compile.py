@@ -687,6 +687,7 @@ class Compiler:
                 self.seat_set(node.seats, scope)
         elif isinstance(node, m.Portion):
             self.cards(node.cards, scope)
+            self.want(self.expr(node.count, scope), NUM, node.count)
         elif isinstance(node, m.Where):
             self.cards(node.cards, scope)
             self.cpred(node.pred, scope)
@@ -1106,8 +1107,9 @@ class Compiler:
             return _sym(d.name)
         self.seat_set(d.seats, scope)
         if d.kind == "group":
-            if d.size < 1:
+            if isinstance(d.size, m.Num) and d.size.value < 1:
                 self.err("choose at least 1 seat", d.span)
+            self.want(self.expr(d.size, scope), NUM, d.size)
             return GROUP
         return SEAT
 

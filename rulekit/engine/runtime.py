@@ -391,6 +391,16 @@ def pick_blind(ctx, selection, n: int, value) -> bool:
     return True
 
 
+def how_many(count: int, line: int) -> int:
+    """A computed count of cards or seats (``top (n) of …``, ``choose g in (n) of …``).
+
+    Raises:
+        RulesRuntimeError: ``count`` is negative."""
+    if count < 0:
+        raise RulesRuntimeError(f"a count of {count} cards or seats (line {line}): a count cannot be negative")
+    return count
+
+
 def seat_groups(seats: list, size: int) -> tuple:
     """``choose g in SIZE of SEATS``: every group of ``size`` of ``seats``, in seat order."""
     return tuple(itertools.combinations(sorted(seats), size))
@@ -665,6 +675,7 @@ __all__ = [
     'extreme_seats',
     'first_seat',
     'gather_cards',
+    'how_many',
     'in_play',
     'knock_out_seat',
     'loop_range',

@@ -342,13 +342,17 @@ class _Phrases:
 
     def x_Portion(self, node) -> str:
         inner = node.cards
+        literal = isinstance(node.count, m.Num)
+        count = node.count.value if literal else None
         if node.random:
             source = self.zone(inner) if isinstance(inner, m.ZoneRef) else self.x(inner)
-            return f"{_count(node.count, self.piece, self.pieces)} picked at random from {source}"
+            many = _count(count, self.piece, self.pieces) if literal else f"{self.x(node.count)} {self.pieces}"
+            return f"{many} picked at random from {source}"
         if isinstance(inner, m.ZoneRef):
-            top = f"the top {self.piece}" if node.count == 1 else f"the top {node.count} {self.pieces}"
+            top = f"the top {self.piece}" if count == 1 else \
+                f"the top {count if literal else self.x(node.count)} {self.pieces}"
             return f"{top} of {self.zone(inner)}"
-        top = "the topmost" if node.count == 1 else f"the {node.count} topmost"
+        top = "the topmost" if count == 1 else f"the {count if literal else self.x(node.count)} topmost"
         return f"{top} of {self.x(inner)}"
 
     def x_Where(self, node) -> str:

@@ -111,7 +111,8 @@ class _Steps:
         if d.kind == "seats":
             return self._one(f"choose a player {name} among {self.say.x(d.seats)}")
         if d.kind == "group":
-            return self._one(f"choose {d.size} different players among {self.say.x(d.seats)}; they are {name}")
+            size = d.size.value if isinstance(d.size, m.Num) else self.say.x(d.size)
+            return self._one(f"choose {size} different players among {self.say.x(d.seats)}; they are {name}")
         return self._one(f"choose {name}: {self.say.fallback(d)}")
 
     def s_Move(self, stmt) -> list:

@@ -320,9 +320,10 @@ class EveryZone:
 
 @attrs.frozen
 class Portion:
-    """``top N of CARDS`` or ``random N of CARDS`` (the top cards are the last ones)."""
+    """``top N of CARDS`` or ``random N of CARDS`` (the top cards are the last ones); ``count``
+    is a :class:`Num` or a value written in parentheses (``top (n) of stock``)."""
     random: bool
-    count: int
+    count: "Expr"
     cards: "Cards"
     span: Span = _span()
 
@@ -362,13 +363,14 @@ class ChooseCards:
 @attrs.frozen
 class Domain:
     """What a chosen parameter ranges over: ``range`` (low..high), ``symbols`` (a symbol set),
-    ``seats`` (one seat of a seat set) or ``group`` (``size`` different seats of a seat set)."""
+    ``seats`` (one seat of a seat set) or ``group`` (``size`` different seats of a seat set;
+    a :class:`Num` or a value written in parentheses)."""
     kind: str
     low: Expr | None = None
     high: Expr | None = None
     name: str | None = None
     seats: SeatSet | None = None
-    size: int = 0
+    size: "Expr | None" = None
     span: Span = _span()
 
 

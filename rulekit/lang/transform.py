@@ -531,6 +531,9 @@ class ToModel(Transformer):
     def zones_of_seats(self, meta, name, seats):
         return m.EveryZone(str(name), seats, span=_span(meta))
 
+    def count_int(self, meta, n):
+        return m.Num(int(n), span=_span(meta))
+
     def top_of(self, meta, n, cards):
         return m.Portion(False, n, cards, span=_span(meta))
 

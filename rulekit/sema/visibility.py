@@ -136,7 +136,8 @@ class _Reader:
                 return False
             return zone.seen == "all" or not faces and zone.seen != "nobody"
         if isinstance(node, m.Portion):
-            return not faces and not node.random and self.cards(node.cards, names, faces=False)
+            return not faces and not node.random and self.cards(node.cards, names, faces=False) and \
+                self.expr(node.count, names)
         if isinstance(node, m.Where):
             return self.cards(node.cards, names, faces=True) and self.expr(node.pred, names)
         return False
