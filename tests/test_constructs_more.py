@@ -1066,3 +1066,61 @@ def test_a_negative_computed_count_is_a_located_error():
 def test_a_count_must_be_a_number():
     text = COUNTS.replace("choose team in (size) of everyone", "choose team in (P1) of everyone")
     assert error_of(text) == "<rules>:21:21: error: expected a number, found a seat"
+
+
+# ---------------------------------------------------------------------------- a set of seats as a procedure's value
+SEATS_PARAM = """\
+game "Seats param"
+players 3..5
+deck { card coin: count 6 }
+zone stock: shared, holds the deck
+counter warned per player = 0
+group team
+procedure warn(who: seats, by: seat) {
+  for each p in who { add 1 to warned of p }
+  add count of seats in who to warned of by
+}
+setup {
+  add P1 to team
+  add P3 to team
+  do warn(team, P2)
+  go to pick
+}
+turn pick {
+  action pick "names {g}" {
+    choose g in 2 of others
+    do warn(g, actor)
+    end deal
+  }
+}
+match { winners: highest warned }
+"""
+
+
+def test_a_set_of_seats_passed_to_a_procedure():
+    """``procedure warn(who: seats, …)``: a group, or a chosen group of seats, is passed as a
+    value; inside, it is a set of seats like any other (looped over, counted)."""
+    engine = Engine(loads(SEATS_PARAM))
+    state, _ = engine.new_match(4, random.Random(0))
+    assert dict(engine.view(state, 0).counters)["warned"] == (1, 2, 1, 0)
+    actor = engine.decider(state)
+    group = engine.legal_actions(state)[0].params[0]
+    after, _ = engine.apply(state, Action("pick", (), (group,)), random.Random(0))
+    expected = [1, 2, 1, 0]
+    for s in group:
+        expected[s] += 1
+    expected[actor] += 2
+    assert dict(engine.view(after, 0).counters)["warned"] == tuple(expected)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("do warn(team, P2)", "do warn(3, P2)", "<rules>:14:11: error: expected a set of seats, found a number"),
+    ("claim", "", ""),
+])
+def test_a_set_of_seats_where_it_does_not_fit(old, new, message):
+    if old == "claim":
+        text = SEATS_PARAM.replace("group team\n", "group team\nclaim named(who: seats): true when true\n")
+        assert error_of(text) == ("<rules>:7:13: error: a claim's value is a number, a seat or a symbol, not a set "
+                                  "of seats ('who')")
+        return
+    assert error_of(SEATS_PARAM.replace(old, new)) == message

@@ -148,6 +148,8 @@ class Generator:
             return f"ctx.counters[{base}]"
         if name in cg.seat_index:
             return f"ctx.seats[{cg.seat_index[name]}]"
+        if name in cg.group_index:
+            return f"tuple([s for s in ctx.groups[{cg.group_index[name]}] if not ctx.out[s]])"
         if name in cg.symbol_of:
             return repr(cg.symbol_of[name][1])
         numbered = _PLAYER_NAME.match(name)

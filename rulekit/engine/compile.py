@@ -336,6 +336,8 @@ class Compiler:
             return self.counter_type(cg.game.counters[cg.counter_index[name]])
         if name in cg.seat_index:
             return SEAT
+        if name in cg.group_index:
+            return GROUP                  # a group's seats still in, passed to a procedure
         if name in cg.symbol_of:
             return _sym(cg.symbol_of[name][0])
         numbered = _PLAYER_NAME.match(name)
@@ -580,7 +582,7 @@ class Compiler:
     def want(self, typ, expected, node):
         typ = base_type(typ)
         if typ is not None and typ != expected:
-            names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat"}
+            names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat", GROUP: "a set of seats"}
             self.err(f"expected {names.get(expected, expected)}, found {names.get(typ, 'a symbol')}", node.span)
 
     def binop(self, node: m.BinOp, scope) -> str:
@@ -985,11 +987,14 @@ class Compiler:
         self.procedure(decl)
 
     def param_type(self, p: m.Param):
-        """The kind of value a procedure or claim parameter takes: a number, a seat or a symbol."""
+        """The kind of value a procedure or claim parameter takes: a number, a seat, a set of
+        seats (a procedure's only) or a symbol."""
         if p.symbols is None:
             return NUM
         if p.symbols == "seat":
             return SEAT
+        if p.symbols == "seats":
+            return GROUP
         if p.symbols in self.cg.value_names:
             return "num:" + p.symbols
         if p.symbols not in self.cg.symbols:
@@ -1217,6 +1222,10 @@ class Compiler:
         self.procedure_names = [p.name for p in g.procedures]
         for i, c in enumerate(g.claims):
             types = [self.param_type(p) or NUM for p in c.params]
+            for p, t in zip(c.params, types):
+                if t == GROUP:
+                    self.err(f"a claim's value is a number, a seat or a symbol, not a set of seats ('{p.name}')",
+                             p.span, "a procedure may take a set of seats: 'procedure NAME(who: seats)'")
             cc = CompiledClaim(c.name, i, tuple(p.name for p in c.params), tuple(types))
             cg.claims[c.name] = cc
             cg.claim_list.append(cc)

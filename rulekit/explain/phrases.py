@@ -70,7 +70,7 @@ class _Phrases:
     def _note_variable(self, node) -> None:
         if isinstance(node, m.Param):
             self.variables.add(node.name)
-            if node.symbols and node.symbols != "seat":
+            if node.symbols and node.symbols not in ("seat", "seats"):
                 self.symbol_vars[node.name] = node.symbols
         elif isinstance(node, m.ChooseParam):
             self.variables.add(node.name)

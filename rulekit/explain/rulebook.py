@@ -309,13 +309,15 @@ class _Rulebook:
         return out
 
     def _param_kind(self, p) -> str:
+        if p.symbols == "seats":
+            return "a set of players"
         if p.symbols == "seat":
             return "a player"
         return _article(words(p.symbols)) if p.symbols else "a number"
 
     def claim_order(self, c) -> str:
         if c.ordering:
-            kinds = {p.name: p.symbols for p in c.params if p.symbols and p.symbols != "seat"}
+            kinds = {p.name: p.symbols for p in c.params if p.symbols and p.symbols not in ("seat", "seats")}
             keys = []
             for k in c.ordering:
                 text = _strip_the(self.say.x(k))

@@ -269,6 +269,9 @@ class ToModel(Transformer):
     def param_seat(self, meta, name):
         return m.Param(str(name), "seat", span=_span(meta))
 
+    def param_seats(self, meta, name):
+        return m.Param(str(name), "seats", span=_span(meta))
+
     def ordering(self, meta, *keys):
         return (tuple(keys), ())
 
