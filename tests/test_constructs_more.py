@@ -1124,3 +1124,38 @@ def test_a_set_of_seats_where_it_does_not_fit(old, new, message):
                                   "of seats ('who')")
         return
     assert error_of(SEATS_PARAM.replace(old, new)) == message
+
+
+# ---------------------------------------------------------------------------- 'winners' in returns
+SPLIT_POT = """\
+game "Split pot"
+players 3
+deck { card coin: count 6 }
+zone stock: shared, holds the deck
+counter score per player = 0
+counter pot = 6
+counter stake = 2
+setup {
+  add 1 to score of P1
+  add 1 to score of P2
+  end deal
+}
+match {
+  winners: highest score
+  returns: if actor in winners then pot / count of seats in winners - stake else -stake
+}
+"""
+
+
+def test_the_winners_of_the_match_in_returns():
+    """In ``returns``, ``winners`` is the set of seats that won: a pot split between the tied
+    winners, each having staked 2."""
+    engine = Engine(loads(SPLIT_POT))
+    state, _ = engine.new_match(3, random.Random(0))
+    assert state.winners == (0, 1)
+    assert engine.returns(state) == (1, 1, -2)
+
+
+def test_winners_is_known_only_in_returns():
+    text = SPLIT_POT.replace("  add 1 to score of P2\n", "  add 1 to score of P2\n  if P1 in winners { add 1 to pot }\n")
+    assert error_of(text) == "<rules>:11:12: error: 'winners' names the seats that won the match: it is known only in 'returns'"

@@ -245,6 +245,8 @@ class Generator:
             return f"list({local})"
         if name in self.cg.group_index:
             return f"[s for s in ctx.groups[{self.cg.group_index[name]}] if not ctx.out[s]]"
+        if name == "winners" and "$winners" in self.scope:
+            return "list(ctx.winners)"          # the seats that won (in 'returns')
         if name not in self.scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
             seat = self.ex_Name(m.Name(name, span=node.span))
             return None if seat is None else f"single_seat(ctx, {seat})"
@@ -1136,9 +1138,10 @@ class Generator:
         self.env = {}
         return "\n\n".join(out)
 
-    def value_function(self, name: str, node, comment: str) -> str:
-        """``name(ctx)``: the value of the expression ``node`` (no names in scope)."""
-        self.scope, self.env, self.hoisted = {}, {}, None
+    def value_function(self, name: str, node, comment: str, scope: dict | None = None) -> str:
+        """``name(ctx)``: the value of the expression ``node`` (``scope``: the names known
+        there, none by default)."""
+        self.scope, self.env, self.hoisted = dict(scope or {}), {}, None
         return f"def {name}(ctx):\n    # {comment}\n    return {self.ex(node)}\n"
 
     def match_functions(self) -> str:
@@ -1172,7 +1175,8 @@ class Generator:
             out.append(self.value_function(f"key_{i}", key.expr, f"winners key {i + 1}, for the seat 'actor'"))
             keys.append(f"({key.highest}, key_{i})")
         if g.match.returns is not None:
-            out.append(self.value_function("returns", g.match.returns, "a seat's result, for the seat 'actor'"))
+            out.append(self.value_function("returns", g.match.returns, "a seat's result, for the seat 'actor'",
+                                           {"$winners": GROUP}))
         inits = []
         for i, c in enumerate(g.counters):
             out.append(self.value_function(f"counter_init_{i}", c.initial, f"the first value of {c.name!r}"))

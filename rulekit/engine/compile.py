@@ -310,6 +310,11 @@ class Compiler:
         name = node.name
         if name in scope and scope[name] in (SEAT, GROUP) or name in self.cg.group_index:
             return
+        if name == "winners" and name not in scope:
+            if "$winners" not in scope:
+                self.err("'winners' names the seats that won the match: it is known only in 'returns'", node.span,
+                         "declare a group to keep a set of seats during the match")
+            return
         if name not in scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
             self.seat(m.SeatName(name, span=node.span), scope)
             return
@@ -1331,7 +1336,8 @@ class Compiler:
             self.want(self.expr(key.expr, {}), NUM, key.expr)
         cg.rank_keys = tuple((key.highest, key.expr) for key in g.match.winners)
         if g.match.returns is not None:
-            self.want(self.expr(g.match.returns, {}), NUM, g.match.returns)
+            # the match is over: 'winners' names the seats that won
+            self.want(self.expr(g.match.returns, {"$winners": GROUP}), NUM, g.match.returns)
         cg.returns = g.match.returns
         for c in g.counters:
             self.expr(c.initial, {})

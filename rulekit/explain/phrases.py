@@ -287,6 +287,8 @@ class _Phrases:
         return f"the players who voted {label}"
 
     def _seats_var(self, node) -> str:
+        if node.name == "winners" and node.name not in self.groups and node.name not in self.variables:
+            return "the winners"                  # in 'returns': the seats that won
         return self._name(node.name)
 
     def _seats_except(self, node) -> str:
