@@ -395,7 +395,7 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
         try:
             record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,
                                 texts=False, on_step=watch.step)
-            returns = tuple(engine.returns(record.state))
+            returns = tuple(float(r) if type(r) is not int else r for r in engine.returns(record.state))
         except MatchTooLong as exc:
             played.append(watch.outcome(k, seed, lineup, False, (), (), exc.bound, exc.record.state))
             continue

@@ -306,7 +306,7 @@ def _standings(console: Console, engine: Engine, state) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..engine.narrate import seat_name
+    from ..engine.narrate import number_text, seat_name
 
     table = Table(title="Final standings")
     table.add_column("place")
@@ -328,7 +328,7 @@ def _standings(console: Console, engine: Engine, state) -> None:
             place = i
             previous = (out[seat], values)
         went = [f"{_ordinal(out[seat])} out" if out[seat] else ""] if any(out) else []
-        table.add_row(str(place), seat_name(seat), *map(str, values), *went, f"{returns[seat]:+g}",
+        table.add_row(str(place), seat_name(seat), *map(str, values), *went, number_text(returns[seat], sign=True),
                       "winner" if seat in state.winners else "")
     console.print(table)
 

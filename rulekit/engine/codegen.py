@@ -461,7 +461,7 @@ class Generator:
         if op in ("/", "/^", "mod"):
             left, right = self.ex(node.left), f"divisor({self.ex(node.right)}, {node.span.line})"
             if op == "/":
-                return f"({left} // {right})"
+                return f"exact_quotient({left}, {right})" if "$exact" in self.scope else f"({left} // {right})"
             return f"(-(-{left} // {right}))" if op == "/^" else f"({left} % {right})"
         if op in ("and", "or", "+", "-", "*"):
             return f"({self.ex(node.left)} {op} {self.ex(node.right)})"
@@ -1176,7 +1176,7 @@ class Generator:
             keys.append(f"({key.highest}, key_{i})")
         if g.match.returns is not None:
             out.append(self.value_function("returns", g.match.returns, "a seat's result, for the seat 'actor'",
-                                           {"$winners": GROUP}))
+                                           {"$winners": GROUP, "$exact": NUM}))
         inits = []
         for i, c in enumerate(g.counters):
             out.append(self.value_function(f"counter_init_{i}", c.initial, f"the first value of {c.name!r}"))

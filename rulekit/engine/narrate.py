@@ -8,6 +8,24 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+_VULGAR = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾", (1, 5): "⅕", (2, 5): "⅖",
+           (3, 5): "⅗", (4, 5): "⅘", (1, 6): "⅙", (5, 6): "⅚", (1, 8): "⅛", (3, 8): "⅜", (5, 8): "⅝",
+           (7, 8): "⅞"}
+
+
+def number_text(value, sign: bool = False) -> str:
+    """A result as people read it: a whole number, or a fraction of one (``Fraction(3, 2)``:
+    "1½", ``Fraction(-7, 3)``: "-2⅓", ``Fraction(8, 7)``: "1 1/7"); ``sign``: with a
+    leading "+" when positive."""
+    if getattr(value, "denominator", 1) == 1:
+        text = str(int(value))
+    else:
+        whole, rest = divmod(abs(value.numerator), value.denominator)
+        part = _VULGAR.get((rest, value.denominator), f"{' ' if whole else ''}{rest}/{value.denominator}")
+        text = ("-" if value < 0 else "") + (str(whole) if whole else "") + part
+    return f"+{text}" if sign and value > 0 else text
+
+
 def cards_text(engine, cards) -> str:
     return ", ".join(engine.kind_label(k) for k in cards) if cards else "nothing"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import itertools
 import operator
+from fractions import Fraction
 from typing import Callable
 
 from ..errors import RulesRuntimeError
@@ -424,6 +425,13 @@ def divisor(d: int, line: int) -> int:
     return d
 
 
+def exact_quotient(a: int, b: int):
+    """``a / b`` in ``returns``: a whole number when the division comes out whole, else the
+    exact :class:`~fractions.Fraction` (3 chips split two ways: 3/2)."""
+    q = Fraction(a, b)
+    return q.numerator if q.denominator == 1 else q
+
+
 def value_name(names: dict, value: int) -> str:
     """A number as a text shows it: its display name, if it has one."""
     return names.get(value, str(value))
@@ -671,6 +679,7 @@ __all__ = [
     'divisor',
     'draw_cards',
     'except_seats',
+    'exact_quotient',
     'extreme_of',
     'extreme_seats',
     'first_seat',

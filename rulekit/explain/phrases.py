@@ -54,6 +54,7 @@ class _Phrases:
         self.piece, self.pieces = ("die", "dice") if only_dice else ("card", "cards")
         # the names a file gives to values: parameters, choices, loop variables, let values
         self.variables: set[str] = set()
+        self.exact = False                # divisions are exact (in the result of a match)
         self.symbol_vars: dict[str, str] = {}
         self.kind_vars: set[str] = set()
         for node in all_nodes(game):
@@ -576,7 +577,7 @@ class _Phrases:
             return f"{left} {_ARITH[op]} {right}"
         left, right = self.x(node.left, nested=True), self.x(node.right, nested=True)
         if op == "/":
-            return f"{left} divided by {right}, rounded down"
+            return f"{left} divided by {right}" + ("" if self.exact else ", rounded down")
         if op == "/^":
             return f"{left} divided by {right}, rounded up"
         if op == "mod":

@@ -511,7 +511,11 @@ class _Rulebook:
         else:
             out.append("- Every player shares the win.")
         if match.returns is not None:
-            out.append(f"- Each player's result is {self.say.x(match.returns)}.")
+            self.say.exact = True           # a division in 'returns' is exact (a fraction)
+            try:
+                out.append(f"- Each player's result is {self.say.x(match.returns)}.")
+            finally:
+                self.say.exact = False
         else:
             out.append("- Each winner scores +1 and every other player -1.")
         return out

@@ -386,7 +386,8 @@ class SeatLog:
         record = {"type": "end", "finished": state.is_terminal, "events": perceived}
         if state.is_terminal:
             record["winners"] = [seat_name(s) for s in state.winners]
-            record["returns"] = {seat_name(s): r for s, r in enumerate(self.engine.returns(state))}
+            record["returns"] = {seat_name(s): r if type(r) is int else float(r)
+                                 for s, r in enumerate(self.engine.returns(state))}
         self.records.append(record)
 
 
