@@ -1161,9 +1161,10 @@ def test_winners_is_known_only_in_returns():
     assert error_of(text) == "<rules>:11:12: error: 'winners' names the seats that won the match: it is known only in 'returns'"
 
 
-def test_a_division_in_returns_is_exact():
+def test_a_division_in_returns_is_exact(tmp_path):
     """3 chips split two ways: each winner gets 3/2 (a Fraction; whole results stay whole), the
     standings print +1½, and simulate's JSON gives the number 1.5."""
+    import json
     from fractions import Fraction
 
     from click.testing import CliRunner
@@ -1176,15 +1177,13 @@ def test_a_division_in_returns_is_exact():
     assert engine.returns(state) == (Fraction(-1, 2), Fraction(-1, 2), -2)
     whole = Engine(loads(SPLIT_POT))
     assert [type(r) for r in whole.returns(whole.new_match(3, random.Random(0))[0])] == [int, int, int]
+    rules = tmp_path / "pot.rules"
+    rules.write_text(text.replace("- stake else -stake", "else 0"), encoding="utf-8")
     runner = CliRunner()
-    with runner.isolated_filesystem():
-        with open("pot.rules", "w", encoding="utf-8") as f:
-            f.write(text.replace("- stake else -stake", "else 0"))
-        run = runner.invoke(main, ["run", "pot.rules", "--seed", "1"])
-        assert run.exit_code == 0, run.output
-        assert run.output.count("+1½") == 2
-        sim = runner.invoke(main, ["simulate", "pot.rules", "--games", "2", "--json", "out.json"])
-        assert sim.exit_code == 0, sim.output
-        import json
-        rows = json.load(open("out.json", encoding="utf-8"))
-        assert json.dumps(rows).count("1.5") >= 4
+    run = runner.invoke(main, ["run", str(rules), "--seed", "1"])
+    assert run.exit_code == 0, run.output
+    assert run.output.count("+1½") == 2
+    out = tmp_path / "out.json"
+    sim = runner.invoke(main, ["simulate", str(rules), "--games", "2", "--json", str(out)])
+    assert sim.exit_code == 0, sim.output
+    assert json.dumps(json.loads(out.read_text(encoding="utf-8"))).count("1.5") >= 4
