@@ -31,6 +31,14 @@ def test_wheel_contains_the_grammar(wheel):
     assert "rulekit/grammars/__init__.py" in names
 
 
+def test_wheel_contains_every_module_of_the_source_tree(wheel):
+    """Every module under rulekit/ is in the wheel (a package missing from pyproject.toml's
+    list would be left out, and an editable install of the same tree would hide it)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "rulekit").rglob("*.py")}
+    assert modules - names == set()
+
+
 def test_installed_wheel_runs_a_match_from_another_directory(wheel, tmp_path):
     """Installed (not editable) into a fresh folder, rulekit plays a match from elsewhere."""
     target = tmp_path / "site"
