@@ -1187,3 +1187,58 @@ def test_a_division_in_returns_is_exact(tmp_path):
     sim = runner.invoke(main, ["simulate", str(rules), "--games", "2", "--json", str(out)])
     assert sim.exit_code == 0, sim.output
     assert json.dumps(json.loads(out.read_text(encoding="utf-8"))).count("1.5") >= 4
+
+
+# ---------------------------------------------------------------------------- swap ZONE with ZONE
+SWAP = """\
+game "Swap"
+players 2..3
+deck { card number: value 1..6, count 1 }
+zone stock: shared, holds the deck
+zone hand: per player, seen by owner
+zone box: shared, seen by nobody
+setup {
+  shuffle stock
+  deal 2 from stock to each hand
+  go to play
+}
+turn play {
+  action trade "trades hands with {p}" {
+    choose p in seats in others
+    swap your hand with hand of p
+    end deal
+  }
+  action hide "swaps the stock with the box" {
+    swap stock with box
+    end deal
+  }
+}
+match { winners: highest count of your hand }
+"""
+
+
+def test_swap_exchanges_two_zones():
+    """``swap your hand with hand of p`` trades hands (a king's trade, a robber's swap): each
+    hand now holds the other's cards, each seat sees its new hand, and the play-by-play has a
+    move each way; ``swap stock with box`` hides the stock's cards in the box."""
+    engine = Engine(loads(SWAP))
+    state, _ = engine.new_match(3, random.Random(4))
+    me = engine.decider(state)
+    other = (me + 1) % 3
+    slot = lambda seat: engine.zone_slot(state, "hand", seat)  # noqa: E731
+    mine, theirs = state.zones[slot(me)], state.zones[slot(other)]
+    after, events = engine.apply(state, Action("trade", (), (other,)), random.Random(0))
+    assert (after.zones[slot(me)], after.zones[slot(other)]) == (theirs, mine)
+    assert sorted(engine.view(after, me).zones[slot(me)][3]) == sorted(theirs)
+    moves = [e.data for e in events if e.kind == "move"]
+    assert [(m_["to"], m_["cards"]) for m_ in moves] == [(slot(other), mine), (slot(me), theirs)]
+    stock, box = engine.zone_slot(state, "stock"), engine.zone_slot(state, "box")
+    hidden, _ = engine.apply(state, Action("hide"), random.Random(0))
+    assert (hidden.zones[stock], hidden.zones[box]) == ((), state.zones[stock])
+    from rulekit.explain import explain
+    assert "swap the cards of your hand with those of p's hand" in explain(loads(SWAP)).lower()
+
+
+def test_a_shared_zone_swapped_with_itself_is_an_error():
+    assert error_of(SWAP.replace("swap stock with box", "swap stock with stock")) == \
+        "<rules>:19:5: error: 'stock' is swapped with itself"

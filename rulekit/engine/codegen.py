@@ -1002,6 +1002,9 @@ class Generator:
                 f"{isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
                 f"{isinstance(node.cards, m.Chosen)}{', True' if checked else ''})"]
 
+    def st_Swap(self, node):
+        return [f"swap_zones(ctx, {self.zone(node.first)}, {self.zone(node.second)})"]
+
     def st_Draw(self, node):
         cg = self.cg
         decl = cg.zones[cg.zone_index[node.source.zone]]

@@ -774,6 +774,14 @@ class Compiler:
         self.cards(node.cards, scope)
         self.zone(node.dest, scope)
 
+    def _stmt_Swap(self, node, scope) -> None:
+        """``swap ZONE with ZONE``."""
+        self.zone(node.first, scope)
+        self.zone(node.second, scope)
+        if node.first == attrs.evolve(node.second, span=node.first.span) and node.first.zone in self.cg.zone_index \
+                and not self.cg.zones[self.cg.zone_index[node.first.zone]].per_player:
+            self.err(f"'{node.first.zone}' is swapped with itself", node.span, "name two different zones")
+
     def _stmt_Draw(self, node, scope) -> None:
         """``draw N from ZONE to ZONE``."""
         cg = self.cg
@@ -915,6 +923,7 @@ class Compiler:
         m.ChooseCards: "_stmt_step",
         m.ChooseParam: "_stmt_step",
         m.Move: "_stmt_Move",
+        m.Swap: "_stmt_Swap",
         m.Draw: "_stmt_Draw",
         m.Deal: "_stmt_Deal",
         m.Shuffle: "_stmt_Shuffle",
@@ -1386,6 +1395,8 @@ class Compiler:
         for node in m.nodes(g):
             if isinstance(node, (m.Move, m.Draw)):
                 filled.add(node.dest.zone)
+            elif isinstance(node, m.Swap):
+                filled.update((node.first.zone, node.second.zone))
             elif isinstance(node, m.Deal):
                 filled.add(node.zone)
             elif isinstance(node, m.Shuffle) and node.cards is not None or isinstance(node, m.Gather):

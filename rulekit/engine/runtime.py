@@ -215,6 +215,26 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
                                           "lay": lay}))
 
 
+def swap_zones(ctx, a: int, b: int) -> None:
+    """``swap``: zone instances ``a`` and ``b`` exchange their cards, each keeping its order;
+    what a seat knows of one zone's cards goes with them (everyone sees which cards moved,
+    if not what they are). Two ``move`` events tell it, one each way."""
+    if a == b:
+        return
+    zones = ctx.zones
+    first, second = zones[a], zones[b]
+    zones[a], zones[b] = second, first
+    if ctx.known:
+        ctx.known = tuple([(v, b if s == a else a if s == b else s, cards, False if s in (a, b) else g)
+                           for v, s, cards, g in ctx.known])
+    claimed = ctx.claimed
+    if claimed is not None and claimed[0] in (a, b):
+        ctx.claimed = None
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("move", None, {"to": b, "cards": first, "from": [a] if first else [], "lay": False}))
+        ctx.events.append(("move", None, {"to": a, "cards": second, "from": [b] if second else [], "lay": False}))
+
+
 def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
     """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
     (the topmost first); an empty ``s`` is first refilled from the zone declared
@@ -710,6 +730,7 @@ __all__ = [
     'shuffle_zone',
     'single_seat',
     'step_seat',
+    'swap_zones',
     'too_deep',
     'top_portion',
     'total_of',

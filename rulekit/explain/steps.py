@@ -125,6 +125,10 @@ class _Steps:
         where = f"the bottom of {self.say.zone(stmt.dest)}" if stmt.bottom else self.say.zone(stmt.dest)
         return self._one(f"move {cards} to {where}")
 
+    def s_Swap(self, stmt) -> list:
+        return self._one(f"swap the {self.say.pieces} of {self.say.zone(stmt.first)} with those of "
+                         f"{self.say.zone(stmt.second)}")
+
     def s_Draw(self, stmt) -> list:
         src, dest = self.say.zone(stmt.source), self.say.zone(stmt.dest)
         count = stmt.count

@@ -396,6 +396,15 @@ class Move:
 
 
 @attrs.frozen
+class Swap:
+    """``swap ZONE with ZONE``: the two zones exchange all their cards (a hand traded for
+    another); what is known of each zone's cards goes with them."""
+    first: ZoneRef
+    second: ZoneRef
+    span: Span = _span()
+
+
+@attrs.frozen
 class Draw:
     """``draw N from ZONE to ZONE``: N cards, one by one, from the top of the source to the top of
     the destination (an empty source with ``refill from`` is refilled first; else fewer cards)."""
@@ -955,6 +964,6 @@ Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardExtreme, CardQuanti
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
              Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats]
 #: every kind of statement the language has
-Stmt = Union[Require, ChooseCards, ChooseParam, Move, Draw, Deal, Shuffle, Gather, Reveal, Assign,
+Stmt = Union[Require, ChooseCards, ChooseParam, Move, Swap, Draw, Deal, Shuffle, Gather, Reveal, Assign,
              MakeClaim, ClearClaim, LetGroup, If, ForEach, GoTo, Ask, Do, EndDeal, EndTurn, Log, LetValue,
              RemoveSeat, KnockOut, RollDice, Repeat, ForRange, ForKinds]

@@ -403,6 +403,9 @@ class ToModel(Transformer):
     def move(self, meta, cards, dest, bottom):
         return m.Move(cards, dest, bottom=bottom is not None, span=_span(meta))
 
+    def swap(self, meta, first, second):
+        return m.Swap(first, second, span=_span(meta))
+
     def move_choice(self, meta, count, source, dest, bottom):
         # 'move 1 of your choice from X to Z' is 'choose 1 from X' then 'move chosen to Z'
         span = _span(meta)

@@ -477,6 +477,9 @@ def keeps_owners(game: m.Game) -> bool:
             for node in m.nodes(root):
                 if isinstance(node, m.Move):
                     moves.extend((s, (node.dest.zone, owner(node.dest))) for s in sources(node.cards, chosen))
+                elif isinstance(node, m.Swap):
+                    first, second = (node.first.zone, owner(node.first)), (node.second.zone, owner(node.second))
+                    moves.extend(((first, second), (second, first)))
                 elif isinstance(node, m.Draw):
                     source = (node.source.zone, owner(node.source))
                     moves.append((source, (node.dest.zone, owner(node.dest))))
