@@ -1190,7 +1190,7 @@ def test_a_division_in_returns_is_exact(tmp_path):
 
 
 # ---------------------------------------------------------------------------- swap ZONE with ZONE
-SWAP = """\
+SWAP_ZONES = """\
 game "Swap"
 players 2..3
 deck { card number: value 1..6, count 1 }
@@ -1221,7 +1221,7 @@ def test_swap_exchanges_two_zones():
     """``swap your hand with hand of p`` trades hands (a king's trade, a robber's swap): each
     hand now holds the other's cards, each seat sees its new hand, and the play-by-play has a
     move each way; ``swap stock with box`` hides the stock's cards in the box."""
-    engine = Engine(loads(SWAP))
+    engine = Engine(loads(SWAP_ZONES))
     state, _ = engine.new_match(3, random.Random(4))
     me = engine.decider(state)
     other = (me + 1) % 3
@@ -1236,9 +1236,9 @@ def test_swap_exchanges_two_zones():
     hidden, _ = engine.apply(state, Action("hide"), random.Random(0))
     assert (hidden.zones[stock], hidden.zones[box]) == ((), state.zones[stock])
     from rulekit.explain import explain
-    assert "swap the cards of your hand with those of p's hand" in explain(loads(SWAP)).lower()
+    assert "swap the cards of your hand with those of p's hand" in explain(loads(SWAP_ZONES)).lower()
 
 
 def test_a_shared_zone_swapped_with_itself_is_an_error():
-    assert error_of(SWAP.replace("swap stock with box", "swap stock with stock")) == \
+    assert error_of(SWAP_ZONES.replace("swap stock with box", "swap stock with stock")) == \
         "<rules>:19:5: error: 'stock' is swapped with itself"
