@@ -86,6 +86,9 @@ def value_bounds(expr, facts: _Facts, known: dict) -> tuple[int, int] | None:
         return 0, facts.pieces
     if isinstance(expr, m.TotalOf):
         return facts.total(expr.attr)
+    if isinstance(expr, m.TableValue):
+        values = [v for t in facts.game.tables if t.name == expr.name for _, row in t.rows for v in row]
+        return (min(values), max(values)) if values else None
     if isinstance(expr, m.CardExtreme):
         values = [k.attr(expr.attr) for k in facts.game.kinds] + [0]
         return min(values), max(values)

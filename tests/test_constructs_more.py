@@ -1242,3 +1242,58 @@ def test_swap_exchanges_two_zones():
 def test_a_shared_zone_swapped_with_itself_is_an_error():
     assert error_of(SWAP_ZONES.replace("swap stock with box", "swap stock with stock")) == \
         "<rules>:19:5: error: 'stock' is swapped with itself"
+
+
+# ---------------------------------------------------------------------------- tables of values
+TABLES = """\
+game "Missions"
+players 5..6
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter mission = 1
+counter size = 0
+counter bonus = 0
+table team_size:
+  5: 2, 3, 2, 3, 3
+  6: 2, 3, 4, 3, 4
+table points: 0, 1, -3, 6
+setup {
+  set size = team_size(players, mission + 2)
+  set bonus = points(3) + points(4)
+  end deal
+}
+match { winners: highest size }
+"""
+
+
+@pytest.mark.parametrize("n, size", [(5, 2), (6, 4)])
+def test_a_table_looked_up_by_player_count_and_round(n, size):
+    """``table team_size: 5: 2, 3, 2, 3, 3  6: …`` read as ``team_size(players, mission + 2)``
+    (The Resistance's team sizes by table size and mission), and a table of one row read by
+    place (a score by rank)."""
+    engine = Engine(loads(TABLES))
+    state, _ = engine.new_match(n, random.Random(0))
+    got = dict(engine.view(state, 0).counters)
+    assert (got["size"], got["bonus"]) == (size, 3)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("set size = team_size(players, mission + 2)", "set size = team_size(players, 9)",
+     "table 'team_size' has no place 9 in row 5 (line 13); the places are 1..5"),
+    ("set size = team_size(players, mission + 2)", "set size = team_size(4, 1)",
+     "table 'team_size' has no row 4 (line 13); its rows are 5, 6"),
+])
+def test_a_missing_row_or_place_is_a_located_error(old, new, message):
+    with pytest.raises(RulesRuntimeError) as exc:
+        Engine(loads(TABLES.replace(old, new))).new_match(5, random.Random(0))
+    assert str(exc.value) == message
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("team_size(players, mission + 2)", "team_size(players)", "table 'team_size' is read with 2 value(s), 1 given"),
+    ("team_size(players, mission + 2)", "team_sizes(players, 1)", "unknown table 'team_sizes'"),
+    ("  6: 2, 3, 4, 3, 4", "  5: 2, 3, 4, 3, 4", "table 'team_size' has two rows for 5"),
+    ("  6: 2, 3, 4, 3, 4", "  2, 3, 4, 3, 4", "table 'team_size' mixes rows with and without keys"),
+])
+def test_a_table_misused_is_an_error(old, new, message):
+    assert error_of(TABLES.replace(old, new)).split("error: ")[1] == message

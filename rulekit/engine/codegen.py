@@ -440,6 +440,11 @@ class Generator:
             return repr(node.value)
         return f"how_many({self.ex(node)}, {node.span.line})"
 
+    def ex_TableValue(self, node):
+        table = self.ref(self.cg.tables[node.name], "table")
+        key = "None" if len(node.args) == 1 else self.ex(node.args[0])
+        return f"table_value({table}, {key}, {self.ex(node.args[-1])}, {node.name!r}, {node.span.line})"
+
     def ex_CardExtreme(self, node):
         cg = self.cg
         column = self.ref(cg.attr_table[node.attr], "column")

@@ -141,6 +141,8 @@ class CompiledGame:
         self.seat_names = BUILTIN_SEATS + tuple(s.name for s in game.seats)
         self.dice = {d.name: d.sides for d in game.dice}
         self.group_index = {gr.name: i for i, gr in enumerate(game.groups)}
+        #: each table by name: {row key (None for a table of one row without keys): its values}
+        self.tables = {t.name: {key: values for key, values in t.rows} for t in game.tables}
         self.claims = {}
         self.claim_list = []
         self.phases = {}
@@ -473,6 +475,34 @@ class Compiler:
             return NUM
         return matches[0].types[matches[0].params.index(node.field)]
 
+    def _expr_TableValue(self, node, scope) -> str | None:
+        """``NAME(key, place)`` or ``NAME(place)``: a number of a table."""
+        for a in node.args:
+            self.want(self.expr(a, scope), NUM, a)
+        table = self.cg.tables.get(node.name)
+        if table is None:
+            hint = self.hint_for(node.name, self.cg.tables) or "declare it: table NAME: 5: 2, 3, 2  6: 2, 3, 4"
+            if node.name in self.cg.claims:
+                hint = f"'{node.name}' is a claim: compare it with '{node.name}(…) beats claim'"
+            self.err(f"unknown table '{node.name}'", node.span, hint)
+            return NUM
+        wanted = 1 if None in table else 2
+        if len(node.args) != wanted:
+            self.err(f"table '{node.name}' is read with {wanted} value(s), {len(node.args)} given", node.span,
+                     f"write {node.name}(KEY, PLACE)" if wanted == 2 else f"write {node.name}(PLACE)")
+        return NUM
+
+    def check_tables(self) -> None:
+        """A table has rows with distinct keys, or one row without a key."""
+        for t in self.cg.game.tables:
+            keys = [key for key, _ in t.rows]
+            if None in keys and len(keys) > 1:
+                self.err(f"table '{t.name}' mixes rows with and without keys", t.span,
+                         "give every row a key ('5: 2, 3, 2'), or write one row without a key")
+            elif len(set(keys)) != len(keys):
+                twice = next(k for k in keys if keys.count(k) > 1)
+                self.err(f"table '{t.name}' has two rows for {twice}", t.span)
+
     def _expr_Beats(self, node, scope) -> str | None:
         """``NAME(args) beats claim``."""
         c = self._claim_named(node)
@@ -575,6 +605,7 @@ class Compiler:
         m.MinMax: "_expr_MinMax",
         m.CondValue: "_expr_CondValue",
         m.Not: "_expr_Not",
+        m.TableValue: "_expr_TableValue",
         m.BinOp: "_expr_BinOp",
     }
 
@@ -1234,6 +1265,7 @@ class Compiler:
                 self.err(f"unknown names '{c.names}'", c.span, self.hint_for(c.names, cg.value_names)
                          or f"declare them: names {c.names}: 1 \"A\", …")
         self.procedure_names = [p.name for p in g.procedures]
+        self.check_tables()
         for i, c in enumerate(g.claims):
             types = [self.param_type(p) or NUM for p in c.params]
             for p, t in zip(c.params, types):

@@ -452,6 +452,22 @@ def exact_quotient(a: int, b: int):
     return q.numerator if q.denominator == 1 else q
 
 
+def table_value(rows: dict, key, place: int, name: str, line: int) -> int:
+    """``NAME(key, place)``: the ``place``-th value (1 first) of the row of ``key`` of a
+    table (``key`` None: its one row).
+
+    Raises:
+        RulesRuntimeError: the table has no such row or place."""
+    row = rows.get(key)
+    if row is None:
+        raise RulesRuntimeError(f"table '{name}' has no row {key} (line {line}); its rows are "
+                                + ", ".join(str(k) for k in rows))
+    if not 1 <= place <= len(row):
+        raise RulesRuntimeError(f"table '{name}' has no place {place} in {'its row' if key is None else f'row {key}'} "
+                                f"(line {line}); the places are 1..{len(row)}")
+    return row[place - 1]
+
+
 def value_name(names: dict, value: int) -> str:
     """A number as a text shows it: its display name, if it has one."""
     return names.get(value, str(value))
@@ -730,6 +746,7 @@ __all__ = [
     'shuffle_zone',
     'single_seat',
     'step_seat',
+    'table_value',
     'swap_zones',
     'too_deep',
     'top_portion',

@@ -498,6 +498,12 @@ class _Phrases:
     def x_PlayerCount(self, node) -> str:
         return "the number of players"
 
+    def x_TableValue(self, node) -> str:
+        name = _quote(words(node.name))
+        if len(node.args) == 1:
+            return f"the value of the table {name} at place {self.x(node.args[0])}"
+        return f"the value of the table {name} for {self.x(node.args[0])}, at place {self.x(node.args[1])}"
+
     def x_Extreme(self, node) -> str:
         return f"the {'highest' if node.highest else 'lowest'} {words(node.name)} of any player"
 

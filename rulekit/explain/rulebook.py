@@ -130,6 +130,12 @@ class _Rulebook:
             for n in g.names:
                 pairs = ", ".join(f"{v} is called {_quote(label)}" for v, label in n.pairs)
                 out.append(f"- {words(n.name)}: {pairs}.")
+        if g.tables:
+            out += ["", "### Tables", ""]
+            for t in g.tables:
+                rows = [", ".join(map(str, values)) if key is None else f"for {key}: {', '.join(map(str, values))}"
+                        for key, values in t.rows]
+                out.append(f"- {_quote(words(t.name))}, by place (1 first): {'; '.join(rows)}.")
         if g.zones:
             out += ["", f"### Zones (where the {self.say.pieces} lie)", ""]
             out += [f"- {self.line(*self.zone_parts(z))}" for z in g.zones]

@@ -671,6 +671,23 @@ class DieDecl:
 
 
 @attrs.frozen
+class TableDecl:
+    """``table NAME: 5: 2, 3, 2  6: 2, 3, 4``: numbers looked up by a row key and a place in
+    the row (1 first), ``NAME(key, place)``; or one row without a key, ``NAME(place)``."""
+    name: str
+    rows: tuple              # (key or None, (values…))
+    span: Span = _span()
+
+
+@attrs.frozen
+class TableValue:
+    """``NAME(key, place)`` or ``NAME(place)``: a number of a declared table."""
+    name: str
+    args: tuple
+    span: Span = _span()
+
+
+@attrs.frozen
 class NamesDecl:
     """``names NAME: 1 "A", 11 "J"``: how people name some values of a number (the others
     are shown as digits). Card attributes of that name, and values declared ``: NAME``
@@ -915,6 +932,7 @@ class Game:
     variants: tuple          # every VariantDecl of the file (name, label) pairs
     applied: tuple           # the names of the variants applied, in order
     names: tuple = ()        # NamesDecl
+    tables: tuple = ()       # TableDecl
     setup_span: Span = attrs.field(default=Span.unknown(), eq=False, repr=False)
     path: str = attrs.field(eq=False, repr=False, default="<rules>")
     source: str = attrs.field(eq=False, repr=False, default="")
@@ -962,7 +980,7 @@ def mentions(node, types) -> bool:
 #: every kind of expression (a value or a condition) the language has
 Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardExtreme, CardQuantifier, Roll, ClaimHolds, ClaimIs,
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
-             Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats]
+             Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats, TableValue]
 #: every kind of statement the language has
 Stmt = Union[Require, ChooseCards, ChooseParam, Move, Swap, Draw, Deal, Shuffle, Gather, Reveal, Assign,
              MakeClaim, ClearClaim, LetGroup, If, ForEach, GoTo, Ask, Do, EndDeal, EndTurn, Log, LetValue,

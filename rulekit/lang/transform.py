@@ -382,6 +382,21 @@ class ToModel(Transformer):
         return m.ChooseParam(str(name), domain, str(names) if names else None,
                              str(prompt)[1:-1] if prompt else None, span=_span(meta))
 
+    def table_decl(self, meta, name, *rows):
+        return m.TableDecl(str(name), tuple(rows), span=_span(meta))
+
+    def table_row(self, meta, key, *values):
+        return (key, tuple(values))
+
+    def table_int(self, meta, value):
+        return int(value)
+
+    def negative_int(self, meta, value):
+        return -int(value)
+
+    def table_value(self, meta, name, args):
+        return m.TableValue(str(name), tuple(args), span=_span(meta))
+
     def names_decl(self, meta, name, *pairs):
         return m.NamesDecl(str(name), tuple(pairs), span=_span(meta))
 

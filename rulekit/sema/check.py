@@ -306,7 +306,8 @@ def _check_names(items: tuple, setup, match, problems: list) -> None:
     where no seat acts, claims, procedures and phases declared once."""
     owners: dict[str, m.Span] = {}
     for item in items:
-        if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.DieDecl, m.SymbolsDecl)):
+        if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.DieDecl, m.SymbolsDecl,
+                             m.TableDecl)):
             if item.name in owners:
                 problems.append(Problem(f"the name '{item.name}' is declared twice", item.span))
             owners[item.name] = item.span
@@ -356,6 +357,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         dice=named(m.DieDecl),
         symbols=named(m.SymbolsDecl),
         names=named(m.NamesDecl),
+        tables=named(m.TableDecl),
         zones=zones,
         counters=named(m.CounterDecl),
         seats=named(m.SeatDecl),

@@ -78,6 +78,8 @@ class _Reader:
         if isinstance(node, m.ValueOf):
             counter = self.counters.get(node.name)
             return counter is not None and counter.seen == "all" and self.expr(node.seat, names)
+        if isinstance(node, m.TableValue):
+            return all(self.expr(a, names) for a in node.args)
         if isinstance(node, m.Extreme):
             counter = self.counters.get(node.name)
             return counter is not None and counter.seen == "all"
