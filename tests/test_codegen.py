@@ -413,6 +413,17 @@ FILL = {
 }
 
 
+def test_no_game_of_the_construct_tests_hides_another():
+    """Each module-level name of test_constructs*.py is assigned once: a second game text under
+    the same name would silently replace the first, for its own tests and for this file's."""
+    import collections
+    for file in ("test_constructs.py", "test_constructs_more.py"):
+        tree = ast.parse((TESTS_DIR / file).read_text(encoding="utf-8"))
+        names = collections.Counter(target.id for node in tree.body if isinstance(node, ast.Assign)
+                                    for target in node.targets if isinstance(target, ast.Name))
+        assert [n for n, k in names.items() if k > 1] == [], file
+
+
 def construct_games() -> list[tuple[str, str]]:
     """(name, rules text) of every game the construct tests write: module constants (the
     templates filled in as those tests fill them) and the texts inside test functions that
