@@ -277,7 +277,7 @@ class Generator:
             return f"({left} {node.op} {self.cpred(node.right)})"
         if isinstance(node, m.CpCompare):
             col = self.ref(cg.attr_table[node.attr], "column")
-            has = self.ref(tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds), "has")
+            has = self.has_attr(node.attr)
             return f"({has}[k] and {col}[k] {_PY_COMPARE[node.op]} {self.ex(node.value)})"
         if isinstance(node, m.CpName):
             name = node.name
@@ -445,10 +445,14 @@ class Generator:
         key = "None" if len(node.args) == 1 else self.ex(node.args[0])
         return f"table_value({table}, {key}, {self.ex(node.args[-1])}, {node.name!r}, {node.span.line})"
 
+    def has_attr(self, attr: str) -> str:
+        """The module's table of which card kinds carry the attribute ``attr``."""
+        return self.ref(tuple(any(a == attr for a, _ in kind.attrs) for kind in self.cg.kinds), "has")
+
     def ex_CardExtreme(self, node):
         cg = self.cg
         column = self.ref(cg.attr_table[node.attr], "column")
-        has = self.ref(tuple(any(a == node.attr for a, _ in kind.attrs) for kind in cg.kinds), "has")
+        has = self.has_attr(node.attr)
         return f"extreme_of({column}, {has}, {self.selection(node.cards)}, {'max' if node.highest else 'min'})"
 
     def ex_TotalOf(self, node):
@@ -711,7 +715,7 @@ class Generator:
         gives the reason: a require its message, a choice what is wrong with it."""
         steps = compiled.steps
         self.scope, self.env, self.hoisted = {}, {}, None
-        nparams = sum(1 for st in steps if type(st) in (ir.ChooseValue, ir.ChooseBlind))
+        nparams = len(compiled.choices)
         has_cards = any(type(st) is ir.ChooseCards for st in steps)     # a blind choice takes values
         out = [f"def check_{phase_index}_{compiled.index}(ctx, action):",
                f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "

@@ -61,7 +61,7 @@ def names_read(node) -> set:
 class CompiledAction:
     """One action of a phase: its opening steps (requires and choices), checked and resolved."""
 
-    __slots__ = ("name", "index", "_steps", "span", "labelled", "exact", "reads_choice")
+    __slots__ = ("name", "index", "_steps", "span", "labelled", "exact", "reads_choice", "choices")
 
     def __init__(self, name, index, steps, span, labelled=False):
         self.name = name
@@ -83,6 +83,8 @@ class CompiledAction:
                              for st in steps)
         #: a require reads a choice (an option may then offer no legal choice at all)
         self.reads_choice = any(type(st) is ir.Require and st.reads_choice for st in steps)
+        #: the steps that give the action's values, in order (a value chosen, or a blind place)
+        self.choices = tuple(st for st in steps if type(st) is ir.ChooseValue or type(st) is ir.ChooseBlind)
 
 
 class CompiledPhase:
@@ -420,16 +422,19 @@ class Compiler:
             node.attr in cg.counter_index or node.attr in cg.seat_index else None
         if typ and typ.startswith("sym:"):
             return NUM
-        self.err(f"'{node.attr}' is not a card attribute", node.span,
-                 self.hint_for(node.attr, cg.attr_table) or "attributes are declared on the cards of the deck")
+        self.not_an_attribute(node.attr, node.span)
         return NUM
+
+    def not_an_attribute(self, attr: str, span: Span) -> None:
+        """The error of a name used as a card attribute that is none."""
+        self.err(f"'{attr}' is not a card attribute", span,
+                 self.hint_for(attr, self.cg.attr_table) or "attributes are declared on the cards of the deck")
 
     def _expr_CardExtreme(self, node, scope) -> str | None:
         """``highest ATTR of CARDS`` and ``lowest ATTR of CARDS``."""
         self.cards(node.cards, scope)
         if node.attr not in self.cg.attr_table or node.attr in scope:
-            self.err(f"'{node.attr}' is not a card attribute", node.span,
-                     self.hint_for(node.attr, self.cg.attr_table) or "attributes are declared on the cards of the deck")
+            self.not_an_attribute(node.attr, node.span)
         return NUM
 
     def _expr_CardQuantifier(self, node, scope) -> str | None:

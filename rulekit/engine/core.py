@@ -547,8 +547,7 @@ class Engine:
         its label before the choices, how people name each value (a blind choice's places
         as ``#1``), the file's prompts."""
         shown, prompts = [], []
-        for st, (_, values) in zip([st for st in a.steps if type(st) in (ir.ChooseValue, ir.ChooseBlind)],
-                                   option.params):
+        for st, (_, values) in zip(a.choices, option.params):
             if type(st) is ir.ChooseBlind:
                 shown.append(tuple(_place_text(v) for v in values))
                 prompts.append(None)
