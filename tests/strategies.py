@@ -166,10 +166,11 @@ def zone_visibility(engine: Engine, state, slot: int) -> tuple[str, str, int | N
 
 
 def may_see(engine: Engine, state, slot: int, seat: int) -> bool:
-    """Whether ``seat`` may see the cards of a zone instance: an open zone or its own zone
-    that its owner sees."""
+    """Whether ``seat`` may see the cards of a zone instance: an open zone, its own zone
+    that its owner sees, or another seat's zone that all but its owner see (forehead)."""
     _, seen, owner = zone_visibility(engine, state, slot)
-    return seen == "all" or (seen == "owner" and owner == seat)
+    return seen == "all" or (seen == "owner" and owner == seat) or \
+        (seen == "others" and owner is not None and owner != seat)
 
 
 # ---------------------------------------------------------------------------- playing
@@ -261,9 +262,10 @@ def play_until(engine: Engine, n: int, seed: int, steps: int):
 def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
     """A state that differs from ``state`` only in cards ``seat`` cannot see.
 
-    One card of a zone of another seat that ``seat`` may not see (a hand, a pile…) is
-    swapped with a different card of another zone ``seat`` may not see (the stock, the
-    undealt deck, another seat's zone…); counts stay the same. Zones whose cards ``seat``
+    One card of a seat's zone that ``seat`` may not see (another seat's hand or pile, or
+    its own card held to the forehead) is swapped with a different card of another zone
+    ``seat`` may not see (the stock, the undealt deck, another seat's zone…); counts stay
+    the same. Zones whose cards ``seat``
     was shown, or that were revealed to all, are left alone (``known``). Where a hidden zone
     holds dice, half the time one of them shows another face instead. Returns None when no
     such change exists.
@@ -274,8 +276,8 @@ def swap_hidden(engine: Engine, state, seat: int, rng: random.Random):
         return refaced
     hidden = [slot for slot, cards in enumerate(state.zones)
               if cards and slot not in known_slots and not may_see(engine, state, slot, seat)]
-    others = [slot for slot in hidden if zone_visibility(engine, state, slot)[2] not in (None, seat)]
-    pairs = [(a, b) for a in others for b in hidden
+    owned = [slot for slot in hidden if zone_visibility(engine, state, slot)[2] is not None]
+    pairs = [(a, b) for a in owned for b in hidden
              if a != b and len(set(state.zones[a]) | set(state.zones[b])) > 1]
     if not pairs:
         return refaced

@@ -94,7 +94,8 @@ def reference_view_parts(engine: Engine, state, seat: int) -> tuple[tuple, tuple
     for slot, cards in enumerate(state.zones):
         zi, owner = cg.zone_owner(slot, state.n)
         decl = cg.zones[zi]
-        visible = decl.seen == "all" or (decl.seen == "owner" and owner == seat)
+        visible = decl.seen == "all" or (decl.seen == "owner" and owner == seat) or \
+            (decl.seen == "others" and 0 <= owner != seat)
         zones.append((decl.name, None if owner < 0 else owner, None if decl.seen == "nobody" else len(cards),
                       tuple(sorted(cards)) if visible else None))
     counters = []

@@ -398,3 +398,28 @@ def test_grammar_builds_in_lark_strict_mode():
     tree = parser.parse(LUGENBEUTEL.read_text(encoding="utf-8"), start="start")
     assert tree.data == "start"
     assert len(tree.children) > 10
+
+
+def test_seen_by_others_needs_a_zone_of_each_player():
+    """A shared zone has no owner for 'seen by others' to leave out (issue 22, forehead cards)."""
+    source = edit("zone stock: shared, holds the deck", "zone stock: shared, holds the deck, seen by others")
+    assert error_text(source) == golden("""
+        mini.rules:7:1: error: 'seen by others' needs a zone of each player: 'stock' is shared
+            zone stock: shared, holds the deck, seen by others
+            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        hint: everyone but its owner sees a zone of each player (a card held to the forehead): write 'zone NAME: per player, seen by others'
+        """)
+
+
+@pytest.mark.parametrize("zone, what", [("pile", "no zone"), ("hand", "a zone of each player")])
+def test_a_zone_is_refilled_from_a_shared_zone(zone, what):
+    """'refill from Z' is checked where the zone is declared, whether the rules draw from it
+    or deal from it (a deal used to take an unknown refill zone silently)."""
+    source = edit("zone stock: shared, holds the deck", f"zone stock: shared, holds the deck, refill from {zone} when empty")
+    caret = "^" * len(f"zone stock: shared, holds the deck, refill from {zone} when empty")
+    assert error_text(source) == golden(f"""
+        mini.rules:7:1: error: 'stock' is refilled from '{zone}', which is {what}
+            zone stock: shared, holds the deck, refill from {zone} when empty
+            {caret}
+        hint: a zone is refilled from a shared zone
+        """)

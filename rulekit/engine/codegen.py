@@ -905,7 +905,13 @@ class Generator:
         zi = self.cg.zone_index.get(node.zone)
         if zi is None or not self.cg.zones[zi].per_player:
             return None
-        return [f"deal_cards(ctx, cg, {self.zone(node.source)}, {zi}, {self.ex(node.count)})"]
+        return [f"deal_cards(ctx, cg, {self.zone(node.source)}, {zi}, {self.ex(node.count)}, "
+                f"{self._refill_of(node.source.zone)!r})"]
+
+    def _refill_of(self, zone: str) -> int | None:
+        """The index of the zone that zone ``zone`` declares to be refilled from, or None."""
+        decl = self.cg.zones[self.cg.zone_index[zone]]
+        return self.cg.zone_index.get(decl.refill_from) if decl.refill_from is not None else None
 
     def st_Gather(self, node):
         return [f"gather_cards(ctx, {self.zone(node.zone)}, faces)"]
@@ -1015,11 +1021,8 @@ class Generator:
         return [f"swap_zones(ctx, {self.zone(node.first)}, {self.zone(node.second)})"]
 
     def st_Draw(self, node):
-        cg = self.cg
-        decl = cg.zones[cg.zone_index[node.source.zone]]
-        refill = cg.zone_index.get(decl.refill_from) if decl.refill_from is not None else None
         return [f"draw_cards(ctx, cg, {self.ex(node.count)}, {self.zone(node.source)}, {self.zone(node.dest)}, "
-                f"{refill!r})"]
+                f"{self._refill_of(node.source.zone)!r})"]
 
     def st_Reveal(self, node):
         viewer = self.seat(node.to) if node.to is not None else "-1"
@@ -1362,6 +1365,8 @@ class Generator:
             cards = f"tuple(sorted(zones[{slot}]))"
             if decl.seen == "owner" and owner >= 0:
                 cards = f"{cards} if seat == {owner} else None"
+            elif decl.seen == "others" and owner >= 0:
+                cards = f"None if seat == {owner} else {cards}"
             elif decl.seen != "all":
                 cards = "None"
             rows.append(f"        ({decl.name!r}, {None if owner < 0 else owner}, {count}, {cards}),")

@@ -223,9 +223,8 @@ class CompiledGame:
         if seat is None:
             zi, owner = self.zone_owner(src, n)
             zd, owner_d = self.zone_owner(dest, n)
-            seen, seen_d = self.zones[zi].seen, self.zones[zd].seen
-            hidden = not (seen_d == "all" or seen_d == "owner" and owner_d == owner)
-            seat = self._keepers[key] = owner if seen == "owner" and hidden else -1
+            hidden = not self.zones[zd].sees(owner_d, owner)
+            seat = self._keepers[key] = owner if self.zones[zi].seen == "owner" and hidden else -1
         return seat
 
     def counter_slot(self, counter: int, seat: int, n: int) -> int:
@@ -820,16 +819,9 @@ class Compiler:
 
     def _stmt_Draw(self, node, scope) -> None:
         """``draw N from ZONE to ZONE``."""
-        cg = self.cg
         self.expr(node.count, scope)
         self.zone(node.source, scope)
         self.zone(node.dest, scope)
-        decl = cg.zones[cg.zone_index.get(node.source.zone, 0)]
-        if decl.refill_from is not None:
-            if decl.refill_from not in cg.zone_index:
-                self.err(f"unknown zone '{decl.refill_from}'", decl.span)
-            elif cg.zones[cg.zone_index[decl.refill_from]].per_player:
-                self.err("a zone can only be refilled from a shared zone", decl.span)
 
     def _stmt_Deal(self, node, scope) -> None:
         """``deal N from ZONE to each ZONE``."""

@@ -1235,8 +1235,7 @@ class Engine:
 
     def _sees(self, slot: int, seat: int, players: int) -> bool:
         zi, owner = self.cg.zone_owner(slot, players)
-        seen = self.cg.zones[zi].seen
-        return seen == "all" or seen == "owner" and owner == seat
+        return self.cg.zones[zi].sees(owner, seat)
 
     def describe_event(self, event: Event, players: int) -> str | None:
         """A line of play-by-play for an event, or None for events not worth a line."""

@@ -71,6 +71,13 @@ def describe(engine, event, n: int) -> str | None:
         if cg.zones[zi].seen == "all" and any(cg.zones[cg.zone_owner(s, n)[0]].seen != "all" for s in d["from"]):
             return f"  face up: {cards_text(engine, d['cards'])}"
         return None
+    if kind == "deal" and cg.zones[d["zone"]].seen in ("all", "others"):
+        # cards dealt face up, or to be seen by all but their owner (held to the forehead)
+        how = "face up" if cg.zones[d["zone"]].seen == "all" else "for the others to see"
+        held = [f"{seat_name(cg.zone_owner(slot, n)[1])} "
+                + (cards_text(engine, cards) if None not in cards else pieces_text(engine, cards))
+                for slot, cards in d.get("dealt", ())]
+        return f"  dealt {how}: {'; '.join(held)}" if held else None
     if kind == "roll_dice":
         zi, owner = cg.zone_owner(d["zone"], n)
         who = f"{seat_name(owner)} rolls" if owner >= 0 else "rolled:"

@@ -235,6 +235,20 @@ def swap_zones(ctx, a: int, b: int) -> None:
         ctx.events.append(("move", None, {"to": a, "cards": second, "from": [b] if second else [], "lay": False}))
 
 
+def refill_zone(ctx, cg, s: int, refill: int) -> None:
+    """An empty zone instance ``s`` that declares ``refill from Z when empty`` (``refill``:
+    the index of shared zone Z) takes Z's cards, shuffled (a ``refill`` event)."""
+    zones = ctx.zones
+    r = cg.zone_base(ctx.n)[refill]
+    if zones[r]:
+        cards = list(zones[r])
+        ctx.rng.shuffle(cards)
+        zones[s] = tuple(cards)
+        zones[r] = ()
+        touch(ctx, r)
+        ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards), "order": tuple(cards)}))
+
+
 def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
     """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
     (the topmost first); an empty ``s`` is first refilled from the zone declared
@@ -250,15 +264,7 @@ def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
         got = []
         for _ in range(want):
             if not zones[s] and refill is not None:
-                r = cg.zone_base(ctx.n)[refill]
-                if zones[r]:
-                    cards = list(zones[r])
-                    ctx.rng.shuffle(cards)
-                    zones[s] = tuple(cards)
-                    zones[r] = ()
-                    touch(ctx, r)
-                    ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards),
-                                                        "order": tuple(cards)}))
+                refill_zone(ctx, cg, s, refill)
             if not zones[s]:
                 break
             got.append(zones[s][-1])
@@ -575,16 +581,21 @@ def loop_range(low: int, high: int, line: int) -> range:
     return range(low, high + 1)
 
 
-def deal_cards(ctx, cg, s: int, zi: int, wanted: int) -> None:
+def deal_cards(ctx, cg, s: int, zi: int, wanted: int, refill: int | None = None) -> None:
     """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
-    the top of zone instance ``s``, ``wanted`` rounds or until it is empty."""
+    the top of zone instance ``s``, ``wanted`` rounds or until it is empty (an empty ``s``
+    first refilled from the zone declared ``refill``, as ``draw`` does)."""
     base = cg.zone_base(ctx.n)[zi]
     # zone instance -> the cards it got, in the order dealt: only for an event someone reads
     dealt: dict | None = {} if ctx.events is not NO_EVENTS else None
     for _ in range(wanted):
+        if not ctx.zones[s] and refill is not None:
+            refill_zone(ctx, cg, s, refill)
         if not ctx.zones[s]:
             break                # the source is empty: nothing more to deal
         for seat in in_play(ctx):
+            if not ctx.zones[s] and refill is not None:
+                refill_zone(ctx, cg, s, refill)
             if not ctx.zones[s]:
                 break
             card = ctx.zones[s][-1]

@@ -246,6 +246,8 @@ class _Rulebook:
         if z.per_player:
             where = "one for each player"
             seen = {"owner": f"its owner sees the {what} in it, the others only how many there are",
+                    "others": f"everyone but its owner sees the {what} in it (held to the forehead); "
+                              "its owner sees only how many there are",
                     "all": f"the {what} lie face up",
                     "count": f"the {what} lie face down: everyone, its owner too, sees only how many there are",
                     "nobody": f"nobody sees the {what} in it, nor how many there are"}
@@ -259,7 +261,7 @@ class _Rulebook:
         if z.holds_deck:
             parts.append("all cards of the deck start here")
         if z.refill_from:
-            parts.append(f"when a draw finds it empty, the {what} of the {words(z.refill_from)} are first "
+            parts.append(f"when a draw or a deal finds it empty, the {what} of the {words(z.refill_from)} are first "
                          f"shuffled into it")
         return words(z.name), parts
 

@@ -707,13 +707,22 @@ class SymbolsDecl:
 
 @attrs.frozen
 class ZoneDecl:
-    """A zone: ``per_player`` or shared; ``seen`` is owner, all, nobody or count."""
+    """A zone: ``per_player`` or shared; ``seen`` is owner, others (everyone but its owner:
+    a card held to the forehead), all, nobody or count (only how many)."""
     name: str
     per_player: bool
     seen: str
     holds_deck: bool = False
     refill_from: str | None = None
     span: Span = _span()
+
+    def sees(self, owner: int, seat: int) -> bool:
+        """Whether ``seat`` sees the faces of the cards in this zone's instance of seat
+        ``owner`` (-1 for a shared zone): the one reading of ``seen`` for views, events and
+        the engine's bookkeeping of who knows which card."""
+        seen = self.seen
+        return seen == "all" or owner >= 0 and (seen == "owner" and owner == seat
+                                                or seen == "others" and owner != seat)
 
 
 @attrs.frozen

@@ -181,7 +181,7 @@ class ToModel(Transformer):
                 per_player = True
             elif p == "shared":
                 per_player = False
-            elif p in ("owner", "all", "nobody", "count"):
+            elif p in ("owner", "others", "all", "nobody", "count"):
                 seen = p
             elif p == "holds":
                 holds = True
@@ -200,6 +200,9 @@ class ToModel(Transformer):
 
     def seen_by_all(self, meta):
         return "all"
+
+    def seen_by_others(self, meta):
+        return "others"
 
     def seen_by_nobody(self, meta):
         return "nobody"
@@ -388,7 +391,7 @@ class ToModel(Transformer):
     def table_row(self, meta, key, *values):
         return (key, tuple(values))
 
-    def table_int(self, meta, value):
+    def signed_int(self, meta, value):
         return int(value)
 
     def negative_int(self, meta, value):

@@ -293,6 +293,16 @@ def _check_pieces(items: tuple, deck, dice: tuple, players, problems: list) -> t
         problems.append(Problem("exactly one zone must hold the deck at the start", span,
                                 "add 'holds the deck' to the zone where the cards start, e.g. the stock"))
     per_player = {z.name for z in zones if z.per_player}
+    shared = {z.name for z in zones if not z.per_player}
+    for z in zones:
+        if z.seen == "others" and not z.per_player:
+            problems.append(Problem(f"'seen by others' needs a zone of each player: '{z.name}' is shared", z.span,
+                                    "everyone but its owner sees a zone of each player (a card held to the "
+                                    "forehead): write 'zone NAME: per player, seen by others'"))
+        if z.refill_from is not None and z.refill_from not in shared:
+            what = "a zone of each player" if z.refill_from in per_player else "no zone"
+            problems.append(Problem(f"'{z.name}' is refilled from '{z.refill_from}', which is {what}", z.span,
+                                    suggest(z.refill_from, shared) or "a zone is refilled from a shared zone"))
     for card in deck.cards if deck else ():
         for p in card.props:
             if p.kind == "each" and p.name not in per_player:
