@@ -1297,3 +1297,57 @@ def test_a_missing_row_or_place_is_a_located_error(old, new, message):
 ])
 def test_a_table_misused_is_an_error(old, new, message):
     assert error_of(TABLES.replace(old, new)).split("error: ")[1] == message
+
+
+# ---------------------------------------------------------------------------- a hidden counter told
+SEALED = """\
+game "Sealed bids"
+players 2..4
+deck {
+  card coin: count 8
+}
+zone stock: shared, holds the deck
+counter bid per player = 0, seen by owner
+counter pot = 0, seen by nobody
+setup { go to offer }
+vote offer: each of everyone {
+  action offer "bids in secret" {
+    choose n in 0..3 "how much?"
+    set bid of actor = n
+    add n to pot
+  }
+  then {
+    for each p in everyone { reveal bid of p }
+    show pot to P1
+    end deal
+  }
+}
+match { deals until true }
+"""
+
+
+def test_a_hidden_counter_is_told_by_reveal_and_show():
+    """'reveal COUNTER of SEAT' tells every seat the value a hidden counter has now (a
+    ``counter`` event each perceives); 'show COUNTER to SEAT' tells that seat alone; the
+    view keeps the counters hidden (issue 22: a secret number, then revealed)."""
+    engine, state = started(SEALED, 3)
+    events = []
+    for seat, n in enumerate((3, 0, 2)):
+        state, evs = engine.apply(state, Action("offer", (), (n,)), random.Random(0))
+        events.extend(evs)
+    told = [(e.kind, e.seat, e.data["counter"], e.data["seat"], e.data["value"]) for e in events
+            if e.kind in ("counter", "show_counter")]
+    assert [("counter", None, "bid", 0, 3), ("counter", None, "bid", 1, 0), ("counter", None, "bid", 2, 2),
+            ("show_counter", 0, "pot", -1, 5)] == told
+    shown = [e for e in events if e.kind == "show_counter"][0]
+    assert [shown, None, None] == [engine.observe(shown, s, 3) for s in range(3)]
+    assert ["  P1's bid: 3", "  (shown to P1: pot: 5)"] == [engine.describe_event(e, 3) for e in events
+                                                            if e.kind in ("counter", "show_counter")][0::3]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("reveal bid of p", "reveal bid", "'bid' is a counter of each player: say whose"),
+    ("show pot to P1", "show pot of P2 to P1", "'pot' is a counter of the table, not of a player"),
+])
+def test_a_told_counter_says_whose_when_it_is_one_of_each_player(old, new, message):
+    assert message in error_of(SEALED.replace(old, new))

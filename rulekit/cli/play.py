@@ -224,7 +224,8 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
             if ev.seat is not None and ev.seat not in human_seats:
                 # a private result (an inspection) is for the seat that saw it alone
                 if every_step:
-                    seen = pieces_text(engine, ev.data.get("cards", ()))
+                    seen = (pieces_text(engine, ev.data["cards"]) if "cards" in ev.data
+                            else f"a {ev.data.get('counter', 'value').replace('_', ' ')}")
                     console.print(f"  ({seat_name(ev.seat)} is shown {seen})", markup=False, soft_wrap=True)
                 continue
             if ev.kind == "deal_end":

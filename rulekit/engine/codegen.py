@@ -1028,6 +1028,17 @@ class Generator:
         viewer = self.seat(node.to) if node.to is not None else "-1"
         return [f"reveal_cards(ctx, {self.selection(node.cards)}, {viewer}, {isinstance(node.cards, m.Claimed)})"]
 
+    def st_RevealCounter(self, node):
+        ci = self.cg.counter_index[node.counter]
+        base = self.cg.counter_base(self.n)[ci]
+        if not self.cg.game.counters[ci].per_player:
+            slot, seat = str(base), "-1"
+        else:
+            seat = self.seat(node.seat) if node.seat is not None else f"ctx.seats[{ACTOR}]"
+            slot = f"{base} + {seat}"
+        viewer = self.seat(node.to) if node.to is not None else "-1"
+        return [f"reveal_counter(ctx, {node.counter!r}, {slot}, {seat}, {viewer})"]
+
     def st_RollDice(self, node):
         return [f"roll_dice_in(ctx, {self.selection(node.cards)}, faces)"]
 

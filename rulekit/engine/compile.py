@@ -848,6 +848,20 @@ class Compiler:
         if node.to is not None:
             self.seat(node.to, scope)
 
+    def _stmt_RevealCounter(self, node, scope) -> None:
+        """``reveal COUNTER of SEAT`` and ``show COUNTER of SEAT to SEAT``."""
+        decl = self.cg.game.counters[self.cg.counter_index[node.counter]]
+        if decl.per_player and node.seat is None and not node.yours:
+            self.err(f"'{node.counter}' is a counter of each player: say whose", node.span,
+                     f"write 'reveal {node.counter} of SEAT' or 'reveal your {node.counter}'")
+        elif not decl.per_player and (node.seat is not None or node.yours):
+            self.err(f"'{node.counter}' is a counter of the table, not of a player", node.span,
+                     f"write 'reveal {node.counter}'")
+        if node.seat is not None:
+            self.seat(node.seat, scope)
+        if node.to is not None:
+            self.seat(node.to, scope)
+
     def _stmt_Assign(self, node, scope) -> None:
         """``set``, ``add`` and ``subtract``."""
         self.assign(node, scope)
@@ -957,6 +971,7 @@ class Compiler:
         m.Shuffle: "_stmt_Shuffle",
         m.Gather: "_stmt_Gather",
         m.Reveal: "_stmt_Reveal",
+        m.RevealCounter: "_stmt_RevealCounter",
         m.Assign: "_stmt_Assign",
         m.MakeClaim: "_stmt_MakeClaim",
         m.LetGroup: "_stmt_LetGroup",

@@ -1204,7 +1204,7 @@ class Engine:
         that seat would know: the events of a seat's public history (``View.history``).
         """
         kind, data = event.kind, event.data
-        if kind == "show":
+        if kind in ("show", "show_counter"):
             return event if event.seat == seat else None
         if kind in ("move", "draw", "pick", "roll_dice"):
             slot = data.get("to", data.get("zone", -1))

@@ -61,6 +61,10 @@ def describe(engine, event, n: int) -> str | None:
         return None
     if kind == "reveal":
         return f"  revealed: {_grouped(engine, d, n)}"
+    if kind in ("counter", "show_counter"):
+        whose = "" if d["seat"] < 0 else f"{seat_name(d['seat'])}'s "
+        told = f"{whose}{d['counter'].replace('_', ' ')}: {number_text(d['value'])}"
+        return f"  {told}" if kind == "counter" else f"  (shown to {seat_name(event.seat)}: {told})"
     if kind == "show":
         return f"  (shown to {seat_name(event.seat)}: {_grouped(engine, d, n)})"
     if kind == "roll":

@@ -290,6 +290,15 @@ def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
         ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
 
 
+def reveal_counter(ctx, name: str, slot: int, seat: int, viewer: int) -> None:
+    """``reveal COUNTER of SEAT`` / ``show … to SEAT``: the counter's value now (counter
+    slot ``slot``, of ``seat``, -1 for the table's) is told to seat ``viewer`` (-1: to
+    everyone) by a ``counter`` event (``show_counter`` for one seat)."""
+    if ctx.events is not NO_EVENTS:
+        data = {"counter": name, "seat": seat, "value": ctx.counters[slot]}
+        ctx.events.append(("counter", None, data) if viewer < 0 else ("show_counter", viewer, data))
+
+
 def claimed_top(ctx) -> list:
     """The claimed cards as a selection [(zone instance, kinds)]: the top cards of the zone
     they were laid on ([] when no cards are claimed)."""
@@ -723,6 +732,7 @@ __all__ = [
     'claimed_top',
     'clockwise',
     'deal_cards',
+    'reveal_counter',
     'divisor',
     'draw_cards',
     'except_seats',

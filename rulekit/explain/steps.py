@@ -166,6 +166,17 @@ class _Steps:
             return self._one(f"you secretly look at {cards}")
         return self._one(f"show {cards} to {self.say.x(stmt.to)} alone")
 
+    def s_RevealCounter(self, stmt) -> list:
+        if stmt.seat is None and not stmt.yours:
+            what = f"the {words(stmt.counter)}"
+        else:
+            what = "your " + words(stmt.counter) if stmt.yours else self.say.of_seat(words(stmt.counter), stmt.seat)
+        if stmt.to is None:
+            return self._one(f"tell everyone {what} (its value now)")
+        if self.say._is_you(stmt.to):
+            return self._one(f"you secretly learn {what}")
+        return self._one(f"tell {self.say.x(stmt.to)} alone {what} (its value now)")
+
     def s_Assign(self, stmt) -> list:
         target, value = stmt.target, stmt.value
         name = target.name

@@ -450,6 +450,19 @@ class Reveal:
 
 
 @attrs.frozen
+class RevealCounter:
+    """``reveal COUNTER of SEAT`` (``your COUNTER``; a shared counter alone) or ``show … to
+    SEAT``: the value a counter has now is told to every seat (or to one), like a card
+    turned up; later values stay as hidden as the counter is. Written as a ``reveal`` of a
+    zone; :func:`resolve_reveals` tells the two apart once the counters are known."""
+    counter: str
+    seat: Seat | None = None
+    yours: bool = False
+    to: Seat | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
 class Target:
     """What ``set``, ``add`` and ``subtract`` change: ``NAME`` (a counter, a seat variable, or for
     ``add``, a group) or ``NAME of SEAT``; ``seat`` None: a per-player counter is the actor's."""
@@ -981,6 +994,36 @@ def nodes(node):
                     yield from nodes(child)
 
 
+def rewrite(node, change):
+    """``node`` with every model node inside it (depth first, children before parents)
+    replaced by ``change(n)``, which returns ``n`` itself to keep it; nodes whose children
+    did not change are kept as they are. A list or tuple of nodes gives one of the same type."""
+    if isinstance(node, (tuple, list)):
+        new = type(node)(rewrite(x, change) for x in node)
+        return node if all(a is b for a, b in zip(new, node)) else new
+    if not hasattr(node, "__attrs_attrs__"):
+        return node
+    changed = {}
+    for a in node.__attrs_attrs__:
+        value = getattr(node, a.name)
+        if isinstance(value, tuple) or hasattr(value, "__attrs_attrs__"):
+            new = rewrite(value, change)
+            if new is not value:
+                changed[a.name] = new
+    return change(attrs.evolve(node, **changed) if changed else node)
+
+
+def resolve_reveals(node, counters) -> object:
+    """``node`` with each ``reveal``/``show`` of a name in ``counters`` (and not a zone)
+    read as :class:`RevealCounter`."""
+    def change(n):
+        if type(n) is Reveal and type(n.cards) is ZoneRef and n.cards.zone in counters:
+            ref = n.cards
+            return RevealCounter(ref.zone, ref.seat, ref.yours, n.to, span=n.span)
+        return n
+    return rewrite(node, change)
+
+
 def mentions(node, types) -> bool:
     """Whether ``node``, or any model node inside it, is an instance of ``types``."""
     return any(isinstance(n, types) for n in nodes(node))
@@ -991,6 +1034,6 @@ Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardExtreme, CardQuanti
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
              Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats, TableValue]
 #: every kind of statement the language has
-Stmt = Union[Require, ChooseCards, ChooseParam, Move, Swap, Draw, Deal, Shuffle, Gather, Reveal, Assign,
+Stmt = Union[Require, ChooseCards, ChooseParam, Move, Swap, Draw, Deal, Shuffle, Gather, Reveal, RevealCounter, Assign,
              MakeClaim, ClearClaim, LetGroup, If, ForEach, GoTo, Ask, Do, EndDeal, EndTurn, Log, LetValue,
              RemoveSeat, KnockOut, RollDice, Repeat, ForRange, ForKinds]

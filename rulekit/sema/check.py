@@ -355,6 +355,9 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     if problems:
         raise RulesError(file.path, file.source, problems)
     items, applied = apply_variants(file, tuple(variants))
+    counters = {i.name for i in items if isinstance(i, m.CounterDecl)} - {i.name for i in items if isinstance(i, m.ZoneDecl)}
+    if counters:
+        items = m.resolve_reveals(items, counters)       # 'reveal bribe of p': a counter, not a zone
     decls = _Declarations(items, problems)
     game, players, setup, match = decls.game, decls.players, decls.setup, decls.match
     kinds, zones = _check_pieces(items, decls.deck, decls.dice, players, problems)
