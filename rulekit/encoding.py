@@ -330,7 +330,7 @@ class ActionSpace:
             sizes = range(max(1, bounds[0]), min(n, bounds[1]) + 1)
             return ParamSpace(s.name, "group", tuple(g for size in sizes for g in itertools.combinations(range(n), size)))
         if d.kind != "range":
-            return ParamSpace(s.name, "seat", tuple(range(n)))
+            return ParamSpace(s.name, "seat", tuple(range(n)) + ((-1,) if d.or_nobody else ()))
         low = value_bounds(d.low, facts, known)
         high = value_bounds(d.high, facts, known)
         # a range holds at most MAX_CHOICES values (the engine's own limit on one choice)

@@ -1351,3 +1351,71 @@ def test_a_hidden_counter_is_told_by_reveal_and_show():
 ])
 def test_a_told_counter_says_whose_when_it_is_one_of_each_player(old, new, message):
     assert message in error_of(SEALED.replace(old, new))
+
+
+# ---------------------------------------------------------------------------- a target that may be absent
+GUARDS = """\
+game "Guards"
+players 2..4
+deck {
+  card maid: count 4
+  card guard: count 6                 # on top: dealt first
+}
+zone hand: per player, seen by owner
+zone stock: shared, holds the deck
+zone discard: shared, seen by all
+group protected
+counter hits per player = 0
+setup {
+  deal 1 from stock to each hand
+  go to play
+}
+turn play clockwise {
+  action guard "plays a guard on {p}" {
+    require some card in your hand is guard "no guard in hand"
+    choose p in seats in others except protected or nobody "on whom?"
+    move top 1 of (your hand where guard) to discard
+    if not p is nobody {
+      add 1 to hits of p
+    }
+    draw 1 from stock to your hand
+  }
+}
+match {
+  deals until true
+  winners: lowest hits
+}
+"""
+
+
+def test_a_target_chosen_or_nobody_is_nobody_only_when_no_seat_can_be_chosen():
+    """'choose p in seats in SEATS or nobody': the seats of SEATS when there are any, else
+    only nobody; the action is played without effect on nobody (issue 22: Love Letter's
+    Guard when every other player is protected)."""
+    engine, state = started(GUARDS, 3)
+    assert [(1,), (2,)] == legal_params(engine, state, "guard")
+    with pytest.raises(IllegalAction):
+        play(engine, state, Action("guard", (), (-1,)))
+    groups = list(state.groups)
+    groups[engine.cg.group_index["protected"]] = (1, 2)
+    state = state._replace(groups=tuple(groups))
+    assert [(-1,)] == legal_params(engine, state, "guard")
+    with pytest.raises(IllegalAction):
+        play(engine, state, Action("guard", (), (1,)))
+    after, events = engine.apply(state, Action("guard", (), (-1,)), random.Random(0))
+    assert [0, 0, 0] == [dict(engine.view(after, 0).counters)["hits"][s] for s in range(3)]
+    assert "P1 plays a guard on nobody" == engine.describe_event(events[0], 3)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("    if not p is nobody {\n      add 1 to hits of p\n    }", "    add 1 to hits of p",
+     "'p' may be nobody here (it was chosen 'or nobody')"),
+    ("    if not p is nobody {", "    if not p is nobody or count of stock = 0 {",
+     "'p' may be nobody here (it was chosen 'or nobody')"),
+    ("or nobody \"on whom?\"", "\"on whom?\"", "'p' is always a seat"),
+])
+def test_a_target_that_may_be_nobody_is_a_seat_only_where_a_condition_says_so(old, new, message):
+    """A seat chosen 'or nobody' is used as a seat only under 'if not p is nobody' (or in the
+    'else' of 'if p is nobody'); 'is nobody' of a seat that is always one is refused."""
+    assert message in error_of(GUARDS.replace(old, new))
+    engine_of(GUARDS.replace("    if not p is nobody {", "    if p is nobody { log \"no one\" } else {"))

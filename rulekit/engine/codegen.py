@@ -33,7 +33,8 @@ from typing import Callable
 
 from .. import ir
 from ..lang import model as m
-from .compile import BOOL, GROUP, KIND, NUM, SEAT, _PLAYER_NAME, CompiledGame, Compiler, names_read, note_revealed
+from .compile import (BOOL, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, _PLAYER_NAME, CompiledGame, Compiler, _seats_found,
+                      names_read, note_revealed)
 from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
 
 #: what an enumerator yields when its budget of candidates runs out
@@ -372,6 +373,9 @@ class Generator:
     def ex_ClaimIs(self, node):
         ci = self.cg.claims[node.claim].index
         return f"(ctx.claim is not None and ctx.claim[0] == {ci})"
+
+    def ex_IsNobody(self, node):
+        return f"({self.ex(m.Name(node.name, span=node.span))} < 0)"
 
     def ex_IsOut(self, node):
         return f"(ctx.out[{self.seat(m.SeatName(node.seat, span=node.span))}] > 0)"
@@ -803,6 +807,8 @@ class Generator:
             return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
             return f"seat_groups({self.seat_set(d.seats)}, {self.how_many(d.size)})"
+        if d.or_nobody:
+            return f"(tuple({self.seat_set(d.seats)}) or (-1,))"      # no seat to choose: nobody
         return self.seat_set(d.seats)
 
     # ------------------------------------------------------------ statements
@@ -833,10 +839,10 @@ class Generator:
 
     def st_If(self, node):
         lines = [f"if {self.ex(node.cond)}:"]
-        lines.extend("    " + x for x in self.block(node.then, self.scope))
+        lines.extend("    " + x for x in self.block(node.then, _seats_found(node.cond, self.scope, True)))
         if node.orelse:
             lines.append("else:")
-            lines.extend("    " + x for x in self.block(node.orelse, self.scope))
+            lines.extend("    " + x for x in self.block(node.orelse, _seats_found(node.cond, self.scope, False)))
         return lines
 
     def st_GoTo(self, node):
@@ -974,7 +980,7 @@ class Generator:
                 continue
             typ = self.comp.expr(part, self.scope)
             value = self.ex(part)
-            if typ == SEAT:
+            if typ in (SEAT, MAYBE_SEAT):
                 pieces.append(f"seat_name({value})")
             elif typ == GROUP:
                 pieces.append(f"' and '.join([seat_name(s) for s in {value}])")

@@ -29,6 +29,8 @@ from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # 
 from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, EndOfDeal, multiset_contains, remove_cards
 
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
+#: a seat chosen ``or nobody``: usable as a seat only where ``not NAME is nobody`` holds
+MAYBE_SEAT = "seat?"
 BUILTIN_SEATS = ("current", "actor", "claimant")
 DECLINE = "decline"
 
@@ -45,6 +47,26 @@ def base_type(typ):
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
+def _seats_found(cond, scope: dict, holds: bool) -> dict:
+    """``scope`` where ``cond`` holds (``holds``) or fails: a seat chosen ``or nobody`` is
+    a seat where ``not NAME is nobody`` holds (alone or joined by ``and``), or where ``NAME
+    is nobody`` fails."""
+    found = set()
+
+    def proves(c, holds: bool) -> None:
+        if isinstance(c, m.Not):
+            proves(c.operand, not holds)
+        elif isinstance(c, m.IsNobody) and not holds:
+            found.add(c.name)
+        elif isinstance(c, m.BinOp) and (c.op == "and" and holds or c.op == "or" and not holds):
+            proves(c.left, holds)
+            proves(c.right, holds)
+
+    proves(cond, holds)
+    found = {n for n in found if scope.get(n) == MAYBE_SEAT}
+    return {**scope, **{n: SEAT for n in found}} if found else scope
+
+
 def names_read(node) -> set:
     """Every bare name an expression (or any model node) reads: values, seats, groups."""
     found = set()
@@ -53,6 +75,8 @@ def names_read(node) -> set:
             found.add(n.name)
         elif isinstance(n, (m.Member, m.IsOut)):
             found.add(n.seat)
+        elif isinstance(n, m.IsNobody):
+            found.add(n.name)
         elif isinstance(n, m.SeatSet) and n.name is not None:
             found.add(n.name)
     return found
@@ -274,7 +298,10 @@ class Compiler:
             return
         if isinstance(node, m.SeatName):
             typ = self.name(m.Name(node.name, span=node.span), scope)
-            if typ != SEAT and typ is not None:
+            if typ == MAYBE_SEAT:
+                self.err(f"'{node.name}' may be nobody here (it was chosen 'or nobody')", node.span,
+                         f"use it where it is a seat: if not {node.name} is nobody {{ … }}")
+            elif typ != SEAT and typ is not None:
                 self.err(f"'{node.name}' is not a seat", node.span,
                          "a seat is current, actor, claimant, a declared seat or 'left of …'")
             return
@@ -537,6 +564,13 @@ class Compiler:
                      self.hint_for(node.name, cg.counter_index))
         return NUM
 
+    def _expr_IsNobody(self, node, scope) -> str | None:
+        """``NAME is nobody``."""
+        if self.name(m.Name(node.name, span=node.span), scope) not in (MAYBE_SEAT, None):
+            self.err(f"'{node.name}' is always a seat", node.span,
+                     "only a seat chosen with 'choose NAME in seats in SEATS or nobody' may be nobody")
+        return BOOL
+
     def _expr_IsOut(self, node, scope) -> str | None:
         """``SEAT is out``."""
         self.seat(m.SeatName(node.seat, span=node.span), scope)
@@ -603,6 +637,7 @@ class Compiler:
         m.PlayerCount: "_expr_PlayerCount",
         m.Extreme: "_expr_Extreme",
         m.IsOut: "_expr_IsOut",
+        m.IsNobody: "_expr_IsNobody",
         m.CountSeats: "_expr_CountSeats",
         m.SeatQuantifier: "_expr_SeatQuantifier",
         m.OverSeats: "_expr_OverSeats",
@@ -622,7 +657,8 @@ class Compiler:
     def want(self, typ, expected, node):
         typ = base_type(typ)
         if typ is not None and typ != expected:
-            names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat", GROUP: "a set of seats"}
+            names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat", GROUP: "a set of seats",
+                     MAYBE_SEAT: "a seat that may be nobody"}
             self.err(f"expected {names.get(expected, expected)}, found {names.get(typ, 'a symbol')}", node.span)
 
     def binop(self, node: m.BinOp, scope) -> str:
@@ -884,9 +920,9 @@ class Compiler:
     def _stmt_If(self, node, scope) -> None:
         """``if COND { … } else { … }``."""
         self.want(self.expr(node.cond, scope), BOOL, node.cond)
-        self.block(node.then, scope)
+        self.block(node.then, _seats_found(node.cond, scope, True))
         if node.orelse:
-            self.block(node.orelse, scope)
+            self.block(node.orelse, _seats_found(node.cond, scope, False))
 
     def _stmt_ForKinds(self, node, scope) -> None:
         """``for each NAME in deck { … }``."""
@@ -1173,7 +1209,7 @@ class Compiler:
                 self.err("choose at least 1 seat", d.span)
             self.want(self.expr(d.size, scope), NUM, d.size)
             return GROUP
-        return SEAT
+        return MAYBE_SEAT if d.or_nobody else SEAT
 
     def force(self, p: m.PhaseDecl, actions: list, cp: CompiledPhase) -> None:
         """``action NAME … forced when COND``: while COND holds for the deciding seat, the

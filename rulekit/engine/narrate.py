@@ -4,8 +4,9 @@ from __future__ import annotations
 
 
 def seat_name(seat: int) -> str:
-    """How a seat is named to people: P1, P2, … (seat 0 is P1)."""
-    return f"P{seat + 1}"
+    """How a seat is named to people: P1, P2, … (seat 0 is P1); -1 (a seat chosen ``or
+    nobody`` that found none) is "nobody"."""
+    return f"P{seat + 1}" if seat >= 0 else "nobody"
 
 
 _VULGAR = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾", (1, 5): "⅕", (2, 5): "⅖",

@@ -507,6 +507,9 @@ class _Phrases:
     def x_Extreme(self, node) -> str:
         return f"the {'highest' if node.highest else 'lowest'} {words(node.name)} of any player"
 
+    def x_IsNobody(self, node) -> str:
+        return f"{node.name} is nobody (there was no player to choose)"
+
     def x_IsOut(self, node) -> str:
         seat = m.Name(node.seat)
         return f"{self.x(seat)} {self.verb(seat, 'is', 'are')} out of the match"
@@ -547,6 +550,8 @@ class _Phrases:
             return "a claim stands"
         if isinstance(inner, m.ClaimHolds):
             return "the claim is false" if inner.cards is None else f"the claim is false of {self.x(inner.cards)} alone"
+        if isinstance(inner, m.IsNobody):
+            return f"{inner.name} is a player"
         if isinstance(inner, m.IsOut):
             seat = m.Name(inner.seat)
             return f"{self.x(seat)} {self.verb(seat, 'is', 'are')} still in the match"

@@ -108,6 +108,9 @@ class _Steps:
             symbols = self.say.symbol_sets.get(d.name, ())
             listed = _join(symbols, "or") if len(symbols) <= 8 else f"{symbols[0]} to {symbols[-1]}"
             return self._one(f"choose {_article(words(d.name))} {name}: {listed}")
+        if d.kind == "seats" and d.or_nobody:
+            return self._one(f"choose a player {name} among {self.say.x(d.seats)}; if there is none, "
+                             f"{name} is nobody")
         if d.kind == "seats":
             return self._one(f"choose a player {name} among {self.say.x(d.seats)}")
         if d.kind == "group":

@@ -143,6 +143,13 @@ class Extreme:
 
 
 @attrs.frozen
+class IsNobody:
+    """``NAME is nobody``: a seat chosen ``or nobody`` found no seat to choose."""
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
 class IsOut:
     """``SEAT is out``: the seat was knocked out of the match."""
     seat: str
@@ -363,14 +370,16 @@ class ChooseCards:
 @attrs.frozen
 class Domain:
     """What a chosen parameter ranges over: ``range`` (low..high), ``symbols`` (a symbol set),
-    ``seats`` (one seat of a seat set) or ``group`` (``size`` different seats of a seat set;
-    a :class:`Num` or a value written in parentheses)."""
+    ``seats`` (one seat of a seat set; ``or_nobody``: no seat when the set is empty, a
+    target that may be absent) or ``group`` (``size`` different seats of a seat set; a
+    :class:`Num` or a value written in parentheses)."""
     kind: str
     low: Expr | None = None
     high: Expr | None = None
     name: str | None = None
     seats: SeatSet | None = None
     size: "Expr | None" = None
+    or_nobody: bool = False
     span: Span = _span()
 
 
@@ -1032,7 +1041,7 @@ def mentions(node, types) -> bool:
 #: every kind of expression (a value or a condition) the language has
 Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardExtreme, CardQuantifier, Roll, ClaimHolds, ClaimIs,
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
-             Member, IsOut, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats, TableValue]
+             Member, IsOut, IsNobody, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats, TableValue]
 #: every kind of statement the language has
 Stmt = Union[Require, ChooseCards, ChooseParam, Move, Swap, Draw, Deal, Shuffle, Gather, Reveal, RevealCounter, Assign,
              MakeClaim, ClearClaim, LetGroup, If, ForEach, GoTo, Ask, Do, EndDeal, EndTurn, Log, LetValue,

@@ -418,6 +418,9 @@ class ToModel(Transformer):
     def dom_seats(self, meta, seats):
         return m.Domain("seats", seats=seats, span=_span(meta))
 
+    def dom_seats_or_nobody(self, meta, seats):
+        return m.Domain("seats", seats=seats, or_nobody=True, span=_span(meta))
+
     def move(self, meta, cards, dest, bottom):
         return m.Move(cards, dest, bottom=bottom is not None, span=_span(meta))
 
@@ -647,6 +650,9 @@ class ToModel(Transformer):
 
     def is_out(self, meta, name):
         return m.IsOut(str(name), span=_span(meta))
+
+    def is_nobody(self, meta, name):
+        return m.IsNobody(str(name), span=_span(meta))
 
     def count_seats(self, meta, seats):
         return m.CountSeats(seats, span=_span(meta))

@@ -21,7 +21,7 @@ _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 #: expressions that read nothing of the state a seat could not see, whatever they hold
 #: (what they hold is judged on its own)
-_PUBLIC = (m.Num, m.Bool, m.ClaimIs, m.NoClaim, m.ClaimedField, m.PlayerCount, m.IsOut, m.SeatName,
+_PUBLIC = (m.Num, m.Bool, m.ClaimIs, m.NoClaim, m.ClaimedField, m.PlayerCount, m.IsOut, m.IsNobody, m.SeatName,
            m.CpName, m.BinOp, m.Not, m.MinMax, m.CondValue, m.Neighbour, m.FirstOf, m.CountSeats,
            m.Member, m.CpCompare, m.CpLogic)
 
