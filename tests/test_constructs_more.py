@@ -1419,3 +1419,14 @@ def test_a_target_that_may_be_nobody_is_a_seat_only_where_a_condition_says_so(ol
     'else' of 'if p is nobody'); 'is nobody' of a seat that is always one is refused."""
     assert message in error_of(GUARDS.replace(old, new))
     engine_of(GUARDS.replace("    if not p is nobody {", "    if p is nobody { log \"no one\" } else {"))
+
+
+def test_explain_of_a_variant_says_which_table_it_replaces():
+    """A variant that declares a table again: its section says the new rows and the old."""
+    from rulekit.explain import explain
+
+    text = TABLES.replace('match { winners: highest size }', 'match { winners: highest size }\n'
+                          'variant short "shorter missions" {\n  table points: 0, 1, 2, 3\n}\n')
+    section = explain(loads(text, variants=["short"])).split("changes:")[1].split("\n## ")[0]
+    assert "- The table “points”, by place (1 first): 0, 1, 2, 3 (instead of: 0, 1, -3, 6)." in section
+    assert "team size" not in section

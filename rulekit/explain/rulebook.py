@@ -132,10 +132,7 @@ class _Rulebook:
                 out.append(f"- {words(n.name)}: {pairs}.")
         if g.tables:
             out += ["", "### Tables", ""]
-            for t in g.tables:
-                rows = [", ".join(map(str, values)) if key is None else f"for {key}: {', '.join(map(str, values))}"
-                        for key, values in t.rows]
-                out.append(f"- {_quote(words(t.name))}, by place (1 first): {'; '.join(rows)}.")
+            out += [f"- {self.line(*self.table_parts(t))}" for t in g.tables]
         if g.zones:
             out += ["", f"### Zones (where the {self.say.pieces} lie)", ""]
             out += [f"- {self.line(*self.zone_parts(z))}" for z in g.zones]
@@ -240,6 +237,13 @@ class _Rulebook:
         else:
             parts.append("it lies nowhere: it is thrown in the open when the rules say")
         return words(d.name), parts
+
+    @staticmethod
+    def table_parts(t) -> tuple[str, list[str]]:
+        """(the table's name, its rows in words: one part a row, read by place)."""
+        rows = [", ".join(map(str, values)) if key is None else f"for {key}: {', '.join(map(str, values))}"
+                for key, values in t.rows]
+        return f"{_quote(words(t.name))}, by place (1 first)", rows
 
     def zone_parts(self, z) -> tuple[str, list[str]]:
         what = self.say.pieces
