@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 import rulekit.cli.play
-from rulekit import Action, Engine, State, load, loads
+from rulekit import Action, Engine, RulesError, State, load, loads
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
 from rulekit.engine.runtime import Ctx
@@ -623,3 +623,76 @@ def test_a_card_known_in_a_zone_of_hidden_size_stays_in_sampled_states():
         assert skull in drawn.zones[lost]
         assert Counter(k for z in drawn.zones for k in z) == Counter(k for z in state.zones for k in z)
     assert skull in view_state(engine, view).zones[lost]
+
+
+# ---------------------------------------------------------------------------- values routed to every seat
+LEAKS = """\
+game "Leaks"
+players 2..4
+deck {
+  card gold: count 4
+  card lead: count 8
+}
+zone hand: per player, seen by owner
+zone stock: shared, holds the deck
+group rich
+claim golds(n) "{n} golds": true when n >= 0
+setup {
+  shuffle stock
+  deal 3 from stock to each hand
+  go to play
+}
+procedure tell(k) {
+  let j = k + 1
+  log "{j}"
+}
+procedure pass_on(k) {
+  do tell(k)
+}
+turn play clockwise {
+  action peek "peeks" {
+    let n = count of (hand of P2 where gold)
+    let public = count of hand of P2
+    log "{public}"
+    end deal
+  }
+}
+match { deals until true }
+"""
+
+SECRET = "count of (hand of P2 where gold)"
+
+
+def leak_error(route: str) -> str:
+    """The first error of LEAKS with ``route`` after its 'let n' (it must be refused)."""
+    text = LEAKS.replace('    log "{public}"\n', f'    log "{{public}}"\n{route}\n')
+    with pytest.raises(RulesError) as exc:
+        loads(text, "leaks.rules")
+    return str(exc.value).splitlines()[0]
+
+
+def test_a_public_value_through_let_and_a_procedure_is_accepted():
+    """The count of a hand is public: a let and a procedure may show it."""
+    loads(LEAKS.replace('    log "{public}"\n', '    log "{public}"\n    do pass_on(public)\n'))
+
+
+@pytest.mark.parametrize("route, message", [
+    ('    log "there are {n}"', "this text is shown to every seat, but it reads 'n', whose value reads the cards "
+                                "of 'hand', which not every seat may see"),
+    ('    let m = n * 2\n    log "{m}"', "it reads 'm', whose value reads 'n', whose value reads the cards of 'hand'"),
+    ('    let m = if some card in hand of P2 is gold then 1 else 0\n    log "{m}"',
+     "it reads 'm', whose value reads the cards of 'hand'"),
+    ("    claim golds(n)", "a claim is announced to every seat, but this reads 'n'"),
+    (f"    do tell({SECRET})", "'tell' shows its value 'k' to every seat (line 18), but this reads the cards of 'hand'"),
+    ("    do pass_on(n)", "'pass_on' shows its value 'k' to every seat (line 21, then line 18), but this reads 'n'"),
+    ("    let rich be (p in everyone where some card in hand of p is gold)",
+     "every seat sees who is in a group, but this reads the cards of 'hand'"),
+    ("    let s = first of (p in everyone where some card in hand of p is gold)\n    add s to rich",
+     "every seat sees who is in a group, but this reads 's', whose value reads the cards of 'hand'"),
+])
+def test_a_hidden_value_is_refused_on_every_route_to_all_seats(route, message):
+    """Issue 23, item 2: the rule follows the value, not its spelling: a hidden count shown
+    through a let (also of a let, or of a conditional value), a claim's value, a
+    procedure's value (also passed on), or a group's members is refused like the count
+    itself."""
+    assert message in leak_error(route)

@@ -31,6 +31,8 @@ from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, EndOfDeal, mult
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 #: a seat chosen ``or nobody``: usable as a seat only where ``not NAME is nobody`` holds
 MAYBE_SEAT = "seat?"
+#: the scope's key of {name: what its value reads that some seat may not see} (see secret_of)
+SECRET = "$secret"
 BUILTIN_SEATS = ("current", "actor", "claimant")
 DECLINE = "decline"
 
@@ -45,6 +47,45 @@ def base_type(typ):
 
 
 _PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
+
+
+def shown_in(stmts, tracked: dict, procedures: dict, groups, seen: set):
+    """Whether statements show every seat a value of the names ``tracked`` ({name in
+    these statements: the name it stands for}): in a ``log``, a claim, a group, or
+    passed to a procedure that does, through ``let``s too. (that name, "line N") of the
+    first such place, or None. ``groups``: the names of the groups; ``seen``: (procedure,
+    names) already followed."""
+    tracked = dict(tracked)
+    for s in m.walk(stmts):
+        if isinstance(s, m.LetValue):
+            hit = next((tracked[n] for n in names_read(s.value) if n in tracked), None)
+            if hit is not None:
+                tracked[s.name] = hit
+            continue
+        shown = ()
+        if isinstance(s, m.Log):
+            shown = [p for p in s.text.parts if not isinstance(p, str)]
+        elif isinstance(s, m.MakeClaim):
+            shown = s.args
+        elif isinstance(s, m.LetGroup):
+            shown = (s.seats,)
+        elif isinstance(s, m.Assign) and s.op == "+" and s.target.seat is None and s.target.name in groups:
+            shown = (s.value,)          # a seat added to a group
+        for x in shown:
+            hit = next((tracked[n] for n in names_read(x) if n in tracked), None)
+            if hit is not None:
+                return hit, f"line {s.span.line}"
+        if isinstance(s, m.Do) and s.procedure in procedures:
+            decl = procedures[s.procedure]
+            inner = {p.name: tracked[n] for a, p in zip(s.args, decl.params)
+                     for n in names_read(a) if n in tracked}
+            key = (s.procedure, frozenset(inner.items()))
+            if inner and key not in seen:
+                seen.add(key)
+                leak = shown_in(decl.body, inner, procedures, groups, seen)
+                if leak is not None:
+                    return leak[0], f"line {s.span.line}, then {leak[1]}"
+    return None
 
 
 def _seats_found(cond, scope: dict, holds: bool) -> dict:
@@ -796,6 +837,28 @@ class Compiler:
                             return f"the cards of '{inner.zone}'"
         return None
 
+    def secret_of(self, expr, scope) -> str | None:
+        """What ``expr`` reads that some seat may not see (:meth:`secret_in`), directly or
+        through a name bound to such a value (a ``let``, a procedure's value: the scope's
+        ``$secret``, {name: what its value reads}); None if nothing."""
+        secret = self.secret_in(expr, scope.get("$revealed", frozenset()))
+        if secret is None and scope.get(SECRET):
+            secrets = scope[SECRET]
+            name = next((n for n in sorted(names_read(expr)) if n in secrets), None)
+            if name is not None:
+                secret = f"'{name}', whose value reads {secrets[name]}"
+        return secret
+
+    def shown_to_all(self, expr, scope, what: str) -> None:
+        """Report ``expr`` if it reads what some seat may not see: ``what`` says where every
+        seat would see it (a claim announced, a group of the views, a procedure's text)."""
+        secret = self.secret_of(expr, scope)
+        if secret is not None:
+            self.err(f"{what}, but this reads {secret}, which not every seat may see",
+                     getattr(expr, "span", None) or Span.unknown(),
+                     "only what the whole table sees may be shown to all: reveal the cards first, or "
+                     "keep the value in a counter seen by its owner")
+
     def template(self, tmpl: m.Template | None, scope) -> None:
         """Check a quoted text: every hole an expression that reads nothing some seat may not see."""
         if tmpl is None:
@@ -803,7 +866,7 @@ class Compiler:
         for part in tmpl.parts:
             if isinstance(part, str):
                 continue
-            secret = self.secret_in(part, scope.get("$revealed", frozenset()))
+            secret = self.secret_of(part, scope)
             if secret is not None:
                 self.err(f"this text is shown to every seat, but it reads {secret}, which not every seat may see",
                          getattr(part, "span", tmpl.span) if getattr(part, "span", None) else tmpl.span,
@@ -907,6 +970,8 @@ class Compiler:
         c = self._claim_named(node)
         if c is not None:
             self.args(c, node.args, node.span, scope)
+            for a in node.args:
+                self.shown_to_all(a, scope, "a claim is announced to every seat")
 
     def _stmt_LetGroup(self, node, scope) -> None:
         """``let GROUP be SEATS``."""
@@ -916,6 +981,7 @@ class Compiler:
                      or f"declare it: group {node.name}")
             return
         self.seat_set(node.seats, scope)
+        self.shown_to_all(node.seats, scope, "every seat sees who is in a group")
 
     def _stmt_If(self, node, scope) -> None:
         """``if COND { … } else { … }``."""
@@ -961,8 +1027,14 @@ class Compiler:
         self.call(node, scope)
 
     def _stmt_LetValue(self, node, scope) -> None:
-        """``let NAME = EXPR``."""
+        """``let NAME = EXPR``; a value that reads what some seat may not see makes the name
+        secret for the rest of the block (see :meth:`secret_of`)."""
         scope[node.name] = self.expr(node.value, scope)
+        secret = self.secret_of(node.value, scope)
+        if secret is not None:
+            scope[SECRET] = {**scope.get(SECRET, {}), node.name: secret}
+        elif node.name in scope.get(SECRET, ()):
+            scope[SECRET] = {n: r for n, r in scope[SECRET].items() if n != node.name}
 
     def _stmt_RemoveSeat(self, node, scope) -> None:
         """``remove SEAT from GROUP``."""
@@ -1072,12 +1144,24 @@ class Compiler:
             return
         if not decl.params:
             return
+        secrets = {}
         for a, p in zip(node.args, decl.params):
             t = self.expr(a, scope)
             want = self.param_type(p)
             if want is not None and t is not None and base_type(t) != base_type(want):
                 self.want(t, want, a)
+            secret = self.secret_of(a, scope)
+            if secret is not None:
+                secrets[p.name] = (secret, a)
         self.procedure(decl)
+        if secrets:
+            leak = shown_in(decl.body, {name: name for name in secrets}, self.procedure_decls, self.cg.group_index, set())
+            if leak is not None:
+                param, where = leak
+                secret, arg = secrets[param]
+                self.err(f"'{decl.name}' shows its value '{param}' to every seat ({where}), but this reads "
+                         f"{secret}, which not every seat may see", arg.span or node.span,
+                         "pass only what the whole table sees, or reveal the cards first")
 
     def param_type(self, p: m.Param):
         """The kind of value a procedure or claim parameter takes: a number, a seat, a set of
@@ -1112,6 +1196,7 @@ class Compiler:
                 self.err(f"'{t.name}' is a group of seats: add a seat to it or remove one", node.span)
                 return
             self.want(typ, SEAT, node.value)
+            self.shown_to_all(node.value, scope, "every seat sees who is in a group")
             return
         if t.name in cg.seat_index and t.seat is None:
             if op != "=":
