@@ -328,3 +328,57 @@ def test_loading_many_games_keeps_only_the_last_few_compiled():
     for _ in range(40):
         Engine(loads(small("add 1 to a")))
     assert alive() - before <= 10
+
+
+# ---------------------------------------------------------------------------- loops inside loops
+NESTED = """\
+game "Loops"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter n = 0
+setup { go to play }
+turn play clockwise {
+  action spin "spins" {
+    LOOPS
+  }
+}
+match { deals until n > 2000000 }
+"""
+
+
+def nested(*loops: str) -> Engine:
+    """The game whose action runs ``add 1 to n`` inside ``loops``, outermost first."""
+    body = "add 1 to n"
+    for loop in reversed(loops):
+        body = f"{loop} {{ {body} }}"
+    return Engine(loads(NESTED.replace("LOOPS", body)))
+
+
+@pytest.mark.parametrize("loops", [
+    ("repeat 100000 times", "repeat 100000 times"),
+    ("for each i in 1..100000", "for each j in 1..100000"),
+    ("repeat 100000 times", "for each p in everyone", "for each q in everyone", "for each r in everyone"),
+    ("repeat 1000 times", "repeat 1000 times", "repeat 1000 times"),
+])
+def test_loops_inside_loops_stop_the_step_with_a_located_error(loops):
+    """Issue 23, item 6: each loop is within MAX_LOOP, but together they would run up to
+    10^10 rounds: the step stops once MAX_STEP_WORK rounds are run in all, with an error
+    that names the loop's line, before any decision could stop it."""
+    from rulekit.engine.runtime import MAX_STEP_WORK
+
+    engine = nested(*loops)
+    state, _ = engine.new_match(2, random.Random(0))
+    with pytest.raises(RulesRuntimeError) as exc:
+        engine.apply(state, Action("spin"), random.Random(0))
+    assert f"more than {MAX_STEP_WORK:,} rounds in all" in str(exc.value)
+    assert "on line 9, inside other loops" in str(exc.value)
+
+
+def test_the_budget_of_loop_rounds_is_per_step():
+    """600,000 rounds a step (100,000 × 5 and the outer 100,000): every step may run them."""
+    engine = nested("repeat 100000 times", "repeat 5 times")
+    state, _ = engine.new_match(2, random.Random(0))
+    for _ in range(3):
+        state, _ = engine.apply(state, Action("spin"), random.Random(0))
+    assert dict(engine.view(state, 0).counters)["n"] == 3 * 500000

@@ -922,9 +922,12 @@ class Generator:
     def st_Gather(self, node):
         return [f"gather_cards(ctx, {self.zone(node.zone)}, faces)"]
 
-    def loop(self, var: str, values: str, typ: str, body) -> list[str]:
+    def loop(self, var: str, values: str, typ: str, body, line: int = 0) -> list[str]:
         """A loop over the Python expression ``values``, ``var`` naming each (in ctx.locals,
-        restored after the loop)."""
+        restored after the loop); with ``line``, its rounds are counted against the step's
+        budget (``loop_values``)."""
+        if line:
+            values = f"loop_values(ctx, {values}, {line})"
         t = self.temp()
         inner = dict(self.scope)
         inner[var] = typ
@@ -941,20 +944,21 @@ class Generator:
         cg = self.cg
         name = node.seats.name
         if node.seats.kind == "var" and name in cg.symbols and name not in self.scope:
-            return self.loop(node.var, self.ref(range(len(cg.symbols[name])), "R"), "sym:" + name, node.body)
-        return self.loop(node.var, self.seat_set(node.seats), SEAT, node.body)
+            return self.loop(node.var, self.ref(range(len(cg.symbols[name])), "R"), "sym:" + name, node.body,
+                             node.span.line)
+        return self.loop(node.var, self.seat_set(node.seats), SEAT, node.body, node.span.line)
 
     def st_ForKinds(self, node):
         kinds = tuple(i for i, k in enumerate(self.cg.kinds) if k.die is None)
-        return self.loop(node.var, self.ref(kinds, "kinds"), KIND, node.body)
+        return self.loop(node.var, self.ref(kinds, "kinds"), KIND, node.body, node.span.line)
 
     def st_ForRange(self, node):
-        values = f"loop_range({self.ex(node.low)}, {self.ex(node.high)}, {node.span.line})"
+        values = f"loop_range(ctx, {self.ex(node.low)}, {self.ex(node.high)}, {node.span.line})"
         return self.loop(node.var, values, NUM, node.body)
 
     def st_Repeat(self, node):
         lines = self.block(node.body, self.scope)
-        return ([f"for _ in range(loop_size({self.ex(node.count)}, 'repeat', {node.span.line})):"]
+        return ([f"for _ in range(loop_size(ctx, {self.ex(node.count)}, 'repeat', {node.span.line})):"]
                 + ["    " + x for x in lines])
 
     def st_Log(self, node):

@@ -508,6 +508,7 @@ class Engine:
         ctx.chosen = ()
         ctx.chosen_zone = -1
         ctx.deals_run = 0
+        ctx.work = 0
         try:
             self._step(ctx, phase, seat, action, rng)
         except IllegalAction:

@@ -48,11 +48,40 @@ def choice_range(low: int, high: int, name: str, line: int) -> range:
     return range(low, high + 1)
 
 
-def loop_size(count: int, what: str, line: int) -> int:
+MAX_STEP_WORK = 1_000_000
+"""How many rounds the loops of one step may run in all: loops inside loops (or inside
+procedures a loop calls) multiply, each within ``MAX_LOOP``; the step stops here."""
+
+
+def loop_size(ctx, count: int, what: str, line: int) -> int:
+    """``repeat N times``, ``for each v in LO..HI``: ``count`` rounds, counted against the
+    step's budget of loop rounds.
+
+    Raises:
+        RulesRuntimeError: more than ``MAX_LOOP`` rounds, or the step's loops past
+            ``MAX_STEP_WORK`` rounds in all (named by this loop's line)."""
     if count > MAX_LOOP:
         raise RulesRuntimeError(f"'{what}' would run its block {count} times (line {line}); "
                                 f"at most {MAX_LOOP:,} are allowed")
+    if count > 0:
+        ctx.work += count
+        if ctx.work > MAX_STEP_WORK:
+            raise RulesRuntimeError(f"the loops of one step would run more than {MAX_STEP_WORK:,} rounds in all "
+                                    f"('{what}' on line {line}, inside other loops): a step must end; "
+                                    f"loops inside loops multiply")
     return count
+
+
+def loop_values(ctx, values, line: int):
+    """The values of a ``for each`` over seats, symbols or kinds of cards, counted against
+    the step's budget of loop rounds (see :func:`loop_size`)."""
+    if len(values) > 0:
+        ctx.work += len(values)
+        if ctx.work > MAX_STEP_WORK:
+            raise RulesRuntimeError(f"the loops of one step would run more than {MAX_STEP_WORK:,} rounds in all "
+                                    f"('for each' on line {line}, inside other loops): a step must end; "
+                                    f"loops inside loops multiply")
+    return values
 
 
 #: the events of a step nobody reads: appending to it keeps nothing (a deque of length 0)
@@ -66,12 +95,13 @@ class Ctx:
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
                  "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
-                 "deals_run", "texts", "made")
+                 "deals_run", "texts", "made", "work")
 
     def __init__(self):
         self.texts = True             # render the texts of events (labels, claims, logs)
         self.over = False
         self.calls = 0                # procedures running inside one another
+        self.work = 0                 # loop rounds run in this step (see loop_size)
         self.deals_run = 0            # deals started since the last decision
         self.made = None              # the claimants of the claims made in this copy, in order
                                       # (a list once one is made: a simulation's statistics read it)
@@ -581,12 +611,12 @@ def top_portion(picked: list, count: int) -> list:
     return out
 
 
-def loop_range(low: int, high: int, line: int) -> range:
+def loop_range(ctx, low: int, high: int, line: int) -> range:
     """``for each v in LOW..HIGH``: the values, at most MAX_LOOP of them.
 
     Raises:
-        RulesRuntimeError: too many."""
-    loop_size(high - low + 1, "for each", line)
+        RulesRuntimeError: too many (see :func:`loop_size`)."""
+    loop_size(ctx, high - low + 1, "for each", line)
     return range(low, high + 1)
 
 
@@ -726,6 +756,8 @@ __all__ = [
     'NO_EVENTS',
     'choice_range',
     'loop_size',
+    'loop_values',
+    'MAX_STEP_WORK',
     'add_to_group',
     'blind_places',
     'claimed_selection',
