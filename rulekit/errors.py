@@ -48,7 +48,7 @@ class Problem:
         out = [f"{path}:{line}:{col}: error: {self.message}"]
         lines = source.split("\n")          # lines as the parser counts them: only \n ends one
         if 1 <= line <= len(lines):
-            text = lines[line - 1]
+            text = lines[line - 1].removesuffix("\r")     # a Windows line end is no part of it
             width = 1
             if self.span.end_line == line and self.span.end_column > col:
                 width = self.span.end_column - col
@@ -60,7 +60,7 @@ class Problem:
                 text = ("…" if start else "") + shown + ("…" if start + _SHOWN < len(text) else "")
                 start -= 1 if start else 0
                 width = min(width, _SHOWN)
-            out.append(f"    {text}")
+            out.append(f"    {text.translate(_VISIBLE)}")
             out.append("    " + " " * (col - 1 - start) + "^" * max(1, width))
         if self.hint:
             out.append(f"hint: {self.hint}")
@@ -68,6 +68,9 @@ class Problem:
 
 
 _SHOWN = 100                      # characters of a source line shown around the caret
+#: a source line is shown with its control characters as their visible symbols (NUL as ␀,
+#: ESC as ␛, DEL as ␡), one column each, so that the caret still points at them
+_VISIBLE = {**{c: 0x2400 + c for c in range(0x20) if c != 0x09}, 0x7f: 0x2421}
 
 
 class RulesError(Exception):

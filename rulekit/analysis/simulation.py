@@ -572,7 +572,8 @@ def chunks(games: int, workers: int) -> list[tuple[int, int]]:
 
 
 def outcomes(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = False,
-             on_progress: Callable[[int], None] | None = None, engine=None) -> Iterator[MatchOutcome]:
+             on_progress: Callable[[int], None] | None = None, engine=None,
+             on_lost: Callable[[list[tuple[int, int]]], None] | None = None) -> Iterator[MatchOutcome]:
     """Play matches 0 .. ``games - 1`` of ``spec``: their outcomes, in match order.
 
     The matches are played in chunks of consecutive matches (:func:`chunks`); a chunk's
@@ -594,6 +595,10 @@ def outcomes(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = 
             played (as chunks come back, in any order).
         engine: the ``Engine`` already built from ``spec`` in this process, if at hand:
             matches played here use it instead of building the game again.
+        on_lost: called when a worker process dies (killed, out of memory…) with the
+            chunks it took down, as (first match, count) pairs; they are played again, by
+            a fresh pool (at most :data:`POOLS` in all) or else in this process, so the
+            outcomes are the same as if nothing had happened.
 
     Yields:
         one :class:`MatchOutcome` per match, match 0 first; the same, in the same order,
@@ -614,16 +619,17 @@ def outcomes(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = 
     elif min(workers, games) == 1:
         parts = ((k, play_matches(spec, k, 1)) for k in range(games))
     else:
-        parts = _in_processes(spec, games, min(workers, games))
+        parts = _in_processes(spec, games, min(workers, games), on_lost)
     return _in_order(parts, on_progress)
 
 
 def simulate(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = False,
              on_progress: Callable[[int], None] | None = None, engine=None,
-             on_outcome: Callable[[MatchOutcome], None] | None = None) -> Summary:
+             on_outcome: Callable[[MatchOutcome], None] | None = None,
+             on_lost: Callable[[list[tuple[int, int]]], None] | None = None) -> Summary:
     """Play matches 0 .. ``games - 1`` of ``spec`` and add up their outcomes in match order
-    (:func:`outcomes`, then :func:`summarize`); the arguments are those of :func:`outcomes`,
-    and ``on_outcome``, called with each :class:`MatchOutcome` in match order (to keep the
+    (:func:`outcomes`, then :func:`summarize`); the arguments are those of :func:`outcomes`
+    (``on_lost`` too), and ``on_outcome``, called with each :class:`MatchOutcome` in match order (to keep the
     rows of ``--json`` and ``--csv``).
 
     Returns:
@@ -632,7 +638,7 @@ def simulate(spec: SimulationSpec, games: int, workers: int = 1, *, ray: bool = 
     Raises:
         MatchFailed, RulesError, OptionError, ValueError: as :func:`outcomes`.
     """
-    played = outcomes(spec, games, workers, ray=ray, on_progress=on_progress, engine=engine)
+    played = outcomes(spec, games, workers, ray=ray, on_progress=on_progress, engine=engine, on_lost=on_lost)
     try:
         if on_outcome is None:
             return summarize(played, spec.players)
@@ -679,37 +685,118 @@ def _play_chunk(spec: SimulationSpec, first: int, count: int):
 def _start_worker(spec: SimulationSpec, game) -> None:
     """A spawned worker's start: it builds the engine of the checked game the parent sends
     (pickled: no parse, and Lark is never imported)."""
+    import os
     import signal
 
     from ..engine import Engine
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the parent's to handle
     _ENGINES[(spec.text, spec.path, spec.variants)] = Engine(game)
+    if os.environ.get(_DIE_HOOK):                     # tests only: see _die_at_chunk
+        _die_at_chunk(os.environ[_DIE_HOOK])
 
 
-def _in_processes(spec: SimulationSpec, games: int, workers: int):
+#: tests only: "MARKER:K" makes the first worker that starts its K-th chunk while the file
+#: MARKER does not exist create it and die at once (as a worker killed by the system would);
+#: ":K" makes every worker die at its K-th chunk
+_DIE_HOOK = "RULEKIT_TEST_WORKER_DIES"
+
+
+def _die_at_chunk(setting: str) -> None:
+    """Arm the test hook :data:`_DIE_HOOK` in this worker: its ``_play_chunk`` (which the
+    pool calls by name) becomes one that dies at the K-th chunk. Read once, when the
+    worker starts: the chunks of a simulation without the variable never see it."""
+    import os
+
+    marker, _, k = setting.rpartition(":")
+    played = [0]
+    real = _play_chunk
+
+    def dying(spec: SimulationSpec, first: int, count: int):
+        played[0] += 1
+        if played[0] == int(k) and not (marker and os.path.exists(marker)):
+            if marker:
+                open(marker, "w").close()
+            os._exit(70)
+        return real(spec, first, count)
+
+    globals()["_play_chunk"] = dying
+
+
+def _quiet_broken_pool() -> None:
+    """Keep the pool's manager thread from printing a traceback when a worker dies while a
+    chunk taken back from the pool (a cancelled future) is still on its list: CPython 3.11
+    then fails to mark that future broken (``InvalidStateError``: it is cancelled already),
+    which is harmless here. Installed once per process; other threads' errors go on to
+    the hook that was there."""
+    import threading
+    from concurrent.futures import InvalidStateError
+
+    previous = threading.excepthook
+    if getattr(previous, "rulekit_quiet_pool", False):
+        return
+
+    def hook(args) -> None:
+        if args.exc_type is InvalidStateError and type(args.thread).__name__ == "_ExecutorManagerThread":
+            return
+        previous(args)
+
+    hook.rulekit_quiet_pool = True
+    threading.excepthook = hook
+
+
+#: how many process pools a simulation starts at most: a pool whose worker dies is
+#: replaced, twice; then this process plays what is left
+POOLS = 3
+
+
+def _in_processes(spec: SimulationSpec, games: int, workers: int, on_lost=None):
     """The chunks of ``games`` matches played by this process and ``workers - 1`` spawned
     ones, each taking the next chunk when it is done: (chunk number, outcomes), in the
-    order they are done. This process plays while the others start (a spawned worker
-    imports rulekit and builds the game first); the pool is kept ``LEAD`` chunks ahead
-    per worker, and at the end this process takes back the chunks no worker has begun."""
-    import multiprocessing
+    order they are done (see :func:`_with_pool`). When a worker dies, the chunks it took
+    down are told to ``on_lost`` (as (first match, count) pairs) and played again first,
+    by a fresh pool; after :data:`POOLS` pools, by this process alone."""
     from collections import deque
+
+    parts = chunks(games, workers)
+    todo = deque(range(len(parts)))
+    for _ in range(POOLS):
+        if not todo:
+            return
+        lost = yield from _with_pool(spec, parts, todo, workers)
+        if lost:
+            if on_lost is not None:
+                on_lost([parts[i] for i in lost])
+            todo.extendleft(sorted(lost, reverse=True))
+    while todo:
+        i = todo.popleft()
+        yield i, _play_chunk(spec, *parts[i])
+
+
+def _with_pool(spec: SimulationSpec, parts: list, todo, workers: int):
+    """Play the chunks ``todo`` (a deque of chunk numbers, taken from as they are handed
+    out) with a pool of ``workers - 1`` spawned processes and this one: yields (chunk
+    number, outcomes). This process plays while the others start (a spawned worker imports
+    rulekit and builds the game first); the pool is kept ``LEAD`` chunks ahead per worker,
+    and at the end this process takes back the chunks no worker has begun. Returns the
+    chunk numbers lost when a worker died (the pool is then broken: [] otherwise)."""
+    import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     # spawn: the same on every system, and safe whatever threads this process runs
     pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(spec, engine_for(spec).game))
-    parts = chunks(games, workers)
-    todo = deque(range(len(parts)))
     pending: dict = {}          # future -> chunk number, in the order handed out
+    _quiet_broken_pool()
     try:
         while todo or pending:
             while todo and len(pending) < LEAD * (workers - 1):
-                i = todo.popleft()
-                pending[pool.submit(_play_chunk, spec, *parts[i])] = i
+                future = pool.submit(_play_chunk, spec, *parts[todo[0]])   # raises if the pool broke
+                pending[future] = todo.popleft()
             for future in [f for f in pending if f.done()]:
-                yield pending.pop(future), future.result()
+                got = future.result()               # raises if its worker died: it stays pending
+                yield pending.pop(future), got
             if not todo:
                 # nothing left to hand out: take back the last chunk no worker has begun
                 taken = next((f for f in reversed(pending) if f.cancel()), None)
@@ -721,9 +808,20 @@ def _in_processes(spec: SimulationSpec, games: int, workers: int):
             elif pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    yield pending.pop(future), future.result()
+                    got = future.result()
+                    yield pending.pop(future), got
+    except BrokenProcessPool:
+        # a worker died: what came back before is kept, the rest is lost
+        lost = []
+        for future, i in pending.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                yield i, future.result()
+            else:
+                lost.append(i)
+        return lost
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+    return []
 
 
 def _on_ray(spec: SimulationSpec, games: int):

@@ -103,9 +103,10 @@ def _resolve_bots(kinds: tuple[str, ...], engine, n: int, otherwise: str) -> tup
 def _variant_names(path: str) -> list[tuple[str, str | None]]:
     """The variants (name, label) of the file at ``path``, for shell completion: from its
     model when it parses, else from the lines that start with ``variant``; [] if unreadable."""
+    from ..files import MAX_RULES_BYTES, read_regular
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_regular(path, MAX_RULES_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError, ValueError):
         return []
     try:
@@ -151,6 +152,9 @@ def _load(path: str, variants) -> Engine:
     except RulesError as exc:
         click.echo(exc.render(), err=True)
         sys.exit(2)
+    except OSError as exc:
+        click.echo(f"{path}: error: cannot read the file ({exc.strerror or exc})", err=True)
+        sys.exit(2)
     except OptionError as exc:
         raise click.BadParameter(str(exc), param_hint="'--variant'") from None
 
@@ -192,6 +196,27 @@ def _game_of(args) -> "object | None":
             except Exception:               # a broken file: the plain help will do
                 return None
     return None
+
+
+def _check_outputs(inputs, outputs) -> None:
+    """A bad parameter, before anything is read or written, when an output file (a pair
+    (path or None, its option) of ``outputs``) is one of the ``inputs`` (writing it would
+    overwrite them) or the file of another output (one would overwrite the other).
+    Paths are compared as files (:func:`rulekit.files.same_file`): a link or another
+    spelling of an input is that input."""
+    from ..files import same_file
+
+    given = [(path, option) for path, option in outputs if path]
+    for i, (path, option) in enumerate(given):
+        for source in inputs:
+            if source and source != "-" and same_file(path, source):
+                which = "" if path == source else f" {source}"
+                raise click.BadParameter(f"{path} is the rules file{which}: writing it would overwrite the rules "
+                                         f"(name another file)", param_hint=f"'{option}'")
+        for other, other_option in given[:i]:
+            if same_file(path, other):
+                raise click.BadParameter(f"{path} is written by {other_option} already: name another file",
+                                         param_hint=f"'{option}'")
 
 
 def _players_default(engine: Engine, players: int | None) -> int:

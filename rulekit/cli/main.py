@@ -6,6 +6,7 @@ The group and the small commands (check, compile, explain); `run` and `replay` a
 
 from __future__ import annotations
 
+import errno
 import sys
 
 import click
@@ -19,14 +20,52 @@ from .study import compare, simulate
 
 
 class _Main(click.Group):
-    """The ``rulekit`` group: Ctrl-C in any command stops it with one line and status 130."""
+    """The ``rulekit`` group: Ctrl-C in any command stops it with one line and status 130;
+    a file that cannot be written (:class:`rulekit.files.OutputError`), or standard output
+    on a full disk, is one line ``PATH: error: …`` and status 1; standard output closed by
+    its reader (``rulekit run … | head``) ends the command quietly, status 1."""
 
     def invoke(self, ctx: click.Context):
+        from ..files import OutputError
+
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()              # what is still buffered fails here, not at exit
+            return result
         except KeyboardInterrupt:
             click.echo("stopped: interrupted (Ctrl-C)", err=True)
             ctx.exit(130)
+        except OutputError as exc:
+            _quiet_stdout()
+            click.echo(str(exc), err=True)
+            ctx.exit(1)
+        except BrokenPipeError:
+            _quiet_stdout()
+            ctx.exit(1)
+        except OSError as exc:
+            if exc.filename is not None or exc.errno not in _FULL:
+                raise
+            _quiet_stdout()
+            click.echo(str(OutputError("<stdout>", exc)), err=True)
+            ctx.exit(1)
+
+
+def _quiet_stdout() -> None:
+    """After standard output failed (a closed pipe, a full disk): point it at the null
+    device, so that the interpreter's last flush at exit fails no more."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):     # no file behind it (a test's capture)
+        pass
+
+
+#: the errors of a write that finds no room: disk full, quota, file too large, a device error
+_FULL = {getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, name)}
 
 
 @click.group(cls=_Main, context_settings=CONTEXT, epilog="""\b
@@ -69,7 +108,9 @@ def check(files, variants):
     """Parse and check each FILE (- reads standard input) and every variant of it;
     report every problem.
 
-    The status is 2 if any file has a problem, 0 if all are fine.
+    A FILE is a regular file (or standard input) of at most 1 MiB of UTF-8 text
+    without control characters (tab and line ends aside). The status is 2 if any
+    file has a problem, 0 if all are fine.
     """
     stdin: list = []                    # standard input, read once however often - is given
     failed = False
@@ -85,17 +126,22 @@ def _check_one(path: str, variants, stdin: list) -> bool:
     True if it is fine."""
     from ..sema.load import check_text, decode, loads
     from ..errors import OptionError, RulesError
+    from ..files import MAX_RULES_BYTES, Refused, read_regular, read_stream
 
     shown = "<stdin>" if path == "-" else path
     try:
         if path == "-":
             if not stdin:
                 stream = sys.stdin
-                stdin.append(stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode("utf-8"))
+                binary = stream.buffer if hasattr(stream, "buffer") else None
+                stdin.append(read_stream(binary, MAX_RULES_BYTES, shown, "rules file") if binary is not None
+                             else stream.read(MAX_RULES_BYTES + 1).encode("utf-8")[:MAX_RULES_BYTES + 1])
             raw = stdin[0]
         else:
-            with open(path, "rb") as fh:
-                raw = fh.read()
+            raw = read_regular(path, MAX_RULES_BYTES, "rules file")
+    except Refused as exc:
+        click.echo(f"{shown}: error: {exc.strerror}", err=True)
+        return False
     except OSError as exc:
         click.echo(f"{shown}: error: cannot read the file ({exc.strerror or exc})", err=True)
         return False

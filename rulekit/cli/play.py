@@ -3,14 +3,15 @@ print the play-by-play and the final standings."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
 
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
-from .common import (CONTEXT, PLAYERS_HELP, _Bots, _count, _GameCommand, _load, _players_default, _resolve_bots,
-                     _seat_kinds, _variant_option, fresh_seed)
+from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _count, _GameCommand, _load, _players_default,
+                     _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
 
 
 def _seats_text(kinds: tuple[str, ...]) -> str:
@@ -73,8 +74,9 @@ def _make_players(engine, n, seed, kinds, console, think=None):
                    "(their play then depends on the machine: the same seed may play another match).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE.jsonl", help="Write every decision and event as JSON lines after a header (rules file "
-                                         "and its SHA-256, variants, seed, players), also when the match is "
-                                         "stopped: what was played so far. `rulekit replay` plays it again.")
+                                         "and its SHA-256, variants, seed, players), as the match goes (flushed "
+                                         "after each decision): a match stopped or killed leaves what was played "
+                                         "so far. `rulekit replay` plays it again.")
 @click.option("--log-for", "log_for", multiple=True, nargs=2, type=(click.IntRange(min=1), click.Path(dir_okay=False)),
               metavar="SEAT FILE.jsonl",
               help="Write what seat SEAT (1 = P1) saw, and nothing more, as JSON lines: a header without the seed, "
@@ -89,18 +91,20 @@ def _make_players(engine, n, seed, kinds, console, think=None):
 def run(file, players, seed, variants, humans, bots, think, log_path, log_for, verbose, quiet, max_decisions):
     """Play one match of the game in FILE and print the play-by-play.
 
-    Ctrl-C stops the match (status 130), and so does the end of input at a
-    prompt of --human (status 1); --log then holds what was played so far.
-    `rulekit replay FILE.jsonl` plays a --log again and checks every event.
+    Ctrl-C stops the match (status 130), and so do SIGTERM and SIGHUP (143,
+    129) and the end of input at a prompt of --human (status 1); --log then
+    holds what was played so far. `rulekit replay FILE.jsonl` plays a --log
+    again and checks every event. FILE is a regular file of at most 1 MiB; no
+    output may be FILE itself.
     """
     from rich.console import Console
     from rich.markup import escape
 
-    from ..errors import RulesRuntimeError
-    from ..play.match import MatchTooLong, play_match
+    from ..play.match import play_match
 
     if verbose and quiet:
         raise click.UsageError("--verbose and --quiet do not go together")
+    _check_outputs([file], [(log_path, "--log")] + [(path, "--log-for") for _, path in log_for])
     engine = _load(file, variants)
     n = _players_default(engine, players)
     for h in humans:
@@ -123,57 +127,135 @@ def run(file, players, seed, variants, humans, bots, think, log_path, log_for, v
                 raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint=option) from None
     if seed is None:
         seed = fresh_seed()
-    logs = _Logs(file, engine, n, seed, kinds, log_path, log_for)
+    logs = _Logs(file, engine, n, seed, kinds, log_path, log_for)   # the header of --log is written now
     console = Console(highlight=False)
     game = engine.game
     title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
-    console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}, "
-                  f"{escape(_seats_text(kinds))}", soft_wrap=True)
     human_seats = {s for s, kind in enumerate(kinds) if kind == "human"}
     # bots alone: a summary per deal, every step with --verbose; with a person: every step
     on_events = _narrator(console, engine, human_seats, verbose or bool(human_seats), quiet)
-
     record = None
     try:
-        record = play_match(engine, _make_players(engine, n, seed, kinds, console, think), n, seed, on_events,
-                            max_steps=max_decisions, keep_log=logs.wanted)
-        _standings(console, engine, record.state)
-    except (KeyboardInterrupt, EOFError, click.Abort) as exc:
-        # Ctrl-C (click.prompt's Abort is told apart by _ask), or no more input at a prompt
+        with _signals_stop():
+            console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}, "
+                          f"{escape(_seats_text(kinds))}", soft_wrap=True)
+            record = play_match(engine, _make_players(engine, n, seed, kinds, console, think), n, seed, on_events,
+                                max_steps=max_decisions, keep_log=logs.wanted, log=logs.records)
+            _standings(console, engine, record.state)
+    except BaseException as exc:
+        _stopped(console, file, logs, getattr(exc, "record", None) or record, exc, max_decisions)
+        raise
+    _write_log(console, logs)
+
+
+def _stopped(console: Console, file: str, logs: "_Logs", played, exc: BaseException, max_decisions: int) -> None:
+    """A match that did not end as the rules say: keep its logs (``played``: the
+    MatchRecord of what was played, or None), say why it stopped and exit with its status:
+    Ctrl-C 130, SIGTERM 143 and SIGHUP 129 (128 + the signal), the end of input at a prompt
+    1, a runtime error of the rules or --max-decisions 2. Anything else (an output that
+    cannot be written: a full disk, a closed pipe) is left to the caller once the logs
+    are kept."""
+    from ..errors import RulesRuntimeError
+    from ..files import OutputError
+    from ..play.match import MatchTooLong
+
+    log = played.log if played is not None else None
+    if isinstance(exc, (KeyboardInterrupt, EOFError, click.Abort, _Terminated)):
+        # Ctrl-C (click.prompt's Abort is told apart by _ask), SIGTERM, SIGHUP, or no more input at a prompt
         end_of_input = isinstance(exc, EOFError) or isinstance(exc.__context__, EOFError)
-        played = getattr(exc, "record", None) or record
-        why = "end of input at the prompt" if end_of_input else "interrupted (Ctrl-C)"
+        why = ("end of input at the prompt" if end_of_input else f"terminated ({exc.name})"
+               if isinstance(exc, _Terminated) else "interrupted (Ctrl-C)")
         if played is not None:
             why += f" after {_count(played.steps, 'decision')}"
-            for what, path, lines in _dump_log(logs, played.log):
+        try:
+            for what, path, lines in _dump_log(logs, log):
                 why += f"; {'what was played' if what is None else f'what {what} saw'} is in {path} " \
                        f"({_count(lines, 'line')})"
-        console.file.flush()
+        except OutputError as failed:
+            click.echo(str(failed), err=True)
+        _flush_quietly(console)
         if getattr(exc, "at_prompt", False):
             click.echo(err=True)
         click.echo(f"stopped: {why}", err=True)
-        sys.exit(1 if end_of_input else 130)
-    except RulesRuntimeError as exc:
-        played = getattr(exc, "record", None) or record       # what was played, up to the error
-        if played is not None:
-            _write_log(console, logs, played.log)
-        click.echo(f"{file}: error: {exc}", err=True)
+        sys.exit(1 if end_of_input else 128 + exc.signum if isinstance(exc, _Terminated) else 130)
+    if isinstance(exc, (RulesRuntimeError, MatchTooLong)):
+        _write_log(console, logs, log)
+        bound = f" (--max-decisions {max_decisions})" if isinstance(exc, MatchTooLong) else ""
+        click.echo(f"{file}: error: {exc}{bound}", err=True)
         sys.exit(2)
-    except MatchTooLong as exc:
-        _write_log(console, logs, exc.record.log)
-        click.echo(f"{file}: error: {exc} (--max-decisions {max_decisions})", err=True)
-        sys.exit(2)
-    _write_log(console, logs, record.log)
+    # a full disk, a closed pipe (rich exits with status 1 when standard output's reader is
+    # gone)…: the logs are kept, and the caller reports it
+    _dump_log(logs, log)
+
+
+def _flush_quietly(console: Console) -> None:
+    """Flush standard output; a closed pipe or a full disk is no reason to stop saying why
+    the match stopped."""
+    try:
+        console.file.flush()
+    except OSError:
+        pass
+
+
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP while a match is played: it stops as Ctrl-C stops it (the logs
+    are kept; the status is 128 + the signal). Not a KeyboardInterrupt, so that
+    click.prompt lets it through untouched."""
+
+    def __init__(self, signum: int):
+        import signal
+
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+        super().__init__(self.name)
+
+
+@contextlib.contextmanager
+def _signals_stop():
+    """While the block runs, SIGTERM and SIGHUP raise :class:`_Terminated` (in the main
+    thread, where Python runs signal handlers); the handlers before are restored after."""
+    import signal
+
+    def stop(signum, frame):
+        raise _Terminated(signum)
+
+    saved = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            saved[number] = signal.signal(number, stop)
+        except ValueError:                  # not the main thread: leave the signal alone
+            pass
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
 
 
 class _Logs:
-    """The log files `run` writes: --log (the header, then every decision and event) and
-    each --log-for (what one seat saw: :func:`rulekit.play.replay.seat_log`)."""
+    """The log files `run` writes: --log (the header, then every decision and event,
+    written as the match goes: :class:`rulekit.play.replay.LogFile`) and each --log-for
+    (what one seat saw: :func:`rulekit.play.replay.seat_log`, written when the match
+    ends or stops).
+
+    Raises:
+        rulekit.files.OutputError: the header of --log cannot be written.
+    """
 
     def __init__(self, file: str, engine: Engine, n: int, seed: int, kinds, log_path: str | None, log_for):
+        from ..play.match import log_header
+        from ..play.replay import LogFile
+
         self.file, self.engine, self.n, self.seed, self.kinds = file, engine, n, seed, kinds
         self.log_path = log_path
         self.log_for = tuple(log_for)
+        self.header = log_header(engine, file, n, seed, kinds) if self.wanted else None
+        #: the records of the match (play_match's ``log``): written to --log as they come
+        self.records = LogFile(log_path, [self.header]) if log_path else [] if log_for else None
+        self.done = False
 
     @property
     def wanted(self) -> bool:
@@ -181,32 +263,46 @@ class _Logs:
         return self.log_path is not None or bool(self.log_for)
 
 
-def _write_log(console: Console, logs: _Logs, log: list) -> None:
+def _write_log(console: Console, logs: _Logs, log: list | None = None) -> None:
+    """Close the logs of ``logs`` and say where they are."""
     for what, path, lines in _dump_log(logs, log):
         console.print(f"{'log' if what is None else f'what {what} saw'} written to {path} ({_count(lines, 'line')})",
                       markup=False, soft_wrap=True)
 
 
-def _dump_log(logs: _Logs, log: list) -> list[tuple[str | None, str, int]]:
-    """Write the log files of ``logs`` for the records ``log``: (None for --log or the seat
-    "P1" for --log-for, path, number of lines) of each file written."""
+def _dump_log(logs: _Logs, log: list | None = None) -> list[tuple[str | None, str, int]]:
+    """Close --log (written as the match went) and write each --log-for from the records
+    ``log`` (``logs.records`` when None); once only. (None for --log or the seat "P1" for
+    --log-for, path, number of lines) of each file.
+
+    Raises:
+        rulekit.files.OutputError: a file cannot be written (each other one is written).
+    """
     from ..engine.narrate import seat_name
-    from ..play.match import log_header
+    from ..files import OutputError
     from ..play.replay import ReplayError, seat_log, write_log
 
-    if not logs.wanted:
+    if not logs.wanted or logs.done:
         return []
-    header = log_header(logs.engine, logs.file, logs.n, logs.seed, logs.kinds)
-    written = []
+    logs.done = True
+    log = logs.records if log is None else log
+    written, failed = [], None
     if logs.log_path:
-        written.append((None, logs.log_path, write_log(logs.log_path, [header, *log])))
+        try:
+            logs.records.close()
+            written.append((None, logs.log_path, logs.records.lines))
+        except OutputError as exc:
+            failed = exc
     for seat, path in logs.log_for:
         try:
-            records = seat_log(logs.engine, header, log, seat - 1)
+            records = seat_log(logs.engine, logs.header, log, seat - 1)
+            written.append((seat_name(seat - 1), path, write_log(path, records)))
         except ReplayError as exc:         # the match as logged does not play again: a bug
             click.echo(f"{path}: error: what {seat_name(seat - 1)} saw could not be written: {exc}", err=True)
-            continue
-        written.append((seat_name(seat - 1), path, write_log(path, records)))
+        except OutputError as exc:
+            failed = failed or exc
+    if failed is not None:
+        raise failed
     return written
 
 
@@ -262,6 +358,10 @@ def replay(log, rules, quiet):
     play-by-play (as `run -v` does) and "replayed N decisions: every event matches";
     the first difference, or a rules file that changed since the log was written, is
     reported as LOG:LINE: error: … with status 2.
+
+    LOG is a regular file of at most 256 MiB, with lines of at most 16 MiB; a log
+    cut short (a match stopped or killed) replays up to its last whole record and
+    says so.
     """
     from rich.console import Console
     from rich.markup import escape
@@ -284,7 +384,7 @@ def replay(log, rules, quiet):
         sys.exit(2)
     if done.finished and not quiet:
         _standings(console, engine, done.state)
-    ended = "" if done.finished else " (the log stops before the match ends)"
+    ended = f" ({done.incomplete})" if done.incomplete else ""
     console.print(f"replayed {_count(done.decisions, 'decision')}: every event matches{ended}", markup=False,
                   soft_wrap=True)
 
@@ -340,7 +440,7 @@ def _ordinal(k: int) -> str:
 
 def _expr_text(engine: Engine, key) -> str:
     span = key.expr.span
-    lines = engine.game.source.splitlines()
+    lines = engine.game.source.split("\n")        # only \n ends a line, as the parser counts
     if span.line and span.line == span.end_line and span.line <= len(lines):
         return lines[span.line - 1][span.column - 1:span.end_column - 1]
     return "value"

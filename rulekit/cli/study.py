@@ -3,13 +3,14 @@ its variants) and print their figures."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
 
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
-from .common import (CONTEXT, PLAYERS_HELP, _Bots, _complete_variants, _count, _GameCommand, _load,
+from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _complete_variants, _count, _GameCommand, _load,
                      _players_default, _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
 
 
@@ -89,7 +90,9 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
     ray = _ray_module(ctx, ray_address)
     if plot_path:
         _need_plot()
-    for path, option in ((json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot")):
+    outputs = [(json_path, "--json"), (csv_path, "--csv"), (plot_path, "--plot")]
+    _check_outputs([file], outputs)
+    for path, option in outputs:
         _check_writable(path, option)
     engine = _load(file, variants)
     n = _players_default(engine, players)
@@ -113,16 +116,32 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
     _print_simulation(console, engine, spec, games, summary, figures, challengers)
     title = f"{engine.game.title}: {_lineup_text(spec, games)}"
     if json_path:
-        _write_json(json_path, file, engine, spec, games, figures, challengers, rows)
+        with _writing(json_path):
+            _write_json(json_path, file, engine, spec, games, figures, challengers, rows)
         console.print(f"figures and {_count(len(rows), 'match', 'matches')} written to {json_path}", markup=False)
     if csv_path:
-        _write_csv(csv_path, n, rows)
+        with _writing(csv_path):
+            _write_csv(csv_path, n, rows)
         console.print(f"{_count(len(rows), 'match', 'matches')} written to {csv_path}", markup=False)
     if plot_path:
         from ..analysis.plot import render
 
-        render(plot_path, title, figures, summary)
+        with _writing(plot_path):
+            render(plot_path, title, figures, summary)
         console.print(f"plot drawn into {plot_path}", markup=False)
+
+
+@contextlib.contextmanager
+def _writing(path: str):
+    """An OSError while the block writes ``path`` (a full disk…) is an
+    :class:`rulekit.files.OutputError` naming it: ``PATH: error: …``, status 1 (what
+    could be written stays)."""
+    from ..files import OutputError
+
+    try:
+        yield
+    except OSError as exc:
+        raise OutputError(path, exc) from None
 
 
 def _ray_module(ctx: click.Context, ray_address: str | None):
@@ -205,11 +224,21 @@ def _play(progress, file: str, spec, games: int, workers: int, ray, engine, labe
     task = progress.add_task(f"{label} {where}", total=games)
     try:
         return run_simulation(spec, games, workers, ray=ray is not None, engine=engine,
-                              on_progress=lambda k: progress.advance(task, k), on_outcome=on_outcome)
+                              on_progress=lambda k: progress.advance(task, k), on_outcome=on_outcome,
+                              on_lost=lambda lost: _say_lost(progress, file, lost))
     except MatchFailed as exc:
         progress.stop()
         click.echo(f"{file}: error: {exc}", err=True)
         sys.exit(2)
+
+
+def _say_lost(progress, file: str, lost: list[tuple[int, int]]) -> None:
+    """Say which matches a worker process that died took down (``lost``: (first match,
+    count) pairs, 0-based); they are played again, so the figures do not change."""
+    spans = [f"{first + 1}" if count == 1 else f"{first + 1}–{first + count}" for first, count in sorted(lost)]
+    words = _count(sum(count for _, count in lost), "match", "matches")
+    click.echo(f"{file}: warning: a worker process died; the {words} handed to its pool and not "
+               f"returned ({', '.join(spans)}) are played again", err=True)
 
 
 def _lineup_text(spec, games: int) -> str:

@@ -33,7 +33,7 @@ class _Phrases:
 
     def __init__(self, game: m.Game):
         self.game = game
-        self.lines_of_source = game.source.splitlines() if game.source else []
+        self.lines_of_source = game.source.split("\n") if game.source else []   # as the parser counts lines
         g = game
         self.counters = {c.name: c for c in g.counters}
         self.seat_vars = {s.name: s for s in g.seats}

@@ -114,8 +114,12 @@ def parse(source: str, path: str = "<rules>", start: str = "start") -> Tree:
 
     Raises:
         RulesError: with the location of the first syntax error, what was found and
-            what would have been accepted there.
+            what would have been accepted there; or of the first control character
+            (:func:`_odd_character`), before anything is parsed.
     """
+    odd = _odd_character(source)
+    if odd is not None:
+        raise RulesError(path, source, [odd])
     try:
         tree = parser().parse(source, start=start)
     except UnexpectedInput as exc:
@@ -124,6 +128,38 @@ def parse(source: str, path: str = "<rules>", start: str = "start") -> Tree:
     if too_deep is not None:
         raise RulesError(path, source, [too_deep])
     return tree
+
+
+#: the control characters a rules text may not hold: C0 but tab and newline (a carriage
+#: return only before a newline, as in a file saved with Windows line ends), and DEL
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0b: "VT", 0x0c: "FF", 0x0d: "CR", 0x1b: "ESC", 0x7f: "DEL"}
+
+
+def char_name(char: str) -> str:
+    """How a character is shown in a message: ``'x'``, or ``U+001B (ESC)`` for one that
+    cannot be seen (a control, a format character such as a byte-order mark, a space
+    other than the plain one)."""
+    if char.isprintable() and (char == " " or not char.isspace()) and not 0xfe00 <= ord(char) <= 0xfeff:
+        return f"'{char}'"
+    name = _CONTROL_NAMES.get(ord(char))
+    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
+
+
+def _odd_character(source: str) -> Problem | None:
+    """The first control character of ``source`` (but tab, newline, and a carriage return
+    before a newline) as a located problem, or None: such a character is invisible in an
+    editor and may end a C string (NUL) or drive a terminal (ESC)."""
+    for found in _CONTROL.finditer(source):
+        at = found.start()
+        if source[at] == "\r" and source.startswith("\n", at + 1):
+            continue
+        line = source.count("\n", 0, at) + 1
+        col = at - (source.rfind("\n", 0, at) + 1) + 1
+        return Problem(f"a control character, {char_name(source[at])}, cannot appear in a rules file",
+                       Span(line, col, line, col + 1),
+                       "delete it (an editor may not show it); texts may hold any printable character")
+    return None
 
 
 MAX_NESTING = 200
@@ -151,7 +187,7 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
     if isinstance(exc, UnexpectedCharacters):
         char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
         hint = None
-        shown = f"'{char}'"
+        shown = char_name(char)
         if char == "'":
             hint = 'texts are written in double quotes: "like this"'
             shown = '"\'"'

@@ -772,9 +772,12 @@ def to_model(source: str, path: str = "<rules>") -> m.RulesFile:
     Returns:
         the :class:`model.RulesFile` with every declaration in source order.
 
+    A byte-order mark (U+FEFF) that begins the text is left out: some editors write one.
+
     Raises:
         RulesError: a syntax error, located.
     """
+    source = source.removeprefix("\ufeff")
     tree = parse(source, path)
     builder = ToModel(path)
     try:

@@ -223,10 +223,12 @@ def file_digest(path: str) -> str:
     """The SHA-256 of the bytes of the file at ``path``, in hexadecimal.
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read; :class:`rulekit.files.Refused` (an OSError) when
+            it is no regular file or larger than a rules file may be (1 MiB).
     """
-    with open(path, "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
+    from ..files import MAX_RULES_BYTES, read_regular
+
+    return hashlib.sha256(read_regular(path, MAX_RULES_BYTES, "rules file")).hexdigest()
 
 
 def log_header(engine: Engine, path: str, n: int, seed: int | None, lineup: Sequence[str],
@@ -418,7 +420,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                on_events: Callable[[State, Iterable[Event]], None] | None = None,
                max_steps: int = MAX_DECISIONS, keep_log: bool = True,
                texts: bool | None = None,
-               on_step: Callable[..., None] | None = None) -> MatchRecord:
+               on_step: Callable[..., None] | None = None, log: list | None = None) -> MatchRecord:
     """Play one match to its end.
 
     Each player is given its seat's view and :func:`player_decision` (never the state or
@@ -444,6 +446,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             :func:`action_record`, :func:`event_record`; a file adds :func:`log_header`
             before it); with False the record's ``log`` is empty and no record is built,
             for simulations.
+        log: the list the records are added to, instead of a new one (with ``keep_log``):
+            ``append`` for a decision's record, then one ``extend`` with its events (the
+            setup's events: one ``extend``). A :class:`rulekit.play.replay.LogFile` writes
+            them to a file as the match goes.
         texts: give events their texts (labels, claims' words, log lines); None (the
             default): when there is a log, an ``on_events`` or a player that reads texts;
             False for an ``on_events`` that reads none (a simulation's statistics).
@@ -477,7 +483,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
     # events only for a log, an ``on_events`` or a player that reads the history
     recorded = keep_log or (on_events is not None and on_step is None) or bool(readers)
     state, events = engine.new_match(n, rng, recorded)
-    log = [event_record(engine, e, n) for e in events] if keep_log else []
+    if log is None or not keep_log:
+        log = []
+    if keep_log:
+        log.extend([event_record(engine, e, n) for e in events])
     # option labels and value names only for the players that read them (bots say they do not)
     reads_texts = [getattr(p, "uses_texts", True) for p in players]
     same_texts = reads_texts[0] if len(set(reads_texts)) == 1 else None     # every seat alike

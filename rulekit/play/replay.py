@@ -49,49 +49,129 @@ class ReplayError(Exception):
 class Replayed:
     """A log played again: its header, the engine of its rules, the state the replay
     reached (``finished`` when the match is over; a log of a stopped match ends earlier),
-    and how many decisions and events it checked."""
+    and how many decisions and events it checked; ``cut``: the log ends in the middle of
+    the events of its last decision (a match killed while it wrote them); ``torn``: the
+    number of a last line cut off and left out (:attr:`LogRecords.torn`), else None."""
 
     header: dict
     engine: Engine
     state: State
     decisions: int
     events: int
+    cut: bool = False
+    torn: int | None = None
+
+    @property
+    def incomplete(self) -> str | None:
+        """Why the log stops short, in words ("it stops before the match ends", …), or None
+        for the log of a whole match."""
+        if self.torn is not None:
+            return f"the log stops before the match ends: its last line ({self.torn}) was cut off and is left out"
+        if self.cut:
+            return "the log stops before the match ends, amid the events of its last decision"
+        return None if self.finished else "the log stops before the match ends"
 
     @property
     def finished(self) -> bool:
         return self.state.is_terminal
 
 
-def read_log(path: str) -> tuple[dict, list[tuple[int, dict]]]:
+class LogRecords(list):
+    """The records of a log after its header, each as (line number, record); ``torn`` is
+    the number of a last line that was cut off (a match killed while its line was being
+    written) and is left out, else None."""
+
+    torn: int | None = None
+
+
+def _log_lines(path: str):
+    """(line number, bytes, whether the line ends with a newline) for each line of the log
+    at ``path``: lines end at ``\\n`` only (never at U+2028 or another line break a text may
+    hold); the file and each line are held to :data:`~rulekit.files.MAX_LOG_BYTES` and
+    :data:`~rulekit.files.MAX_LOG_LINE`.
+
+    Raises:
+        ReplayError: not a regular file, too large, a line too long, or unreadable.
+    """
+    from ..files import MAX_LOG_BYTES, MAX_LOG_LINE, Refused, _size_text, open_regular
+
+    try:
+        with open_regular(path) as fh:
+            total = 0
+            number = 0
+            while True:
+                raw = fh.readline(MAX_LOG_LINE + 1)
+                if not raw:
+                    return
+                number += 1
+                total += len(raw)
+                if total > MAX_LOG_BYTES:
+                    raise ReplayError(path, number, f"the log is longer than {_size_text(MAX_LOG_BYTES)}, the "
+                                                    "most a log may hold")
+                whole = raw.endswith(b"\n")
+                if not whole and len(raw) > MAX_LOG_LINE:
+                    raise ReplayError(path, number, f"a line longer than {_size_text(MAX_LOG_LINE)}, the most a "
+                                                    "line of a log may hold")
+                yield number, raw, whole
+    except Refused as exc:
+        raise ReplayError(path, None, exc.strerror) from None
+    except OSError as exc:
+        raise ReplayError(path, None, f"cannot read the log: {exc.strerror or exc}") from None
+
+
+def _parse_line(path: str, number: int, raw: bytes):
+    """The record of one line of a log (None for a blank line).
+
+    Raises:
+        ReplayError: the line is not UTF-8, not JSON (or nested too deeply to read), or
+            not a JSON object with a "type".
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(path, number, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
+    if not text.strip():
+        return None
+    try:
+        record = json.loads(text)
+    except RecursionError:
+        raise ReplayError(path, number, "not a JSON line (nested too deeply to read)") from None
+    except ValueError as exc:
+        raise ReplayError(path, number, f"not a JSON line ({exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+        raise ReplayError(path, number, 'not a record of a log (a JSON object with a "type")')
+    return record
+
+
+def read_log(path: str) -> tuple[dict, LogRecords]:
     """The header of the log file at ``path`` and its other records, each with its line
     number (blank lines are skipped).
 
+    A last line without its newline that does not read as JSON is the torn end of a match
+    that was killed while writing it: it is left out (``records.torn`` is its number).
+
     Raises:
-        ReplayError: the file cannot be read, a line is not a JSON object, or the first
-            record is not a header of a format this rulekit reads.
+        ReplayError: the file is no regular file, larger than 256 MiB, cannot be read, a
+            line is not a JSON object, or the first record is not a header of a format this
+            rulekit reads (:func:`check_header`).
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(path, None, f"cannot read the log: {getattr(exc, 'strerror', None) or exc}") from None
-    records = []
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
+    records = LogRecords()
+    for number, raw, whole in _log_lines(path):
         try:
-            record = json.loads(text)
-        except ValueError as exc:
-            raise ReplayError(path, number, f"not a JSON line ({exc})") from None
-        if not isinstance(record, dict) or "type" not in record:
-            raise ReplayError(path, number, 'not a record of a log (a JSON object with a "type")')
-        records.append((number, record))
+            record = _parse_line(path, number, raw)
+        except ReplayError:
+            if whole or not records:
+                raise
+            records.torn = number               # the last line, cut off
+            break
+        if record is not None:
+            records.append((number, record))
     if not records or records[0][1]["type"] != "header":
         raise ReplayError(path, records[0][0] if records else None,
                           "the log does not start with a header (written by rulekit run --log)")
-    number, header = records[0]
+    number, header = records.pop(0)
     check_header(header, path, number)
-    return header, records[1:]
+    return header, records
 
 
 #: the log formats this rulekit replays: 1 (its ``deal`` events do not name the cards dealt)
@@ -105,16 +185,35 @@ def check_header(header: dict, path: str = "<log>", line: int | None = 1) -> Non
     Raises:
         ReplayError: another format, a log of one seat (it has no seed) or a field missing.
     """
-    if header.get("format") not in READ_FORMATS:
-        raise ReplayError(path, line, f"the log is of format {header.get('format')!r}; this rulekit "
+    if not _is_int(header.get("format")) or header.get("format") not in READ_FORMATS:
+        raise ReplayError(path, line, f"the log is of format {_dumps(header.get('format'))[:20]}; this rulekit "
                                       f"({rulekit_version()}) reads formats "
                                       f"{', '.join(map(str, READ_FORMATS))}")
     if "seat" in header:
-        raise ReplayError(path, line, f"this is the log of what {header['seat']} saw (--log-for): it has no seed, "
-                                      "so the match cannot be played again; replay the whole log (--log)")
+        raise ReplayError(path, line, f"this is the log of what {header['seat']!s:.20} saw (--log-for): it has no "
+                                      "seed, so the match cannot be played again; replay the whole log (--log)")
     missing = [k for k in ("file", "sha256", "variants", "players", "seed") if k not in header]
     if missing:
         raise ReplayError(path, line, f"the header lacks {', '.join(missing)}")
+    for key, wanted, fits in _HEADER_FIELDS:
+        if key in header and not fits(header[key]):
+            raise ReplayError(path, line, f"the header's \"{key}\" is {_dumps(header[key])[:60]}, not {wanted}")
+
+
+def _is_int(value) -> bool:
+    return type(value) is int
+
+
+#: the fields of a header: (name, what it must be, the test); those of :func:`check_header`'s
+#: ``missing`` must be there, the others may be left out
+_HEADER_FIELDS = (
+    ("file", "the path of the rules file (a text)", lambda v: isinstance(v, str) and v != ""),
+    ("sha256", "a SHA-256 in hexadecimal (a text)", lambda v: isinstance(v, str)),
+    ("variants", "a list of variant names", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)),
+    ("players", "a number of seats", lambda v: _is_int(v) and v >= 1),
+    ("seed", "a whole number", _is_int),
+    ("rulekit", "a version (a text)", lambda v: isinstance(v, str)),
+)
 
 
 def load_rules(header: dict, path: str = "<log>", rules: str | None = None, line: int | None = 1) -> Engine:
@@ -192,7 +291,7 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
     state, events = engine.new_match(n, rng)
     at = 0              # the next record to read
     decisions = checked = 0
-    last_line = numbered[-1][0] if numbered else 1
+    cut = False
     old_deals = header.get("format") == 1
 
     def fail(line, message):
@@ -202,13 +301,14 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
         raise ReplayError(path, line, message)
 
     def check(events):
-        nonlocal at, checked
+        nonlocal at, checked, cut
         for event in events:
             got = event_record(engine, event, n)
             if old_deals and got.get("kind") == "deal":
                 got["data"].pop("dealt", None)  # a format 1 log does not name the cards dealt
             if at >= len(numbered):
-                fail(last_line, f"the log ends, but the match goes on: expected nothing more, got {_dumps(got)}")
+                cut = True          # the log was cut after a whole record: it replays up to there
+                return
             line, record = numbered[at]
             if record != got:
                 if record.get("type") != "event":
@@ -249,7 +349,7 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
         check(events)
         if on_events is not None:
             on_events(state, events)
-    return Replayed(header, engine, state, decisions, checked)
+    return Replayed(header, engine, state, decisions, checked, cut, getattr(records, "torn", None))
 
 
 def decode_action(engine: Engine, state: State, record: dict, path: str = "<log>",
@@ -414,15 +514,110 @@ def seat_log(engine: Engine, header: dict, records: Iterable, seat: int) -> list
     return [mine] + log.records
 
 
+#: characters a JSON text may hold raw but some readers take for the end of a line
+#: (Python's ``str.splitlines``, JavaScript before ES2019): a log writes them escaped
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def json_line(record: dict) -> str:
+    """``record`` as one line of a log: JSON in UTF-8 (not escaped to ASCII), but with the
+    line breaks U+0085, U+2028 and U+2029 escaped, so that only the final ``\\n`` ends it."""
+    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+
+
 def write_log(path: str, records: Iterable[dict]) -> int:
-    """Write records as JSON lines (UTF-8) to ``path``; the number of lines written."""
-    count = 0
-    with open(path, "w", encoding="utf-8") as fh:
-        for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-            count += 1
-    return count
+    """Write records as JSON lines (UTF-8, :func:`json_line`) to ``path``; the number of
+    lines written.
+
+    Raises:
+        rulekit.files.OutputError: the file cannot be written (a full disk…); what could
+            be written is kept.
+    """
+    with LogFile(path) as out:
+        out.extend(records)
+        return out.lines
 
 
-__all__ = ["ReplayError", "Replayed", "SeatLog", "check_header", "decode_action", "load_rules", "observation",
-           "read_log", "replay", "replay_records", "seat_log", "write_log"]
+class LogFile(list):
+    """A log written as it grows: a list of records (``play_match(…, log=…)`` appends to
+    it) that also writes each record to the file at ``path`` as a JSON line the moment it
+    is added, and flushes at each :meth:`extend` (``play_match`` extends it once per
+    decision, with the decision's events), so that a match killed at any moment leaves a
+    log of whole records up to its last decision, bar a torn last line
+    (:func:`read_log` leaves that out). ``lines`` counts the lines written.
+
+    Raises (from any method):
+        rulekit.files.OutputError: the file cannot be written (a full disk…).
+    """
+
+    def __init__(self, path: str, head: Iterable[dict] = ()):
+        """Open (and empty) the file at ``path`` and write the records of ``head`` (a
+        header) first, flushed; they are not items of the list."""
+        super().__init__()
+        self.path = path
+        self.lines = 0
+        try:
+            self._out = open(path, "w", encoding="utf-8")
+        except OSError as exc:
+            raise self._failed(exc) from None
+        self._write(head, True)
+
+    def _failed(self, exc: OSError):
+        from ..files import OutputError
+
+        return OutputError(self.path, exc)
+
+    def append(self, record: dict) -> None:
+        super().append(record)
+        self._write((record,), False)
+
+    def extend(self, records: Iterable[dict]) -> None:
+        records = list(records)
+        super().extend(records)
+        self._write(records, True)
+
+    def _write(self, records, flush: bool) -> None:
+        out = self._out
+        if out is None:
+            return
+        try:
+            for record in records:
+                out.write(json_line(record))
+                self.lines += 1
+            if flush:
+                out.flush()
+        except OSError as exc:
+            self._abandon()
+            raise self._failed(exc) from None
+
+    def _abandon(self) -> None:
+        """Stop writing after a failure: the file keeps what reached it."""
+        out, self._out = self._out, None
+        try:
+            out.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """Flush and close the file (again: nothing)."""
+        out = self._out
+        if out is None:
+            return
+        self._out = None
+        try:
+            out.close()
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __enter__(self) -> "LogFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is None:
+            self.close()
+        elif self._out is not None:
+            self._abandon()
+
+
+__all__ = ["LogFile", "LogRecords", "ReplayError", "Replayed", "SeatLog", "check_header", "decode_action", "json_line",
+           "load_rules", "observation", "read_log", "replay", "replay_records", "seat_log", "write_log"]

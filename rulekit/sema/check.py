@@ -37,38 +37,65 @@ def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tup
     """The items of the base game with the named variants laid over it, in order.
 
     A variant replaces the items it declares again (a card of the deck, a zone, a claim, the
-    setup…) and adds new ones; ``extends`` applies other variants first.
+    setup…) and adds new ones; ``extends`` applies other variants first. Each variant is
+    applied once, where it first comes (a variant two others extend is not laid again
+    over the first one's changes): the work is linear in the variants.
 
     Raises:
         OptionError: an unknown variant name (the message lists the known ones).
     """
-    variants = {i.name: i for i in file.items if isinstance(i, m.VariantDecl)}
-    items: dict = {}
-    for item in file.items:
-        if not isinstance(item, m.VariantDecl):
-            items[_key(item)] = item
+    variants, _, _, base = _variants_of(file)
+    items = dict(base)
     applied: list[str] = []
-
-    def lay(name: str, stack: tuple) -> None:
-        if name not in variants:
-            known = ", ".join(sorted(variants)) or "none"
-            raise OptionError(f"unknown variant '{name}' (this game has: {known})")
-        if name in stack:
-            raise OptionError(f"variant '{name}' extends itself")
-        variant = variants[name]
-        for base in variant.extends:
-            lay(base, stack + (name,))
-        for item in variant.items:
-            key = _key(item)
-            if isinstance(item, m.DeckDecl) and key in items:
-                items[key] = _merge_deck(items[key], item)
-            else:
-                items[key] = item
-        applied.append(name)
-
+    laid_already: set[str] = set()
     for name in names:
-        lay(name, ())
+        for laid in _laying_order(variants, name):
+            if laid in laid_already:
+                continue            # reached again (through another 'extends'): applied once
+            laid_already.add(laid)
+            for item in variants[laid].items:
+                key = _key(item)
+                if isinstance(item, m.DeckDecl) and key in items:
+                    items[key] = _merge_deck(items[key], item)
+                else:
+                    items[key] = item
+            applied.append(laid)
     return list(items.values()), tuple(applied)
+
+
+def _laying_order(variants: dict, name: str) -> list[str]:
+    """The variants ``name`` applies, in order: for each variant, those it ``extends``
+    (in their order, each with its own first), then itself; a variant reached twice comes
+    the first time only. Iterative (a chain of thousands of variants is no recursion) and
+    linear in the variants and ``extends`` reached.
+
+    Raises:
+        OptionError: an unknown variant, or one that extends itself.
+    """
+    order: list[str] = []
+    done: set[str] = set()
+    on_path: set[str] = set()
+    stack = [(name, 0)]                     # (variant, how many of its bases are laid)
+    while stack:
+        current, next_base = stack.pop()
+        if next_base == 0:
+            if current not in variants:
+                known = ", ".join(sorted(variants)) or "none"
+                raise OptionError(f"unknown variant '{current}' (this game has: {known})")
+            if current in done:
+                continue
+            if current in on_path:
+                raise OptionError(f"variant '{current}' extends itself")
+            on_path.add(current)
+        bases = variants[current].extends
+        if next_base < len(bases):
+            stack.append((current, next_base + 1))
+            stack.append((bases[next_base], 0))
+            continue
+        on_path.discard(current)
+        done.add(current)
+        order.append(current)
+    return order
 
 
 MAX_PLAYERS = 64
@@ -198,6 +225,72 @@ def _duplicates(items: list, problems: list[Problem]) -> None:
             seen[key] = item
 
 
+def _circles(edges: dict[str, list[str]]) -> list[list[str]]:
+    """The circles of ``extends``: each set of variants that extend one another, round
+    (the strongly connected components of more than one variant, or of one that extends
+    itself), found by Tarjan's algorithm without recursion, in time linear in the
+    variants and their ``extends``."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            if i < len(edges[node]):
+                work.append((node, i + 1))
+                nxt = edges[node][i]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == node:
+                        break
+                if len(component) > 1 or node in edges[node]:
+                    circles.append(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return circles
+
+
+#: [(the file last read by :func:`_variants_of`, what it found)]: ``check`` builds the
+#: game once per variant of one file, and looks at its variants once
+_LAST_FILE: list = [None]
+
+
+def _variants_of(file: m.RulesFile) -> tuple[dict, tuple, tuple, dict]:
+    """The variants of ``file`` by name, their (name, label) pairs in file order, the
+    problems :func:`_check_variants` finds, and the items of the base game by key: found
+    once per file object, so that building the game for each of N variants costs N, not
+    N²."""
+    last = _LAST_FILE[0]                    # read once: another thread may replace it
+    if last is not None and last[0] is file:
+        return last[1]
+    problems: list = []
+    _check_variants(file, problems)
+    declared = [i for i in file.items if isinstance(i, m.VariantDecl)]
+    base = {_key(i): i for i in file.items if not isinstance(i, m.VariantDecl)}
+    facts = ({v.name: v for v in declared}, tuple((v.name, v.label) for v in declared), tuple(problems), base)
+    _LAST_FILE[0] = (file, facts)
+    return facts
+
+
 def _check_variants(file: m.RulesFile, problems: list) -> None:
     """Variants that extend an unknown variant or themselves, declarations made twice in one
     scope, variants declared inside variants."""
@@ -209,19 +302,11 @@ def _check_variants(file: m.RulesFile, problems: list) -> None:
                     problems.append(Problem(f"variant '{v.name}' extends unknown variant '{base}'", v.span,
                                             suggest(base, declared) or "declare that variant, or remove it from 'extends'"))
     by_name = {v.name: v for v in file.items if isinstance(v, m.VariantDecl)}
-    for v in by_name.values():
-        todo = list(v.extends)
-        seen: set = set()
-        while todo:
-            base = todo.pop()
-            if base == v.name:
-                problems.append(Problem(f"variant '{v.name}' extends itself (through {', '.join(sorted(seen)) or 'itself'})",
-                                        v.span, "a variant may build on others, never on itself"))
-                break
-            if base in seen or base not in by_name:
-                continue
-            seen.add(base)
-            todo.extend(by_name[base].extends)
+    for circle in _circles({name: [b for b in v.extends if b in by_name] for name, v in by_name.items()}):
+        for name in circle:
+            others = ", ".join(sorted(n for n in circle if n != name)) or "itself"
+            problems.append(Problem(f"variant '{name}' extends itself (through {others})", by_name[name].span,
+                                    "a variant may build on others, never on itself"))
     _duplicates([i for i in file.items if not isinstance(i, m.VariantDecl)], problems)
     for v in file.items:
         if isinstance(v, m.VariantDecl):
@@ -350,8 +435,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     from ..engine.compile import compile_game
     from ..errors import CompileError
 
-    problems: list[Problem] = []
-    _check_variants(file, problems)
+    problems: list[Problem] = list(_variants_of(file)[2])
     if problems:
         raise RulesError(file.path, file.source, problems)
     items, applied = apply_variants(file, tuple(variants))
@@ -380,7 +464,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         procedures=named(m.ProcedureDecl),
         phases=named(m.PhaseDecl),
         match=match,
-        variants=tuple((v.name, v.label) for v in file.items if isinstance(v, m.VariantDecl)),
+        variants=_variants_of(file)[1],
         applied=applied,
         setup_span=setup.span if setup else Span(1, 1),
         path=file.path,

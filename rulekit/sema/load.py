@@ -6,7 +6,10 @@ check and compile (:mod:`rulekit.sema.check`).
 
 from __future__ import annotations
 
+import errno
+
 from ..errors import Problem, RulesError, Span
+from ..files import MAX_RULES_BYTES, Refused, read_regular
 from ..lang import model as m
 from ..lang.transform import to_model
 from .check import build_game
@@ -35,18 +38,32 @@ def check_text(source: str, path: str = "<rules>") -> list[tuple[str | None, str
 
 
 def _read(path: str) -> str:
-    with open(path, "rb") as fh:
-        return decode(fh.read(), path)
+    """The text of the ``.rules`` file at ``path``: a regular file of at most
+    :data:`~rulekit.files.MAX_RULES_BYTES` (1 MiB), UTF-8.
+
+    Raises:
+        RulesError: not a regular file, too large, or not UTF-8 (``path: error: …``).
+        OSError: it cannot be read.
+    """
+    try:
+        raw = read_regular(path, MAX_RULES_BYTES, "rules file")
+    except Refused as exc:
+        hint = None if exc.errno == errno.EFBIG else _REFUSED_HINT
+        raise RulesError(path, "", [Problem(exc.strerror, Span.unknown(), hint)]) from None
+    return decode(raw, path)
+
+
+_REFUSED_HINT = "give the path of a .rules text file (rulekit check - reads standard input)"
 
 
 def decode(raw: bytes, path: str) -> str:
-    """``raw`` as UTF-8 text.
+    """``raw`` as UTF-8 text, without the byte-order mark some editors put first.
 
     Raises:
         RulesError: it is not UTF-8 (the message names ``path`` and the first bad byte).
     """
     try:
-        return raw.decode("utf-8")
+        return raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesError(path, "", [Problem(
             f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset {exc.start})", Span.unknown(),
@@ -61,7 +78,8 @@ def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> m.Game:
         variants: names of variants to apply, in order.
 
     Raises:
-        RulesError: a syntax or semantic problem in the file.
+        RulesError: a syntax or semantic problem in the file; or it is no regular file,
+            larger than 1 MiB or not UTF-8.
         OptionError: an unknown variant.
         OSError: the file cannot be read.
     """
