@@ -43,6 +43,7 @@ class Problem:
     def render(self, path: str, source: str) -> str:
         """The full text of this problem: location, message, source line, caret, hint."""
         line, col = self.span.line, self.span.column
+        path = shown_text(path)
         if not line:                   # a problem of the whole file (it cannot be read as text)
             return f"{path}: error: {self.message}" + (f"\nhint: {self.hint}" if self.hint else "")
         out = [f"{path}:{line}:{col}: error: {self.message}"]
@@ -60,7 +61,7 @@ class Problem:
                 text = ("…" if start else "") + shown + ("…" if start + _SHOWN < len(text) else "")
                 start -= 1 if start else 0
                 width = min(width, _SHOWN)
-            out.append(f"    {text.translate(_VISIBLE)}")
+            out.append(f"    {shown_text(text)}")
             out.append("    " + " " * (col - 1 - start) + "^" * max(1, width))
         if self.hint:
             out.append(f"hint: {self.hint}")
@@ -68,9 +69,21 @@ class Problem:
 
 
 _SHOWN = 100                      # characters of a source line shown around the caret
-#: a source line is shown with its control characters as their visible symbols (NUL as ␀,
-#: ESC as ␛, DEL as ␡), one column each, so that the caret still points at them
-_VISIBLE = {**{c: 0x2400 + c for c in range(0x20) if c != 0x09}, 0x7f: 0x2421}
+#: C0 controls (but tab) as their visible symbols (NUL as ␀, ESC as ␛, DEL as ␡), one
+#: column each, so that a caret still points at them; C1 controls and the controls of
+#: bidirectional text (which can make a line read otherwise than it runs) as ⟨U+202E⟩
+_VISIBLE = {**{c: 0x2400 + c for c in range(0x20) if c != 0x09}, 0x7f: 0x2421,
+            **{c: f"⟨U+{c:04X}⟩" for c in (*range(0x80, 0xa0), 0x061c, 0x200e, 0x200f, *range(0x202a, 0x202f),
+                                          *range(0x2066, 0x206a))}}
+_VISIBLE_LINES = {k: v for k, v in _VISIBLE.items() if k != 0x0a}
+
+
+def shown_text(text: str, lines: bool = False) -> str:
+    """``text`` as it may reach a terminal: its control characters made visible (see
+    ``_VISIBLE``), so that a text from a file, a log or a person can neither drive the
+    terminal (clear it, set its title, write the clipboard, erase a line) nor reverse
+    what is shown; ``lines``: newlines kept as they are."""
+    return text.translate(_VISIBLE_LINES if lines else _VISIBLE)
 
 
 class RulesError(Exception):

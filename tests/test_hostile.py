@@ -6,8 +6,10 @@ are ``slow``.)"""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -476,3 +478,69 @@ def test_when_every_pool_loses_its_worker_this_process_plays_the_rest(monkeypatc
     lost: list = []
     assert simulate(spec, 400, 2, on_lost=lost.append) == alone
     assert simulation.POOLS == len(lost) and all(lost)      # each pool's worker died; then this process played
+
+
+# ---------------------------------------------------------------------------- terminal control (item 1)
+@pytest.mark.parametrize("char, name", [("\x1b", "U+001B (ESC)"), ("\x9b", "U+009B (CSI)"), ("\x9d", "U+009D (OSC)"),
+                                        ("\u202e", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+                                        ("\u2066", "U+2066 (LEFT-TO-RIGHT ISOLATE)")])
+def test_a_rules_text_that_could_drive_the_terminal_is_refused_and_shown_as_text(char, name):
+    """Issue 23, item 1: an escape (clear screen, window title, OSC 52 clipboard), a C1
+    command or a bidirectional override in a title, label or log text never reaches the
+    terminal: loading refuses it, and the error shows the character as visible text."""
+    from rulekit.errors import RulesError
+    from rulekit.sema.load import loads
+
+    source = f'game "Evil{char}]52;c;aGk=\\x07"\nplayers 2\n'
+    with pytest.raises(RulesError) as exc:
+        loads(source, "evil.rules")
+    text = exc.value.render()
+    assert f"a control character, {name}, cannot appear in a rules file" in text
+    assert not any(0x80 <= ord(c) <= 0x9f or c in "\x1b\u202e\u2066" for c in text), repr(text)
+
+
+def test_shown_text_makes_every_terminal_control_visible():
+    from rulekit.errors import shown_text
+
+    evil = "a\x1b[2Jb\x9b31mc\u202ed\x07e\nf\tg"
+    shown = shown_text(evil)
+    assert shown == "a␛[2Jb⟨U+009B⟩31mc⟨U+202E⟩d␇e␊f\tg"
+    assert shown_text(evil, lines=True).split("\n")[1] == "f\tg"
+
+
+def test_a_persons_typed_escape_is_echoed_as_text():
+    """A human who types an escape sequence at the prompt is told it is not an option, and
+    the message shows the sequence as text."""
+    from rich.console import Console
+
+    from rulekit import Engine, load
+    from rulekit.players import HumanPlayer
+
+    engine = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
+    state, _ = engine.new_match(2, random.Random(0))
+    out = io.StringIO()
+    answers = iter(["\x1b]0;owned\x07", "\x9b2J", "1", "1", "1"])
+    player = HumanPlayer(engine, Console(file=out, force_terminal=False, width=200), lambda prompt: next(answers))
+    from rulekit.play.match import player_decision
+
+    view = engine.view(state, 0)
+    player.choose(view, player_decision(engine, view, engine.decision(state)))
+    text = out.getvalue()
+    assert "␛]0;owned␇" in text and "⟨U+009B⟩2J" in text
+    assert "\x1b" not in text and "\x9b" not in text and "\x07" not in text
+
+
+def test_a_log_that_names_an_escape_is_reported_as_text(tmp_path):
+    """A crafted log whose header names a rules file with an escape sequence in its name:
+    replay's error shows the sequence as text."""
+    log = tmp_path / "m.jsonl"
+    assert CliRunner().invoke(main, ["run", str(ROOT / "games" / "liars_dice.rules"), "--seed", "1", "-q", "--bots", "random",
+                                     "--log", str(log)]).exit_code == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["file"] = str(tmp_path / "\x1b]0;owned\x07\x9b2J.rules")
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(log)])
+    assert result.exit_code != 0
+    assert "␛]0;owned␇⟨U+009B⟩2J.rules" in result.output
+    assert not any(c in result.output for c in "\x1b\x07\x9b")

@@ -10,6 +10,7 @@ import click
 # Only click is imported up front, so that `rulekit --help` starts quickly; each command
 # imports what it uses (the parser, the engine, rich) when it runs.
 
+from ..errors import shown_text
 from ..bots import bot_kind
 
 #: -h is --help, for the group and every command
@@ -153,7 +154,7 @@ def _load(path: str, variants) -> Engine:
         click.echo(exc.render(), err=True)
         sys.exit(2)
     except OSError as exc:
-        click.echo(f"{path}: error: cannot read the file ({exc.strerror or exc})", err=True)
+        click.echo(shown_text(f"{path}: error: cannot read the file ({exc.strerror or exc})"), err=True)
         sys.exit(2)
     except OptionError as exc:
         raise click.BadParameter(str(exc), param_hint="'--variant'") from None

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from ..errors import shown_text
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
 from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _count, _GameCommand, _load, _players_default,
@@ -181,7 +182,7 @@ def _stopped(console: Console, file: str, logs: "_Logs", played, exc: BaseExcept
     if isinstance(exc, (RulesRuntimeError, MatchTooLong)):
         _write_log(console, logs, log)
         bound = f" (--max-decisions {max_decisions})" if isinstance(exc, MatchTooLong) else ""
-        click.echo(f"{file}: error: {exc}{bound}", err=True)
+        click.echo(shown_text(f"{file}: error: {exc}{bound}", lines=True), err=True)
         sys.exit(2)
     # a full disk, a closed pipe (rich exits with status 1 when standard output's reader is
     # gone)…: the logs are kept, and the caller reports it
@@ -376,11 +377,11 @@ def replay(log, rules, quiet):
         if not quiet:
             title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
             console.print(f"[bold]{escape(title)}[/bold] — {_count(header['players'], 'player')}, seed "
-                          f"{header['seed']} (replaying {escape(log)})", soft_wrap=True)
+                          f"{header['seed']} (replaying {escape(shown_text(log))})", soft_wrap=True)
         done = replay_records(engine, header, records, log, _narrator(console, engine, quiet=quiet))
     except ReplayError as exc:
         console.file.flush()
-        click.echo(str(exc), err=True)
+        click.echo(shown_text(str(exc), lines=True), err=True)     # it may quote the log
         sys.exit(2)
     if done.finished and not quiet:
         _standings(console, engine, done.state)

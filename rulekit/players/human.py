@@ -8,6 +8,7 @@ from typing import Callable
 from rich.console import Console
 from rich.markup import escape
 
+from ..errors import shown_text
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.narrate import seat_name
 
@@ -188,7 +189,7 @@ class HumanPlayer:
             try:
                 action = self._read(options, decision.phase if window else None, view, decision)
             except ValueError as exc:
-                self.console.print(f"[red]{escape(str(exc))}[/red] — try again.")
+                self.console.print(f"[red]{escape(shown_text(str(exc)))}[/red] — try again.")
                 continue
             reason = None if rejected is not None else decision.check(action)
             if reason is None:
@@ -279,7 +280,7 @@ class HumanPlayer:
             why = self._not_offered(first, decision)
             if why is not None:
                 raise ValueError(why)
-            raise ValueError(f"'{text}' is not one of the options 1..{len(options)}")
+            raise ValueError(f"'{shown_text(text)}' is not one of the options 1..{len(options)}")
         rest = tokens[1:]
         nvalues = len(option.params)
         grouped_values = any(" " in name for shown in option.shown for name in shown)
@@ -309,7 +310,7 @@ class HumanPlayer:
             raw = value_tokens[i] if value_tokens else self.ask(f"{question} one of {shown}").strip()
             value = self._parse_value(raw, values, names)
             if value is None:
-                raise ValueError(f"'{raw}' is not one of {shown}")
+                raise ValueError(f"'{shown_text(raw)}' is not one of {shown}")
             params.append(value)
         return Action(option.name, cards, tuple(params))
 
