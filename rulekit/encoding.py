@@ -18,8 +18,9 @@ gives every game and player count such ids:
   still lead to a legal choice.
 
 The values a choice may take are fixed before play: seats (``0..n-1``), a group's seats
-(every set of that size, in order), symbols, places counted from the top (``1..`` every
-card of the match) and number ranges, whose bounds are found from the file (literals,
+(every set of that size, in order), symbols, the values of an order of combinations (by
+their index, lowest first), places counted from the top (``1..`` every card of the match)
+and number ranges, whose bounds are found from the file (literals,
 numbers of cards and seats, their sums and products, and earlier choices; a bound that
 cannot be found is taken as the engine's own limit on one choice, ``MAX_CHOICES`` values).
 A game whose encoding would need more than :data:`MAX_ACTIONS` ids, or one choice more
@@ -54,13 +55,15 @@ MAX_VALUES = 100_000
 # ---------------------------------------------------------------------------- value bounds
 class _Facts:
     """What bounds a value in a match of ``n`` seats: the pieces (cards and dice) in play
-    and the sum of each attribute's negative and positive values over them."""
+    and the sum of each attribute's negative and positive values over them; the values of
+    each order of combinations (``orders``)."""
 
     def __init__(self, game: m.Game, n: int):
         self.n = n
         dice = sum(d.count * (n if d.each else 1) for d in game.dice)
         self.pieces = game.pieces(n) + dice
         self.game = game
+        self.orders: dict = {}            # each order of combinations by name (runtime.CombinationOrder)
 
     def total(self, attr: str) -> tuple[int, int]:
         low = high = 0
@@ -230,6 +233,9 @@ class ActionSpace:
         game = engine.game
         cg = engine.cg
         facts = _Facts(game, n)
+        if cg.combination_kinds:            # the values of each order of combinations, lowest first
+            orders = engine.program(n).combinations
+            facts.orders = {name: orders[i] for name, i in cg.combination_kinds.items()}
         self.n = n
         self.kinds = len(engine.kinds)
         self.labels = tuple(k.label for k in engine.kinds)
@@ -322,6 +328,10 @@ class ActionSpace:
     def _param(self, s: m.ChooseParam, facts: _Facts, known: dict, cg) -> ParamSpace:
         d = s.domain
         n = facts.n
+        if d.kind == "symbols" and d.name in cg.combination_kinds:
+            # a value of an order of combinations is its index, lowest first
+            order = facts.orders[d.name]
+            return ParamSpace(s.name, "combination", tuple(order.indices), tuple(order.text(i) for i in order.indices))
         if d.kind == "symbols":
             names = cg.symbols.get(d.name, ())
             return ParamSpace(s.name, "symbol", tuple(range(len(names))), tuple(names))

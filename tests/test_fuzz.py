@@ -54,6 +54,7 @@ from fuzzing import Mutated, Program, time_limit
 from rulekit import Engine, OptionError, RulesError, load, loads, play_match
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
+from rulekit.errors import shown_text
 from rulekit.play.match import MatchTooLong, seat_rng
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
 
@@ -140,7 +141,8 @@ def assert_located(exc: RulesError, text: str, path: str = "<rules>") -> None:
         assert 1 <= line <= len(lines) and col >= 1, f"located outside the file: {first!r}"
         if len(rendered) >= 3 and rendered[1].startswith("    ") and re.fullmatch(r" *\^+", rendered[2]):
             shown = rendered[1][4:].removeprefix("…").removesuffix("…")
-            assert shown in lines[line - 1], f"{first!r} shows another line: {rendered[1]!r}"
+            # the line is shown with its control characters as visible symbols (␛, ⟨U+202E⟩)
+            assert shown in shown_text(lines[line - 1]), f"{first!r} shows another line: {rendered[1]!r}"
 
 
 def load_cleanly(text: str, variant: str | None = None):

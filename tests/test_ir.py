@@ -28,7 +28,8 @@ TRANSFORM = Path(m.__file__).with_name("transform.py")
 OPENING = {m.Require: ir.Require, m.ChooseCards: (ir.ChooseCards, ir.ChooseBlind), m.ChooseParam: ir.ChooseValue}
 
 #: nodes that are parts of a declaration or of another node, translated where that is
-STRUCTURE = {m.Action, m.CardDecl, m.CardProp, m.ClaimDecl, m.CounterDecl, m.DeckDecl, m.DieDecl, m.Domain,
+STRUCTURE = {m.Action, m.CardDecl, m.CardProp, m.ClaimDecl, m.CombinationDecl, m.CombinationsDecl, m.ComboCards,
+             m.ComboRun, m.CounterDecl, m.DeckDecl, m.DieDecl, m.Domain,
              m.GameDecl, m.GroupDecl, m.MatchDecl, m.NamesDecl, m.Param, m.PhaseDecl, m.PlayersDecl,
              m.ProcedureDecl, m.RankKey, m.Rotation, m.RulesFile, m.SeatDecl, m.SeatSet, m.SetupDecl,
              m.SymbolsDecl, m.TableDecl, m.Target, m.Template, m.VariantDecl, m.ZoneDecl}

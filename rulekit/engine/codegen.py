@@ -106,6 +106,7 @@ class Generator:
         self.temps = 0                    # temporary Python names made so far (_saved<i>, ...)
         self.checked = None               # the first effect of the action being written, when
                                           # it may move the chosen cards unchecked
+        self.all_kinds = tuple(range(len(cg.kinds)))    # every kind, as the parts of combinations read them
 
     # ------------------------------------------------------------ module globals
     def ref(self, obj, prefix: str) -> str:
@@ -277,6 +278,9 @@ class Generator:
                 return f"(not {left})"
             return f"({left} {node.op} {self.cpred(node.right)})"
         if isinstance(node, m.CpCompare):
+            if node.attr not in cg.attr_table:      # 'SYMBOLS = s': the card shows that symbol of the set
+                columns = self.ref(tuple(cg.attr_table[sym] for sym in cg.symbols[node.attr]), "columns")
+                return f"({columns}[{self.ex(node.value)}][k] {'>' if node.op == '=' else '=='} 0)"
             col = self.ref(cg.attr_table[node.attr], "column")
             has = self.has_attr(node.attr)
             return f"({has}[k] and {col}[k] {_PY_COMPARE[node.op]} {self.ex(node.value)})"
@@ -449,6 +453,76 @@ class Generator:
         key = "None" if len(node.args) == 1 else self.ex(node.args[0])
         return f"table_value({table}, {key}, {self.ex(node.args[-1])}, {node.name!r}, {node.span.line})"
 
+    def ex_HasCombination(self, node):
+        cg, value = self.cg, node.value
+        selection = self.selection(node.cards)
+        if isinstance(value, m.TableValue) and value.name in cg.combinations and value.name not in cg.tables:
+            args = _tuple([self.ex(a) for a in value.args]) if value.args else "()"
+            return f"combination_holds({selection}, COMBINATION_PARTS[{cg.combinations[value.name]}], {args})"
+        typ = self.comp.expr(value, self.scope) or ""
+        if not typ.startswith("comb:"):
+            return None
+        return f"has_combination({selection}, COMBINATIONS[{cg.combination_kinds[typ[5:]]}].cards({self.ex(value)}))"
+
+    def ex_BestCombination(self, node):
+        cg = self.cg
+        order = f"COMBINATIONS[{cg.combination_kinds[node.order]}]"
+        attrs_ = cg.combination_attrs.get(node.order) or ()
+        if not attrs_:
+            return (f"best_combination({self.selection(node.cards)}, {node.count}, {order}, None, None, 0, 0, "
+                    f"{node.span.line})")
+        values = cg.attr_values[attrs_[0]]
+        column = self.ref(cg.attr_table[attrs_[0]], "column")
+        return (f"best_combination({self.selection(node.cards)}, {node.count}, {order}, {column}, "
+                f"{self.has_attr(attrs_[0])}, {values[0]}, {values[-1]}, {node.span.line})")
+
+    # ------------------------------------------------------------ combinations
+    def combination_functions(self) -> str:
+        """For each combination ``i``: ``combination_when_i(ctx, values)`` (whether it has these
+        values), ``combination_cards_i(ctx, values)`` (the cards each of its parts needs: (how
+        many, of which kinds) pairs) and ``combination_text_i(ctx, values)`` (its words), in
+        ``COMBINATION_PARTS``; then ``COMBINATIONS``, the values of each order of combinations,
+        made when the module loads (a :class:`~.runtime.CombinationOrder` each)."""
+        cg, out, made = self.cg, [], []
+        for i, c in enumerate(cg.game.combinations):
+            types = cg.combination_types[i]
+            self.scope, self.hoisted = dict(zip((p.name for p in c.params), types)), None
+            self.env = {p.name: f"a{j}" for j, p in enumerate(c.params)}
+            where = f"combination {c.name!r} (line {c.span.line})"
+            when = "None"
+            if c.when is not None:
+                out.append(self.claim_function(f"combination_when_{i}", c, f"which values {where} has",
+                                               f"bool({self.ex(c.when)})"))
+                when = f"combination_when_{i}"
+            parts = " + ".join(self.combination_part(part) for part in c.parts) or "()"
+            out.append(self.claim_function(f"combination_cards_{i}", c, f"the cards each part of {where} needs",
+                                           parts))
+            if c.label is not None:
+                text = self.template(c.label)
+            else:
+                text = f"' '.join({_tuple([repr(c.name)] + [self.shown(t, f'a{j}') for j, t in enumerate(types)])})"
+            out.append(self.claim_function(f"combination_text_{i}", c, f"the words of {where}", text))
+            made.append(f"({when}, combination_cards_{i}, combination_text_{i})")
+        orders = []
+        for k in cg.game.combination_kinds:
+            indices = [cg.combinations[name] for name in k.combinations]
+            members = [f"({i}, {self.ref(cg.combination_domains[i], 'domains')})" for i in indices]
+            orders.append(f"CombinationOrder({k.name!r}, {_tuple(members) if members else '()'}, COMBINATION_PARTS)")
+        self.scope, self.env = {}, {}
+        out.append(f"COMBINATION_PARTS = {_tuple(made) if made else '()'}\n"
+                   f"COMBINATIONS = {_tuple(orders) if orders else '()'}\n")
+        return "\n\n".join(out)
+
+    def combination_part(self, part) -> str:
+        """The source of the (how many, of which kinds) pairs of one part of a combination."""
+        every = self.ref(self.all_kinds, "kinds")
+        if isinstance(part, m.ComboCards):
+            return f"(({part.count}, tuple([k for k in {every} if {self.cpred(part.pred)}])),)"
+        column = self.ref(self.cg.attr_table[part.attr], "column")
+        allowed = "None" if part.pred is None else f"tuple([k for k in {every} if {self.cpred(part.pred)}])"
+        return (f"run_parts({column}, {self.has_attr(part.attr)}, {part.length}, {self.ex(part.top)}, "
+                f"{part.also!r}, {allowed})")
+
     def has_attr(self, attr: str) -> str:
         """The module's table of which card kinds carry the attribute ``attr``."""
         return self.ref(tuple(any(a == attr for a, _ in kind.attrs) for kind in self.cg.kinds), "has")
@@ -581,7 +655,8 @@ class Generator:
                 levels.append([])
                 level_of[pname] = len(levels) - 1
                 if not dependent:        # computed once, before any choice
-                    ranged = domain.startswith("choice_range(") or re.fullmatch(r"R\d+", domain)
+                    ranged = domain.startswith("choice_range(") or \
+                        re.fullmatch(r"R\d+|COMBINATIONS\[\d+\]\.indices", domain)
                     levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else f"dom_{len(loops)} = tuple({domain})")
                     domain = f"dom_{len(loops)}"
                 loops.append(("param", pname, var, domain, dependent))
@@ -803,6 +878,8 @@ class Generator:
             if isinstance(d.low, m.Num) and isinstance(d.high, m.Num) and d.high.value - d.low.value < MAX_CHOICES:
                 return self.ref(range(d.low.value, d.high.value + 1), "R")     # made once
             return f"choice_range({self.ex(d.low)}, {self.ex(d.high)}, {st.name!r}, {d.span.line})"
+        if d.kind == "symbols" and d.name in self.cg.combination_kinds:
+            return f"COMBINATIONS[{self.cg.combination_kinds[d.name]}].indices"      # made when the module loads
         if d.kind == "symbols":
             return self.ref(range(len(self.cg.symbols[d.name])), "R")
         if d.kind == "group":
@@ -970,7 +1047,6 @@ class Generator:
         seat may see is left out (the compiler reported it);
         one that reads a ``pending`` name (a choice not made yet) or the chosen cards reads
         "…"."""
-        cg = self.cg
         pieces = []
         for part in tmpl.parts:
             if isinstance(part, str):
@@ -982,23 +1058,27 @@ class Generator:
                 continue
             if self.comp.secret_in(part, self.scope.get("$revealed", frozenset())) is not None:
                 continue
-            typ = self.comp.expr(part, self.scope)
-            value = self.ex(part)
-            if typ in (SEAT, MAYBE_SEAT):
-                pieces.append(f"seat_name({value})")
-            elif typ == GROUP:
-                pieces.append(f"' and '.join([seat_name(s) for s in {value}])")
-            elif typ is not None and typ.startswith("sym:"):
-                pieces.append(f"{self.ref(cg.symbols[typ[4:]], 'names')}[{value}]")
-            elif typ == KIND:
-                pieces.append(f"{self.ref(tuple(k.label for k in cg.kinds), 'labels')}[{value}]")
-            elif typ is not None and typ.startswith("num:"):
-                pieces.append(f"value_name({self.ref(cg.value_names.get(typ[4:], {}), 'names')}, {value})")
-            elif typ == BOOL:
-                pieces.append(f"('yes' if {value} else 'no')")
-            else:
-                pieces.append(f"str({value})")
+            pieces.append(self.shown(self.comp.expr(part, self.scope), self.ex(part)))
         return f"''.join({_tuple(pieces)})" if pieces else "''"
+
+    def shown(self, typ: str | None, value: str) -> str:
+        """A Python expression of how a text shows ``value`` (a Python expression) of kind ``typ``."""
+        cg = self.cg
+        if typ in (SEAT, MAYBE_SEAT):
+            return f"seat_name({value})"
+        if typ == GROUP:
+            return f"' and '.join([seat_name(s) for s in {value}])"
+        if typ is not None and typ.startswith("sym:"):
+            return f"{self.ref(cg.symbols[typ[4:]], 'names')}[{value}]"
+        if typ is not None and typ.startswith("comb:"):
+            return f"COMBINATIONS[{cg.combination_kinds[typ[5:]]}].text({value})"
+        if typ == KIND:
+            return f"{self.ref(tuple(k.label for k in cg.kinds), 'labels')}[{value}]"
+        if typ is not None and typ.startswith("num:"):
+            return f"value_name({self.ref(cg.value_names.get(typ[4:], {}), 'names')}, {value})"
+        if typ == BOOL:
+            return f"('yes' if {value} else 'no')"
+        return f"str({value})"
 
     def st_EndTurn(self, node):
         return ["raise EndOfTurn()"]
@@ -1430,7 +1510,7 @@ class Generator:
         rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
         crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
-        functions = [self.claim_functions()] + functions
+        functions = [self.combination_functions(), self.claim_functions()] + functions
         brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
         lrows = "".join("    " + (_tuple([x.replace("enum_", "list_") for x in row]) if "None" not in row else "None")
                         + ",\n" for row in ([str(x) for x in r] for r in table))
@@ -1567,6 +1647,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     prog.listers = namespace["LISTERS"]
     prog.options = namespace["OPTIONS"]
     prog.holds = namespace["holds"]
+    prog.combinations = namespace["COMBINATIONS"]
     prog.truths = namespace["TRUTHS"]
     prog.ranks = namespace["RANKS"]
     prog.beats = namespace["BEATS"]

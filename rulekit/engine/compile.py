@@ -1,11 +1,11 @@
 """Checks a :class:`~rulekit.lang.model.Game` and resolves what the code generator needs.
 
-The compiler resolves every name (counters, seats, zones, claims, phases, procedures,
-symbols, the values an action chooses), checks the kind of every expression (a number, a
-condition, a seat, a group of seats, a card kind, a symbol) and the static rules of the
-language (a phase says where play goes, no phase is a trap or a dead end, a text shows
-nothing some seat may not see…). Every problem becomes a located
-:class:`~rulekit.errors.Problem`; :class:`CompileError` carries all of them.
+The compiler resolves every name (counters, seats, zones, claims, combinations, phases,
+procedures, symbols, the values an action chooses), checks the kind of every expression (a
+number, a condition, a seat, a group of seats, a card kind, a symbol, a value of an order of
+combinations) and the static rules of the language (a phase says where play goes, no phase
+is a trap or a dead end, a text shows nothing some seat may not see…). Every problem becomes a
+located :class:`~rulekit.errors.Problem`; :class:`CompileError` carries all of them.
 
 It builds no code: it gives :mod:`.codegen` the game's layout (:class:`CompiledGame`:
 zones, counters and seats by index), its claims and phases, each action's opening steps
@@ -20,6 +20,7 @@ whatever the ``.rules`` file calls them.
 from __future__ import annotations
 
 import re
+from math import prod
 
 import attrs
 
@@ -39,6 +40,11 @@ DECLINE = "decline"
 
 def _sym(name: str) -> str:
     return "sym:" + name
+
+
+def _comb(name: str) -> str:
+    """The kind of the values of a ``combinations`` declaration: "comb:NAME"."""
+    return "comb:" + name
 
 
 def base_type(typ):
@@ -210,6 +216,16 @@ class CompiledGame:
         self.group_index = {gr.name: i for i, gr in enumerate(game.groups)}
         #: each table by name: {row key (None for a table of one row without keys): its values}
         self.tables = {t.name: {key: values for key, values in t.rows} for t in game.tables}
+        #: each combination and each order of combinations by name: its index
+        self.combinations = {c.name: i for i, c in enumerate(game.combinations)}
+        self.combination_kinds = {k.name: i for i, k in enumerate(game.combination_kinds)}
+        #: per combination (by index): the kinds of its values and the values each may take,
+        #: in order (resolved by Compiler.check_combinations)
+        self.combination_types: list = [() for _ in game.combinations]
+        self.combination_domains: list = [() for _ in game.combinations]
+        #: per order of combinations (by name): the card attributes its values range over
+        #: (that break ties between the cards of ``best N of …``), in order
+        self.combination_attrs: dict = {}
         self.claims = {}
         self.claim_list = []
         self.phases = {}
@@ -235,6 +251,9 @@ class CompiledGame:
         self._keepers: dict = {}
         # attribute columns: value of attribute ``a`` on kind ``k`` is attr_table[a][k]
         self.attr_table = {a: tuple(k.attr(a) for k in game.kinds) for a in self.attr_names}
+        #: the values the cards give each attribute, lowest first (those that carry it)
+        self.attr_values = {a: tuple(sorted({v for k in game.kinds for b, v in k.attrs if b == a}))
+                            for a in self.attr_names}
         for sym in self.symbol_of:
             if sym not in self.attr_table:
                 # a card named like a symbol shows that symbol once
@@ -556,6 +575,8 @@ class Compiler:
             hint = self.hint_for(node.name, self.cg.tables) or "declare it: table NAME: 5: 2, 3, 2  6: 2, 3, 4"
             if node.name in self.cg.claims:
                 hint = f"'{node.name}' is a claim: compare it with '{node.name}(…) beats claim'"
+            if node.name in self.cg.combinations:
+                hint = f"'{node.name}' is a combination: test cards with 'CARDS has {node.name}(…)'"
             self.err(f"unknown table '{node.name}'", node.span, hint)
             return NUM
         wanted = 1 if None in table else 2
@@ -574,6 +595,172 @@ class Compiler:
             elif len(set(keys)) != len(keys):
                 twice = next(k for k in keys if keys.count(k) > 1)
                 self.err(f"table '{t.name}' has two rows for {twice}", t.span)
+
+    # ------------------------------------------------------------ combinations
+    def _expr_HasCombination(self, node, scope) -> str | None:
+        """``CARDS has C``: C a value of an order of combinations, or ``NAME(ARGS)`` of a combination."""
+        self.cards(node.cards, scope)
+        v = node.value
+        if isinstance(v, m.TableValue) and v.name in self.cg.combinations and v.name not in self.cg.tables:
+            self.combination_args(v, scope)
+            return BOOL
+        typ = self.expr(v, scope)
+        if typ is not None and not typ.startswith("comb:"):
+            self.err("'has' tests a combination, and this is not one", v.span,
+                     "write 'CARDS has C' with C a value of a 'combinations' order (a claim's or a chosen "
+                     "value), or 'CARDS has NAME(…)' with the values of a combination")
+        return BOOL
+
+    def _expr_BestCombination(self, node, scope) -> str | None:
+        """``best N of CARDS by ORDER``: a number; ties broken by one attribute of the cards."""
+        cg = self.cg
+        self.cards(node.cards, scope)
+        if node.count < 1:
+            self.err("'best' ranks at least 1 card", node.span)
+        if node.order not in cg.combination_kinds:
+            self.err(f"unknown order of combinations '{node.order}'", node.span,
+                     self.hint_for(node.order, cg.combination_kinds)
+                     or "declare one: combinations NAME: high_card < pair < …")
+        elif len(cg.combination_attrs.get(node.order, ())) > 1:
+            found = " and ".join(cg.combination_attrs[node.order])
+            self.err(f"'best' breaks ties by one attribute of the cards, but the values of '{node.order}' range "
+                     f"over {found}", node.span, "give the combinations of the order values of one attribute")
+        return NUM
+
+    def combination_args(self, node: m.TableValue, scope) -> None:
+        """``NAME(ARGS)`` of a combination: as many values as it takes, each of its kind."""
+        types = self.cg.combination_types[self.cg.combinations[node.name]]
+        if len(node.args) != len(types):
+            self.err(f"combination '{node.name}' takes {len(types)} value(s), {len(node.args)} given", node.span)
+        for a, typ in zip(node.args, types):
+            t = self.expr(a, scope)
+            if t is not None and base_type(t) != base_type(typ):
+                self.err(f"this value does not fit combination '{node.name}'", a.span)
+
+    def check_combinations(self) -> None:
+        """Every combination (its values, its cards, its 'when' and its words), then every
+        order of combinations."""
+        g = self.cg.game
+        for i, c in enumerate(g.combinations):
+            self.combination(i, c)
+        for k in g.combination_kinds:
+            self.combination_kind(k)
+
+    def an_attribute(self) -> str:
+        """A card attribute of this game, for the examples of hints ("ATTR" if it has none)."""
+        return next((a for a in sorted(self.cg.attr_values) if a not in self.cg.symbol_of), "ATTR")
+
+    def combination_param(self, c: m.CombinationDecl, p: m.Param) -> tuple:
+        """(kind, values lowest first) of a value of a combination: those a card attribute takes
+        on the cards of the deck (``x: ATTR``), or the symbols of a set (``s: SYMBOLS``)."""
+        cg = self.cg
+        if p.symbols in cg.symbols:
+            return _sym(p.symbols), tuple(range(len(cg.symbols[p.symbols])))
+        attributes = [a for a in cg.attr_values if a not in cg.symbol_of]
+        if p.symbols in attributes:
+            return ("num:" + p.symbols if p.symbols in cg.value_names else NUM), cg.attr_values[p.symbols]
+        if p.symbols is None or p.symbols in ("seat", "seats"):
+            self.err(f"value '{p.name}' of combination '{c.name}' needs a kind: a card attribute or a symbol set",
+                     p.span, f"write '{p.name}: ATTRIBUTE' (one of {', '.join(sorted(attributes)) or 'none'}) or "
+                             f"'{p.name}: SYMBOLS'")
+        else:
+            self.err(f"'{p.symbols}' is neither an attribute of the cards nor a symbol set", p.span,
+                     self.hint_for(p.symbols, attributes + list(cg.symbols))
+                     or "the values of a combination are values of a card attribute or of a symbol set")
+        return None, ()
+
+    def combination(self, i: int, c: m.CombinationDecl) -> None:
+        """``combination NAME(VALUES) "LABEL": PARTS, when COND``: its values' kinds and ranges
+        (kept in ``cg.combination_types`` and ``cg.combination_domains``), its parts, its
+        condition and its words, which read nothing but its values, numbers and symbols."""
+        cg = self.cg
+        kinds = [self.combination_param(c, p) for p in c.params]
+        names = [p.name for p in c.params]
+        for j, p in enumerate(c.params):
+            if p.name in names[:j]:
+                self.err(f"combination '{c.name}' has two values named '{p.name}'", p.span)
+        cg.combination_types[i] = tuple(t or NUM for t, _ in kinds)
+        cg.combination_domains[i] = tuple(d for _, d in kinds)
+        scope = dict(zip(names, cg.combination_types[i]))
+        if not c.parts:
+            self.err(f"combination '{c.name}' names no cards", c.span,
+                     f"say which, e.g. '2 of {self.an_attribute()} = x'")
+        for part in c.parts:
+            if isinstance(part, m.ComboRun):
+                self.combination_run(c, part, scope)
+                continue
+            if part.count < 1:
+                self.err("each part of a combination needs at least 1 card", part.span)
+            if self.static(part.pred, scope, c.name):
+                self.cpred(part.pred, scope)
+        if c.when is not None and self.static(c.when, scope, c.name):
+            self.want(self.expr(c.when, scope), BOOL, c.when)
+        if c.label is not None and all(self.static(h, scope, c.name) for h in c.label.parts if not isinstance(h, str)):
+            self.template(c.label, scope)
+
+    def combination_run(self, c: m.CombinationDecl, run: m.ComboRun, scope) -> None:
+        """``run of N by ATTR to TOP [in COND], V also W``: an attribute of the cards, a top that is
+        a number, at most as many cards as the values the attribute takes (with the 'also' ones)."""
+        cg = self.cg
+        if self.static(run.top, scope, c.name):
+            self.want(self.expr(run.top, scope), NUM, run.top)
+        if run.pred is not None and self.static(run.pred, scope, c.name):
+            self.cpred(run.pred, scope)
+        if run.attr not in cg.attr_values or run.attr in cg.symbol_of:
+            self.not_an_attribute(run.attr, run.span)
+            return
+        values = cg.attr_values[run.attr]
+        for v, _ in run.also:
+            if v not in values:
+                self.err(f"no card has {run.attr} {v}", run.span, f"the cards' {run.attr} is {values_text(values)}")
+        reach = sorted(set(values) | {w for _, w in run.also})
+        if run.length < 1:
+            self.err("a run needs at least 1 card", run.span)
+        elif run.length > len(reach):
+            self.err(f"a run of {run.length} by {run.attr} is longer than the values the cards give it "
+                     f"({values_text(reach)})", run.span, f"a run by {run.attr} has at most {len(reach)} cards")
+
+    _STATIC = (m.Num, m.Bool, m.Name, m.BinOp, m.Not, m.MinMax, m.CondValue, m.CpName, m.CpCompare, m.CpLogic,
+               Span)
+
+    def static(self, node, scope, combination: str) -> bool:
+        """Whether ``node`` reads only the values of a combination (``scope``), numbers, symbols
+        and what each card shows; if not, the first thing it reads otherwise is reported."""
+        for n in m.nodes(node):
+            if not isinstance(n, self._STATIC) or isinstance(n, m.Name) and n.name not in scope \
+                    and n.name not in self.cg.symbol_of:
+                values = ", ".join(f"'{v}'" for v in scope) or "none"
+                self.err(f"a combination reads only its own values ({values}), numbers and symbols", n.span,
+                         f"'{combination}' is one pattern wherever it is used: give it a value for what changes")
+                return False
+        return True
+
+    def combination_kind(self, k: m.CombinationsDecl) -> None:
+        """``combinations NAME: A < B < …``: declared combinations, each once, with at most
+        MAX_CHOICES values in all (a choice offers every one)."""
+        cg = self.cg
+        seen: set = set()
+        total = 0
+        for j, name in enumerate(k.combinations):
+            span = k.spans[j] if j < len(k.spans) else k.span
+            if name not in cg.combinations:
+                attr = self.an_attribute()
+                self.err(f"unknown combination '{name}'", span, self.hint_for(name, cg.combinations)
+                         or f"declare it: combination {name}(x: {attr}) \"…\": 2 of {attr} = x")
+                continue
+            if name in seen:
+                self.err(f"'{name}' is listed twice in '{k.name}'", span)
+            seen.add(name)
+            i = cg.combinations[name]
+            total += prod(len(d) for d in cg.combination_domains[i])
+            decl = cg.game.combinations[i]
+            found = [p.symbols for p, t in zip(decl.params, cg.combination_types[i]) if not t.startswith("sym:")]
+            found += [part.attr for part in decl.parts if isinstance(part, m.ComboRun)]
+            attrs_ = cg.combination_attrs.setdefault(k.name, [])
+            attrs_ += [a for a in dict.fromkeys(found) if a in cg.attr_values and a not in attrs_]
+        if total > MAX_CHOICES:
+            self.err(f"'{k.name}' may have {total:,} values; at most {MAX_CHOICES:,} are allowed", k.span,
+                     "order fewer combinations, or give their values fewer possibilities")
 
     def _expr_Beats(self, node, scope) -> str | None:
         """``NAME(args) beats claim``."""
@@ -686,6 +873,8 @@ class Compiler:
         m.CondValue: "_expr_CondValue",
         m.Not: "_expr_Not",
         m.TableValue: "_expr_TableValue",
+        m.HasCombination: "_expr_HasCombination",
+        m.BestCombination: "_expr_BestCombination",
         m.BinOp: "_expr_BinOp",
     }
 
@@ -700,7 +889,8 @@ class Compiler:
         if typ is not None and typ != expected:
             names = {NUM: "a number", BOOL: "a condition", SEAT: "a seat", GROUP: "a set of seats",
                      MAYBE_SEAT: "a seat that may be nobody"}
-            self.err(f"expected {names.get(expected, expected)}, found {names.get(typ, 'a symbol')}", node.span)
+            found = names.get(typ) or ("a combination" if typ.startswith("comb:") else "a symbol")
+            self.err(f"expected {names.get(expected, expected)}, found {found}", node.span)
 
     def binop(self, node: m.BinOp, scope) -> str:
         lt = self.expr(node.left, scope)
@@ -754,6 +944,9 @@ class Compiler:
                      self.hint_for(name, cg.flag_names | cg.card_names))
             return
         if isinstance(node, m.CpCompare):
+            if node.attr not in cg.attr_table and node.attr in cg.symbols:
+                self.symbol_test(node, scope)      # 'SYMBOLS = s': the card shows that symbol
+                return
             if node.attr not in cg.attr_table:
                 self.err(f"'{node.attr}' is not a card attribute", node.span, self.hint_for(node.attr, cg.attr_table))
                 return
@@ -765,6 +958,18 @@ class Compiler:
                 self.cpred(node.right, scope)
             return
         self.err("not a card condition", getattr(node, "span", Span.unknown()))
+
+    def symbol_test(self, node: m.CpCompare, scope) -> None:
+        """``SYMBOLS = VALUE`` (or ``!=``) in a card condition, SYMBOLS a symbol set: whether the
+        card shows that symbol of the set (a card of ``ATTR LO..HI, each SYMBOLS`` shows one)."""
+        if node.op not in ("=", "!="):
+            self.err(f"a card shows a {node.attr} or not: compare it with '=' or '!='", node.span,
+                     f"write '{node.attr} = VALUE'")
+            return
+        typ = self.expr(node.value, scope)
+        if typ is not None and typ != _sym(node.attr):
+            self.err(f"expected a symbol of '{node.attr}' here", node.value.span,
+                     f"one of {', '.join(self.cg.symbols[node.attr])}, or a value of that set")
 
     # ------------------------------------------------------------ zones and cards
     def zone(self, ref: m.ZoneRef, scope) -> None:
@@ -1174,9 +1379,11 @@ class Compiler:
             return GROUP
         if p.symbols in self.cg.value_names:
             return "num:" + p.symbols
+        if p.symbols in self.cg.combination_kinds:
+            return _comb(p.symbols)
         if p.symbols not in self.cg.symbols:
             self.err(f"unknown symbol set '{p.symbols}'", p.span,
-                     self.hint_for(p.symbols, list(self.cg.symbols)))
+                     self.hint_for(p.symbols, list(self.cg.symbols) + list(self.cg.combination_kinds)))
             return None
         return _sym(p.symbols)
 
@@ -1281,8 +1488,10 @@ class Compiler:
                 return self.param_type(m.Param(s.name, s.names, span=s.span)) or NUM
             return NUM
         if d.kind == "symbols":
+            if d.name in self.cg.combination_kinds:
+                return _comb(d.name)                 # every value of an order of combinations
             if d.name not in self.cg.symbols:
-                hint = self.hint_for(d.name, self.cg.symbols)
+                hint = self.hint_for(d.name, list(self.cg.symbols) + list(self.cg.combination_kinds))
                 if d.name in self.cg.zone_index:
                     hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
                 self.err(f"unknown symbol set '{d.name}'", d.span, hint)
@@ -1399,6 +1608,7 @@ class Compiler:
                          or f"declare them: names {c.names}: 1 \"A\", …")
         self.procedure_names = [p.name for p in g.procedures]
         self.check_tables()
+        self.check_combinations()
         for i, c in enumerate(g.claims):
             types = [self.param_type(p) or NUM for p in c.params]
             for p, t in zip(c.params, types):
@@ -1609,6 +1819,14 @@ def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
             if _ends_(procs[s.procedure], procs, seen | {s.procedure}, knockout_ends):
                 return True
     return False
+
+
+def values_text(values) -> str:
+    """Numbers in words for a message: "2..14" when they follow one another, else listed."""
+    values = list(values)
+    if len(values) > 2 and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}..{values[-1]}"
+    return ", ".join(map(str, values[:12])) + (", …" if len(values) > 12 else "")
 
 
 def entry_text(entry: tuple) -> str:

@@ -553,12 +553,14 @@ class Engine:
                 shown.append(tuple(_place_text(v) for v in values))
                 prompts.append(None)
             else:
-                shown.append(tuple(self._value_text(st.type, v) for v in values))
+                shown.append(tuple(self._value_text(st.type, v, ctx.n) for v in values))
                 prompts.append(st.prompt)
         return option._replace(label=self._label(ctx, a, preview=True), shown=tuple(shown), prompts=tuple(prompts))
 
-    def _value_text(self, typ: str, value) -> str:
-        """How people name a chosen value of type ``typ``."""
+    def _value_text(self, typ: str, value, n: int) -> str:
+        """How people name a chosen value of type ``typ`` (in a match of ``n`` seats)."""
+        if typ.startswith("comb:"):
+            return self.pieces(n).combinations[self.cg.combination_kinds[typ[5:]]].text(value)
         if typ == "seat":
             return seat_name(value)
         if typ == "group":
@@ -1180,6 +1182,17 @@ class Engine:
         """The index in ``state.zones`` of a zone instance, by zone name and owner."""
         zi = self.cg.zone_index[zone]
         return self.cg.zone_slot(zi, owner or 0, state.n)
+
+    def combination_values(self, name: str) -> tuple[str, ...]:
+        """The values of the order of combinations ``name`` (``combinations NAME: A < B < …``),
+        lowest first, in words: value ``i`` of a claim or a choice of that kind is the
+        ``i``-th.
+
+        Raises:
+            KeyError: no order of combinations is named ``name``.
+        """
+        order = self.pieces(self.game.players[0]).combinations[self.cg.combination_kinds[name]]
+        return tuple(order.text(i) for i in order.indices)
 
     def kind_label(self, kind: int) -> str:
         """What players call a card kind: its label, e.g. "7"."""

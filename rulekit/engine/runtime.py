@@ -10,7 +10,9 @@ Raises (from the functions, as documented on each): :class:`~rulekit.errors.Rule
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
+import math
 import operator
 from fractions import Fraction
 from typing import Callable
@@ -513,6 +515,146 @@ def table_value(rows: dict, key, place: int, name: str, line: int) -> int:
     return row[place - 1]
 
 
+class CombinationOrder:
+    """The values of an order of combinations (``combinations NAME: A < B < …``), lowest first:
+    value ``i`` is ``values[i]``, (the index of its combination, its values). They are every
+    combination of the order, in its order, with every value of its parameters (each range
+    lowest first, the first parameter first) that its ``when`` allows, so that comparing two
+    values is comparing their indices. The cards a value needs and its words are made when
+    first asked."""
+
+    __slots__ = ("name", "values", "indices", "_parts", "_cards", "_texts")
+
+    def __init__(self, name: str, members: tuple, parts: tuple):
+        # members: (combination index, the values of each of its parameters) lowest first;
+        # parts: per combination, (when or None, its cards, its words), each (ctx, values) -> …
+        self.name = name
+        found = []
+        for ci, domains in members:
+            when = parts[ci][0]
+            found += [(ci, v) for v in itertools.product(*domains) if when is None or when(None, v)]
+        self.values = tuple(found)
+        self.indices = range(len(found))
+        self._parts = parts
+        self._cards: dict = {}
+        self._texts: dict = {}
+
+    def cards(self, value: int) -> tuple:
+        """What value ``value`` needs: ((how many cards, of which kinds), …), a part each."""
+        found = self._cards.get(value)
+        if found is None:
+            ci, values = self.values[value]
+            found = self._cards[value] = self._parts[ci][1](None, values)
+        return found
+
+    def text(self, value: int) -> str:
+        """The words of value ``value`` ("a pair of 9s")."""
+        found = self._texts.get(value)
+        if found is None:
+            ci, values = self.values[value]
+            found = self._texts[value] = self._parts[ci][2](None, values)
+        return found
+
+
+def run_parts(column, has, length: int, top: int, also: tuple, allowed: tuple | None) -> tuple:
+    """The parts of ``run of LENGTH by ATTR to TOP [in COND], V also W``: one card for each of
+    the ``length`` values ending at ``top``, whose attribute (``column[k]``, carried when
+    ``has[k]``) is that value, or a V that also stands for it; only the kinds ``allowed``
+    (None: all). A value no card has makes a part that nothing fills (no run wraps round)."""
+    kinds = range(len(column)) if allowed is None else allowed
+    parts = []
+    for value in range(top - length + 1, top + 1):
+        stands = {value} | {v for v, w in also if w == value}
+        parts.append((1, tuple([k for k in kinds if has[k] and column[k] in stands])))
+    return tuple(parts)
+
+
+def has_combination(selection, parts: tuple) -> bool:
+    """Whether the cards of a selection ((slot, cards) pairs) hold every part ((how many
+    cards, of which kinds) pairs), each with cards of its own: a matching of the cards to
+    the parts, grown one card at a time along augmenting paths (exact, and quick for the
+    few dozen cards a table holds)."""
+    supply: dict = {}
+    for _, ks in selection:
+        for k in ks:
+            supply[k] = supply.get(k, 0) + 1
+    units = []                        # one per card a part needs: the kinds it may take
+    for count, kinds in parts:
+        have = [k for k in kinds if k in supply]
+        if sum(supply[k] for k in have) < count:
+            return False
+        units += [have] * count
+    if len(units) > sum(supply.values()):
+        return False
+    held = {k: [] for k in supply}    # kind -> the units given a card of it
+    return all(_give(u, units, supply, held, set()) for u in range(len(units)))
+
+
+def _give(u: int, units: list, supply: dict, held: dict, seen: set) -> bool:
+    """Give unit ``u`` a card, moving the units that hold cards it may take to others."""
+    for k in units[u]:
+        if k in seen:
+            continue
+        seen.add(k)
+        users = held[k]
+        if len(users) < supply[k]:
+            users.append(u)
+            return True
+        for j, other in enumerate(users):
+            if _give(other, units, supply, held, seen):
+                users[j] = u
+                return True
+    return False
+
+
+MAX_BEST = 20_000
+"""How many sets of N cards one ``best N of CARDS by ORDER`` may compare."""
+
+
+def best_combination(selection, n: int, order: CombinationOrder, column, has, low: int, high: int,
+                     line: int = 0) -> int:
+    """``best N of CARDS by ORDER``: over every N cards of the selection (all of them when
+    fewer), the highest value of ``order`` they make, ties broken by their attribute
+    (``column[k]`` where ``has[k]``; None: no tie is broken), highest cards first, as one
+    number: (value + 1) × W + the tie, W above every tie (no value made: the tie alone).
+
+    Raises:
+        RulesRuntimeError: more than MAX_BEST sets of N cards would be compared.
+    """
+    cards = sorted(k for _, ks in selection for k in ks)
+    if len(cards) <= n:
+        hands = [tuple(cards)]
+    elif math.comb(len(cards), n) > MAX_BEST:
+        raise RulesRuntimeError(f"'best {n} of' {len(cards)} cards would compare {math.comb(len(cards), n):,} sets "
+                                f"of cards (line {line}); at most {MAX_BEST:,} are allowed")
+    else:
+        hands = list(dict.fromkeys(itertools.combinations(cards, n)))
+    base = high - low + 2                  # a tie digit: 0 for no card, else the value above ``low``
+
+    def tie(hand) -> int:
+        if column is None:
+            return 0
+        digits = sorted((column[k] - low + 1 for k in hand if has[k]), reverse=True)
+        digits += [0] * (n - len(digits))
+        return functools.reduce(lambda acc, d: acc * base + d, digits, 0)
+    top = 1 if column is None else base ** n
+    whole = [(0, tuple(cards))]
+    for value in reversed(order.indices):
+        parts = order.cards(value)
+        if has_combination(whole, parts):
+            best = max((tie(h) for h in hands if has_combination([(0, h)], parts)), default=None)
+            if best is not None:
+                return (value + 1) * top + best
+    return max(tie(h) for h in hands)
+
+
+def combination_holds(selection, made: tuple, values: tuple) -> bool:
+    """``CARDS has NAME(values)``: the combination (``made``: its when, cards and words, see
+    :class:`CombinationOrder`) has these values and the cards hold it."""
+    when, cards, _ = made
+    return (when is None or bool(when(None, values))) and has_combination(selection, cards(None, values))
+
+
 def value_name(names: dict, value: int) -> str:
     """A number as a text shows it: its display name, if it has one."""
     return names.get(value, str(value))
@@ -800,6 +942,11 @@ __all__ = [
     'single_seat',
     'step_seat',
     'table_value',
+    'CombinationOrder',
+    'combination_holds',
+    'has_combination',
+    'best_combination',
+    'run_parts',
     'swap_zones',
     'too_deep',
     'top_portion',

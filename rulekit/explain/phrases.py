@@ -43,6 +43,7 @@ class _Phrases:
         self.value_names = {n.name: dict(n.pairs) for n in g.names}
         self.zones = {z.name: z for z in g.zones}
         self.claims = {c.name: c for c in g.claims}
+        self.combinations = {c.name: c for c in g.combinations}
         self.procedures = {p.name: p for p in g.procedures}
         self.phases = {p.name: p for p in g.phases}
         self.dice = {d.name: d for d in g.dice}
@@ -504,6 +505,24 @@ class _Phrases:
             return f"the value of the table {name} at place {self.x(node.args[0])}"
         return f"the value of the table {name} for {self.x(node.args[0])}, at place {self.x(node.args[1])}"
 
+    def x_HasCombination(self, node) -> str:
+        value = node.value
+        if isinstance(value, m.TableValue) and value.name in self.combinations:
+            what = self.labelled(self.combinations[value.name], value.args)
+        else:
+            what = self.x(value, nested=True)
+        return f"{what} can be made from {self.x(node.cards)}"
+
+    def x_BestCombination(self, node) -> str:
+        order = next((k for k in self.game.combination_kinds if k.name == node.order), None)
+        attrs_ = []                     # the card attributes the values of the order range over
+        for c in (self.combinations.get(name) for name in (order.combinations if order else ())):
+            found = [p.symbols for p in c.params] + [p.attr for p in c.parts if isinstance(p, m.ComboRun)] if c else []
+            attrs_ = list(dict.fromkeys(attrs_ + [a for a in found if a and a not in self.symbol_sets]))
+        ties = f" (ties broken by the {words(attrs_[0])} of the {self.pieces}, highest first)" if attrs_ else ""
+        return (f"the value of the best {_count(node.count, self.piece, self.pieces)} among {self.x(node.cards)} in "
+                f"the order of {_quote(words(node.order))}{ties}")
+
     def x_Extreme(self, node) -> str:
         return f"the {'highest' if node.highest else 'lowest'} {words(node.name)} of any player"
 
@@ -680,6 +699,11 @@ class _Phrases:
         claim = self.claims.get(name)
         if claim is None:
             return _quote(words(name))
+        return self.labelled(claim, args)
+
+    def labelled(self, claim, args) -> str:
+        """A claim or a combination with those values: its label with the values put in."""
+        name = claim.name
         if claim.label is None:
             values = ", ".join(self.x(a) for a in args)
             return _quote(words(name) + (f" {values}" if values else ""))

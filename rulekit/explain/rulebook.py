@@ -50,6 +50,13 @@ def explain(game: m.Game) -> str:
     return _Rulebook(game).render()
 
 
+def _cycles(values: list) -> bool:
+    """Whether ``values`` are one run of consecutive numbers, repeated."""
+    run = sorted(set(values))
+    return len(run) > 1 and run == list(range(run[0], run[-1] + 1)) and len(values) % len(run) == 0 \
+        and values == run * (len(values) // len(run))
+
+
 class _Rulebook:
     """Puts one game into words; :meth:`render` gives the whole rulebook."""
 
@@ -133,6 +140,11 @@ class _Rulebook:
         if g.tables:
             out += ["", "### Tables", ""]
             out += [f"- {self.line(*self.table_parts(t))}" for t in g.tables]
+        if g.combinations:
+            out += ["", "### Combinations", "", f"A combination is found among {self.say.pieces} when each of its "
+                    f"parts can be given {self.say.pieces} of its own.", ""]
+            out += [f"- {self.line(*self.combination_parts(c))}" for c in g.combinations]
+            out += [f"- {self.line(*self.combination_order_parts(k))}" for k in g.combination_kinds]
         if g.zones:
             out += ["", f"### Zones (where the {self.say.pieces} lie)", ""]
             out += [f"- {self.line(*self.zone_parts(z))}" for z in g.zones]
@@ -200,7 +212,8 @@ class _Rulebook:
             values = values_of[key]
             if key in self.say.symbol_values:
                 present = [(k, v) for k, v in zip(kinds, values) if v is not None]
-                if all(k.label == key and v == 1 for k, v in present):
+                if all((k.label == key or len(kinds) > 1 and k.label.split()[-1] == key) and v == 1
+                       for k, v in present):
                     continue            # a kind made from a symbol shows it once: its label says it
                 if len(kinds) == 1:
                     pictures.append(key if values[0] == 1 else f"{key} ×{values[0]}")
@@ -216,11 +229,41 @@ class _Rulebook:
                     out.append(f"{words(key)} equal to the {words(same)}")
                 elif values == list(range(values[0], values[0] + len(values))):
                     out.append(f"{words(key)} {values[0]} to {values[-1]}")
+                elif _cycles(values):           # a range for each symbol ('ATTR LO..HI, each SYMBOLS')
+                    sets = {self.say.symbol_values[n] for n in names if n in self.say.symbol_values}
+                    each = f" in each {words(sets.pop())}" if len(sets) == 1 else ""
+                    out.append(f"{words(key)} {min(values)} to {max(values)}{each}")
                 else:
                     out.append(f"{words(key)} " + ", ".join(str(v) for v in values))
         if pictures:
             out.insert(0, "pictures " + ", ".join(pictures))
         return out
+
+    def combination_parts(self, c) -> tuple[str, list[str]]:
+        """A combination: its name and words, for which values, and the cards of each part."""
+        say = self.say
+        name = _quote(words(c.name)) + (f" ({say.template(c.label)})" if c.label is not None else "")
+        values = _join([f"{_article(words(p.symbols or 'number'))} {p.name}" for p in c.params])
+        when = f" when {say.x(c.when)}" if c.when is not None else ""
+        parts = [f"for {values}{when}" if values else when.strip()]
+        for part in c.parts:
+            if isinstance(part, m.ComboRun):
+                text = (f"{_count(part.length, say.piece, say.pieces)} with {words(part.attr)} in a row up to "
+                        f"{say.x(part.top)}, one of each")
+                if part.pred is not None:
+                    text += f", that {say.p(part.pred, plural=True)}"
+                text += "".join(f" ({words(part.attr)} {v} also counts as {w})" for v, w in part.also)
+            else:
+                text = f"{_count(part.count, say.piece, say.pieces)} that {say.p(part.pred, plural=part.count != 1)}"
+            parts.append(text)
+        return name, parts
+
+    def combination_order_parts(self, k) -> tuple[str, list[str]]:
+        """An order of combinations: the combinations from lowest to highest."""
+        order = " < ".join(words(name) for name in k.combinations)
+        return (f"the values of {_quote(words(k.name))}", [
+            f"from lowest to highest, {order}, each with its values; of one combination, the higher values "
+            "(the first first) are higher"])
 
     def die_parts(self, d) -> tuple[str, list[str]]:
         parts = [f"a {d.sides}-sided die, faces 1 to {d.sides}"]

@@ -47,6 +47,9 @@ class _Differences:
         out += self._named("name of values", g.names, b.names,
                            lambda r, n: (words(n.name), [", ".join(f"{v} is called {_quote(t)}" for v, t in n.pairs)]))
         out += self._named("table", g.tables, b.tables, lambda r, t: r.table_parts(t))
+        out += self._named("combination", g.combinations, b.combinations, lambda r, c: r.combination_parts(c))
+        out += self._named("order of combinations", g.combination_kinds, b.combination_kinds,
+                           lambda r, k: r.combination_order_parts(k))
         out += self._named("zone", g.zones, b.zones, lambda r, z: r.zone_parts(z))
         out += self._named("counter", g.counters, b.counters, lambda r, c: r.counter_parts(c))
         out += self._named("named player", g.seats, b.seats, lambda r, s: r.seat_parts(s))

@@ -61,7 +61,8 @@ class ChooseBlind(Step):
 @attrs.frozen(slots=True)
 class ChooseValue(Step):
     """``choose NAME in DOMAIN ["prompt"]``: a value of kind ``type`` (``"num"``, ``"seat"``,
-    ``"group"``, ``"sym:SET"``, ``"num:NAMES"``); ``dependent``: the domain reads a value
+    ``"group"``, ``"sym:SET"``, ``"num:NAMES"``, ``"comb:ORDER"``: the index of a value of an
+    order of combinations); ``dependent``: the domain reads a value
     chosen before it; ``guards``: the conditions of the requires right after it that read
     this choice and nothing else chosen, which narrow the values offered."""
 

@@ -710,6 +710,74 @@ class TableValue:
 
 
 @attrs.frozen
+class ComboCards:
+    """``N of COND`` in a combination: N cards of their own, each meeting the card condition."""
+    count: int
+    pred: "CardPred"
+    span: Span = _span()
+
+
+@attrs.frozen
+class ComboRun:
+    """``run of N by ATTR to TOP [in COND] [, V also W …]`` in a combination: N cards of their
+    own whose ATTR values are the N values ending at TOP (a number or a value of the
+    combination), each meeting COND when given; ``also``: (V, W) pairs, a card whose ATTR is
+    V standing for W too (``14 also 1``: a card of 14 may also stand for a 1)."""
+    length: int
+    attr: str
+    top: "Expr"
+    pred: "CardPred | None" = None
+    also: tuple = ()
+    span: Span = _span()
+
+
+@attrs.frozen
+class CombinationDecl:
+    """``combination NAME(PARAMS) ["LABEL"]: PART, PART, … [, when COND]``: a pattern of cards
+    with values (``x: ATTR``, a value of a card attribute; ``s: SYMBOLS``, a symbol). ``parts`` are
+    :class:`ComboCards` and :class:`ComboRun`, each needing cards of its own; ``when`` says
+    which values exist (None: all); ``label`` a :class:`Template` over the values, or None."""
+    name: str
+    params: tuple
+    label: "Template | None"
+    parts: tuple
+    when: "Expr | None" = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class CombinationsDecl:
+    """``combinations NAME: A < B < …``: an order of combinations, lowest first. Its values are
+    every combination with every value of its parameters (that its ``when`` allows), compared
+    by the combination's place in the list, then by the values left to right."""
+    name: str
+    combinations: tuple      # names of CombinationDecl, lowest first
+    spans: tuple = attrs.field(default=(), eq=False, repr=False)    # where each name is written
+    span: Span = _span()
+
+
+@attrs.frozen
+class HasCombination:
+    """``CARDS has C``: whether cards of their own can be found among CARDS for every part of
+    the combination C (a value of a ``combinations`` kind, or ``NAME(ARGS)`` of a combination)."""
+    cards: "Cards"
+    value: "Expr"
+    span: Span = _span()
+
+
+@attrs.frozen
+class BestCombination:
+    """``best N of CARDS by ORDER``: a number that ranks the best N cards among CARDS (all of
+    them when fewer) by the order of combinations ORDER: the highest value some N of them
+    make, ties broken by the attribute its combinations range over, highest cards first
+    (a showdown: ``winners: highest best 5 of your hand by hand``)."""
+    count: int
+    cards: "Cards"
+    order: str
+    span: Span = _span()
+
+
+@attrs.frozen
 class NamesDecl:
     """``names NAME: 1 "A", 11 "J"``: how people name some values of a number (the others
     are shown as digits). Card attributes of that name, and values declared ``: NAME``
@@ -794,7 +862,9 @@ class Member:
 
 @attrs.frozen
 class Param:
-    """A claim parameter: a number, or (``symbols`` given) one symbol of a symbol set."""
+    """A claim, procedure or combination parameter: a number, or (``symbols`` given) a seat
+    ("seat"), a set of seats ("seats"), one symbol of a symbol set, a value of an order of
+    combinations or (for a combination) of a card attribute, by that name."""
     name: str
     symbols: str | None = None
     span: Span = _span()
@@ -964,6 +1034,8 @@ class Game:
     applied: tuple           # the names of the variants applied, in order
     names: tuple = ()        # NamesDecl
     tables: tuple = ()       # TableDecl
+    combinations: tuple = () # CombinationDecl
+    combination_kinds: tuple = ()  # CombinationsDecl
     setup_span: Span = attrs.field(default=Span.unknown(), eq=False, repr=False)
     path: str = attrs.field(eq=False, repr=False, default="<rules>")
     source: str = attrs.field(eq=False, repr=False, default="")
@@ -1041,7 +1113,8 @@ def mentions(node, types) -> bool:
 #: every kind of expression (a value or a condition) the language has
 Expr = Union[Num, Bool, Name, ValueOf, CountOf, TotalOf, CardExtreme, CardQuantifier, Roll, ClaimHolds, ClaimIs,
              NoClaim, ClaimedField, Beats, PlayerCount, Extreme, BinOp, Not, SeatName, Neighbour, FirstOf,
-             Member, IsOut, IsNobody, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats, TableValue]
+             Member, IsOut, IsNobody, CountSeats, SeatQuantifier, MinMax, CondValue, OverSeats, TableValue,
+             HasCombination, BestCombination]
 #: every kind of statement the language has
 Stmt = Union[Require, ChooseCards, ChooseParam, Move, Swap, Draw, Deal, Shuffle, Gather, Reveal, RevealCounter, Assign,
              MakeClaim, ClearClaim, LetGroup, If, ForEach, GoTo, Ask, Do, EndDeal, EndTurn, Log, LetValue,

@@ -400,6 +400,48 @@ class ToModel(Transformer):
     def table_value(self, meta, name, args):
         return m.TableValue(str(name), tuple(args), span=_span(meta))
 
+    def combination_decl(self, meta, name, params, label, *parts):
+        groups: list = []
+        when = None
+        for part in parts:
+            if when is not None:
+                self.problems.append(Problem("'when' comes last, after the cards of the combination", when.span,
+                                             "move 'when …' to the end"))
+                when = None
+            if isinstance(part, m.ComboCards | m.ComboRun):
+                groups.append(part)
+            elif part[0] == "when":
+                when = part[1]
+            elif groups and isinstance(groups[-1], m.ComboRun):
+                groups[-1] = attrs.evolve(groups[-1], also=groups[-1].also + (part[1],))
+            else:
+                self.problems.append(Problem(f"'{part[1][0]} also {part[1][1]}' belongs to a run", part[2],
+                                             "write it right after 'run of N by ATTR to TOP'"))
+        return m.CombinationDecl(str(name), params or (), self._template(label), tuple(groups), when,
+                                 span=_span(meta))
+
+    def combo_cards(self, meta, count, pred):
+        return m.ComboCards(count, pred, span=_span(meta))
+
+    def combo_run(self, meta, length, attr, top, pred):
+        return m.ComboRun(length, str(attr), top, pred, span=_span(meta))
+
+    def combo_also(self, meta, value, other):
+        return ("also", (value, other), _span(meta))
+
+    def combo_when(self, meta, cond):
+        return ("when", cond)
+
+    def combinations_decl(self, meta, name, *names):
+        return m.CombinationsDecl(str(name), tuple(str(n) for n in names), tuple(_tspan(n) for n in names),
+                                  span=_span(meta))
+
+    def has_combination(self, meta, cards, value):
+        return m.HasCombination(cards, value, span=_span(meta))
+
+    def best_combination(self, meta, count, cards, order):
+        return m.BestCombination(count, cards, str(order), span=_span(meta))
+
     def names_decl(self, meta, name, *pairs):
         return m.NamesDecl(str(name), tuple(pairs), span=_span(meta))
 

@@ -14,8 +14,8 @@ from ..lang import model as m
 from ..errors import OptionError, Problem, RulesError, Span, suggest
 
 _SINGLETONS = (m.GameDecl, m.PlayersDecl, m.DeckDecl, m.SetupDecl, m.MatchDecl)
-_NAMED = (m.DieDecl, m.SymbolsDecl, m.NamesDecl, m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.ClaimDecl,
-          m.ProcedureDecl, m.PhaseDecl)
+_NAMED = (m.DieDecl, m.SymbolsDecl, m.NamesDecl, m.CombinationDecl, m.CombinationsDecl, m.ZoneDecl, m.CounterDecl,
+          m.SeatDecl, m.GroupDecl, m.ClaimDecl, m.ProcedureDecl, m.PhaseDecl)
 
 
 def _key(item):
@@ -123,8 +123,8 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
             if p.name not in (symbols or {}):
                 problems.append(Problem(f"unknown symbol set '{p.name}'", p.span,
                                         suggest(p.name, symbols or {}) or f"declare it: symbols {p.name}: A < B < C"))
-        if len(ranges) + len(over) > 1:
-            problems.append(Problem("a card may generate over one range or symbol set only", card.span))
+        if len(ranges) > 1 or len(over) > 1:
+            problems.append(Problem("a card may generate over one range and one symbol set only", card.span))
         fixed: dict[str, int] = {}
         aliases = []
         flags = set()
@@ -149,15 +149,6 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
             problems.append(Problem(f"card '{card.name}' has count {count}; a game may have at most {MAX_CARDS:,} "
                                     "cards", card.span))
             count = 1
-        values = [None]
-        if over and over[0].name in (symbols or {}):
-            # one kind per symbol, showing that symbol once: "3 cards of each character"
-            for sym in symbols[over[0].name]:
-                attrs_ = dict(fixed)
-                attrs_[sym] = 1
-                label = f"{card.label} {sym}" if card.label else sym
-                kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count, start=start))
-            continue
         if ranges:
             r = ranges[0]
             if r.high < r.value:
@@ -166,24 +157,38 @@ def _expand_cards(deck: m.DeckDecl, problems: list[Problem], value_names: dict |
                 problems.append(Problem(f"the range {r.value}..{r.high} makes {r.high - r.value + 1} kinds of card; "
                                         f"a game may have at most {MAX_KINDS:,}", r.span))
                 continue
-            values = list(range(r.value, r.high + 1))
-        for v in values:
-            attrs_ = dict(fixed)
-            if ranges:
-                attrs_[ranges[0].name] = v
-            for a in aliases:
-                if a.other not in attrs_:
-                    problems.append(Problem(f"'{a.other}' is not an attribute of card '{card.name}'", a.span,
-                                            suggest(a.other, attrs_)))
-                else:
-                    attrs_[a.name] = attrs_[a.other]
-            if v is None:
-                label = card.label or card.name
-            else:
-                shown = (value_names or {}).get(ranges[0].name, {}).get(v, str(v))
-                label = f"{card.label} {shown}" if card.label else shown
-            kinds.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count, start=start))
+        syms = symbols[over[0].name] if over and over[0].name in (symbols or {}) else (None,)
+        for sym in syms:
+            kinds += _generated(card, ranges[0] if ranges else None, sym, (fixed, aliases, flags, count, start),
+                                value_names or {}, problems)
     return tuple(kinds)
+
+
+def _generated(card: m.CardDecl, r: m.CardProp | None, sym: str | None, props: tuple, value_names: dict,
+               problems: list) -> list:
+    """The kinds of one card with one symbol (``sym``, or None): one per value of the range
+    ``r`` (or one, without a range), labelled by the card's label, the value and the symbol
+    ("each SYMBOLS": one kind per symbol; "ATTR 1..3, each SYMBOLS" with symbols A < B: "1 A", "2 A",
+    "3 A", "1 B", … each showing its symbol once)."""
+    fixed, aliases, flags, count, start = props
+    out = []
+    for v in range(r.value, r.high + 1) if r is not None else (None,):
+        attrs_ = dict(fixed)
+        if r is not None:
+            attrs_[r.name] = v
+        if sym is not None:
+            attrs_[sym] = 1               # the kind shows that symbol once
+        for a in aliases:
+            if a.other not in attrs_:
+                problems.append(Problem(f"'{a.other}' is not an attribute of card '{card.name}'", a.span,
+                                        suggest(a.other, attrs_)))
+            else:
+                attrs_[a.name] = attrs_[a.other]
+        shown = None if v is None else value_names.get(r.name, {}).get(v, str(v))
+        words = [w for w in (card.label, shown, sym) if w is not None]
+        label = " ".join(words) if shown is not None or sym is not None else card.label or card.name
+        out.append(m.Kind(card.name, label, tuple(attrs_.items()), frozenset(flags), count, start=start))
+    return out
 
 
 def _dice_kinds(dice: tuple, problems: list[Problem]) -> tuple:
@@ -402,7 +407,7 @@ def _check_names(items: tuple, setup, match, problems: list) -> None:
     owners: dict[str, m.Span] = {}
     for item in items:
         if isinstance(item, (m.ZoneDecl, m.CounterDecl, m.SeatDecl, m.GroupDecl, m.DieDecl, m.SymbolsDecl,
-                             m.TableDecl)):
+                             m.TableDecl, m.CombinationDecl, m.CombinationsDecl)):
             if item.name in owners:
                 problems.append(Problem(f"the name '{item.name}' is declared twice", item.span))
             owners[item.name] = item.span
@@ -455,6 +460,8 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
         symbols=named(m.SymbolsDecl),
         names=named(m.NamesDecl),
         tables=named(m.TableDecl),
+        combinations=named(m.CombinationDecl),
+        combination_kinds=named(m.CombinationsDecl),
         zones=zones,
         counters=named(m.CounterDecl),
         seats=named(m.SeatDecl),

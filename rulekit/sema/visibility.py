@@ -92,6 +92,10 @@ class _Reader:
                 (node.attr not in self.counters or self.name(node.attr, names))
         if isinstance(node, m.CardQuantifier):
             return self.cards(node.cards, names, faces=True) and self.expr(node.pred, names)
+        if isinstance(node, m.HasCombination):      # a combination reads only its own values
+            return self.cards(node.cards, names, faces=True) and self.expr(node.value, names)
+        if isinstance(node, m.BestCombination):
+            return self.cards(node.cards, names, faces=True)
         if isinstance(node, m.Beats):
             return all(self.expr(a, names) for a in node.args) and self.order(node.claim)
         if isinstance(node, m.SeatQuantifier):
