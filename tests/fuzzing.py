@@ -620,3 +620,134 @@ def time_limit(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------- hidden values
+#: a game whose action (or a procedure it calls) shows a value to every seat: ``{BODY}`` is
+#: the body of the action, ``{ROUTE}`` a procedure ``route`` (or nothing)
+LEAK_GAME = """\
+game "Leaks"
+players 2..4
+deck {{
+  card gold: count 4, points 3
+  card lead: count 8, points 1
+}}
+zone hand: per player, seen by owner
+zone stock: shared, holds the deck
+group rich
+claim golds(n) "{{n}} golds": true when n >= 0
+setup {{
+  shuffle stock
+  deal 3 from stock to each hand
+  go to play
+}}
+procedure show(k) {{
+  log "{{k}}"
+}}
+procedure tell(k) {{
+  let j = k + 1
+  log "{{j}}"
+}}
+procedure pass_on(k) {{
+  do tell(k)
+}}
+procedure pass_twice(k) {{
+  let k2 = k * 2
+  do pass_on(k2)
+}}
+procedure announce(k) {{
+  claim golds(k)
+}}
+procedure enrol(k) {{
+  let s = if k > 0 then P1 else P2
+  add s to rich
+}}
+{ROUTE}
+turn play clockwise {{
+  action peek "peeks" {{
+    {BODY}
+    end deal
+  }}
+}}
+match {{ deals until true }}
+"""
+
+#: values that read cards not every seat sees (``{S}``: a seat), as (text, type)
+SECRETS = (("count of (hand of {S} where gold)", "num"), ("total points of hand of {S}", "num"),
+           ("count of (hand of {S} where lead) + count of hand of {S}", "num"),
+           ("some card in hand of {S} is gold", "bool"), ("every card in hand of {S} is lead", "bool"))
+#: the same kinds of values, read from what every seat sees
+PUBLICS = (("count of hand of {S}", "num"), ("count of stock", "num"), ("count of hand of {S} + 1", "num"),
+           ("count of hand of {S} > 2", "bool"), ("count of stock = 0", "bool"))
+#: one step of a value towards another: (from type, to type, template of ``{x}``)
+STEPS = (("num", "num", "{x} + 1"), ("num", "num", "{x} * 2"), ("num", "num", "if {x} > 1 then {x} else 0"),
+         ("num", "num", "min({x}, 2)"), ("num", "bool", "{x} > 0"), ("num", "bool", "{x} = 2"),
+         ("bool", "num", "if {x} then 1 else 0"), ("bool", "bool", "not {x}"))
+#: where a value reaches every seat, by the type it takes ("any": a text's hole)
+SINKS = (("any", 'log "{{{x}}}"'), ("any", 'log "P2 holds {{{x}}} of them"'), ("num", "claim golds({x})"),
+         ("num", "do show({x})"), ("num", "do tell({x})"), ("num", "do pass_on({x})"),
+         ("num", "do pass_twice({x})"), ("num", "do announce({x})"), ("num", "do enrol({x})"),
+         ("bool", "let rich be (q in everyone where {x})"), ("bool", "let s = if {x} then P1 else P2\nadd s to rich"))
+#: where the route runs: (the action's body around ``{B}``, the procedure ``route``, the seat)
+CONTEXTS = (("{B}", "", "P2"), ("{B}", "", "actor"), ("{B}", "", "current"),
+            ("for each p in everyone {{\n{B}\n}}", "", "p"),
+            ("if count of hand of P2 > 0 {{\n{B}\n}}", "", "P2"),
+            ("do route", "procedure route {{\n{B}\n}}", "P2"),
+            ("do route(P2)", "procedure route(p: seat) {{\n{B}\n}}", "p"),
+            ("for each p in everyone {{\ndo route(p)\n}}", "procedure route(p: seat) {{\n{B}\n}}", "p"))
+
+
+class Leak(NamedTuple):
+    """A game that shows a secret value to every seat (``text``: it must be refused), the
+    same game with a public value in its place (``public``: it must load), and the route."""
+
+    text: str
+    public: str
+    route: str
+
+
+def _operand(x: str) -> str:
+    return x if re.fullmatch(r"\w+", x) else f"({x})"
+
+
+def _steps_to(kind: str, sink_kind: str, draw) -> list:
+    """One to three steps of computation from a value of ``kind`` (each may be the value
+    itself, "{x}"), ending with the type ``sink_kind`` takes."""
+    steps = []
+    for _ in range(draw(st.integers(1, 3))):
+        step = draw(st.sampled_from([s for s in STEPS if s[0] == kind] + [(kind, kind, "{x}")]))
+        steps.append(step)
+        kind = step[1]
+    if sink_kind not in ("any", kind):
+        steps.append(next(s for s in STEPS if s[0] == kind and s[1] == sink_kind))
+    return [template for _, _, template in steps]
+
+
+@st.composite
+def leaky_games(draw):
+    """A value that reads hidden cards (or, in ``public``, one every seat sees) taken
+    through zero to three ``let``s and steps of computation to a ``log`` text, a claim, a
+    group or a procedure that shows its value (also through other procedures), in an
+    action, a loop, a condition or a procedure of its own."""
+    i = draw(st.integers(0, len(SECRETS) - 1))
+    secret, kind = SECRETS[i]
+    public = PUBLICS[i][0]
+    body, route, seat = draw(st.sampled_from(CONTEXTS))
+    sink_kind, sink = draw(st.sampled_from(SINKS))
+    steps = _steps_to(kind, sink_kind, draw)
+    lets = draw(st.integers(0, len(steps)))          # the first steps each through a let
+    texts = []
+    for value in (secret, public):
+        lines, x = [], _operand(value.format(S=seat))
+        for k, template in enumerate(steps):
+            x = template.format(x=x)
+            if k < lets:
+                lines.append(f"let v{k} = {x}")
+                x = f"v{k}"
+            else:
+                x = _operand(x)
+        lines.append(sink.format(x=x))
+        block = "\n".join(lines)
+        texts.append(LEAK_GAME.format(BODY=body.format(B=block), ROUTE=route.format(B=block)))
+    route_text = f"{body.split(chr(10))[0]}: {secret}, {steps}, {lets} let(s), {sink}"
+    return Leak(texts[0], texts[1], route_text)

@@ -50,7 +50,7 @@ SLOW = settings(max_examples=25, deadline=None, suppress_health_check=list(Healt
 by_combo = pytest.mark.parametrize("combo", COMBOS, ids=COMBO_IDS)
 
 # The declared deck of each known game (digest §1.1, §2.1, §3.1), every variant included.
-DECK_SIZES = {"lugenbeutel": 112, "nimms_leich": 36, "dtc": 66, "liars_dice": 0, "skull": 0, "coyote": 36}
+DECK_SIZES = {"lugenbeutel": 112, "nimms_leich": 36, "dtc": 66, "liars_dice": 0, "skull": 0, "coyote": 36, "bluff": 52}
 # The cards each seat starts with (Skull §2: 3 flowers and a skull).
 EACH_SEAT = {"skull": 4}
 

@@ -51,7 +51,7 @@ def test_the_shipped_games_checks_are_public_but_a_proof_of_a_claim_and_a_blind_
     """Coup's 'answer' requires that the claim holds; Lügenbeutel's single_card variant
     chooses a card of the play blind (the analysis does not look into what a blind choice
     reads); every other check reads only what its seat sees."""
-    expected = {"coup": {"answer"}, "coyote": set(), "dtc": set(), "liars_dice": set(), "lugenbeutel": set(),
+    expected = {"bluff": set(), "coup": {"answer"}, "coyote": set(), "dtc": set(), "liars_dice": set(), "lugenbeutel": set(),
                 "nimms_leich": set(), "skull": set()}
     seen = set()
     for combo in COMBOS:

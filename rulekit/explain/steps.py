@@ -104,6 +104,9 @@ class _Steps:
             what = f"a {words(stmt.names)}" if stmt.names else "a number"
             return self._one(f"choose {what} {name} from {self.say._range_end(d.low, stmt.names)} "
                              f"to {self.say._range_end(d.high, stmt.names)}")
+        if d.kind == "symbols" and any(k.name == d.name for k in self.say.game.combination_kinds):
+            return self._one(f"choose {_article(words(d.name))} {name}, one of the values of {_quote(words(d.name))} "
+                             "(see Combinations)")
         if d.kind == "symbols":
             symbols = self.say.symbol_sets.get(d.name, ())
             listed = _join(symbols, "or") if len(symbols) <= 8 else f"{symbols[0]} to {symbols[-1]}"
