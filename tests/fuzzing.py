@@ -662,6 +662,14 @@ procedure enrol(k) {{
   let s = if k > 0 then P1 else P2
   add s to rich
 }}
+procedure greet(s: seat) {{
+  log "{{s}}"
+}}
+procedure count_to(k) {{
+  for each i in 1..k {{
+    log "{{i}}"
+  }}
+}}
 {ROUTE}
 turn play clockwise {{
   action peek "peeks" {{
@@ -672,22 +680,36 @@ turn play clockwise {{
 match {{ deals until true }}
 """
 
-#: values that read cards not every seat sees (``{S}``: a seat), as (text, type)
+#: values that read cards not every seat sees (``{S}``: a seat), as (text, kind); the kinds
+#: are "num", "bool", "seat" and "seats" (a set of seats, only where seats are written)
 SECRETS = (("count of (hand of {S} where gold)", "num"), ("total points of hand of {S}", "num"),
            ("count of (hand of {S} where lead) + count of hand of {S}", "num"),
-           ("some card in hand of {S} is gold", "bool"), ("every card in hand of {S} is lead", "bool"))
+           ("some card in hand of {S} is gold", "bool"), ("every card in hand of {S} is lead", "bool"),
+           ("first of (q in everyone where some card in hand of q is gold)", "seat"),
+           ("(q in everyone where some card in hand of q is gold)", "seats"))
 #: the same kinds of values, read from what every seat sees
 PUBLICS = (("count of hand of {S}", "num"), ("count of stock", "num"), ("count of hand of {S} + 1", "num"),
-           ("count of hand of {S} > 2", "bool"), ("count of stock = 0", "bool"))
-#: one step of a value towards another: (from type, to type, template of ``{x}``)
-STEPS = (("num", "num", "{x} + 1"), ("num", "num", "{x} * 2"), ("num", "num", "if {x} > 1 then {x} else 0"),
-         ("num", "num", "min({x}, 2)"), ("num", "bool", "{x} > 0"), ("num", "bool", "{x} = 2"),
-         ("bool", "num", "if {x} then 1 else 0"), ("bool", "bool", "not {x}"))
-#: where a value reaches every seat, by the type it takes ("any": a text's hole)
+           ("count of hand of {S} > 2", "bool"), ("count of stock = 0", "bool"),
+           ("first of (q in everyone where count of hand of q > 2)", "seat"),
+           ("(q in everyone where count of hand of q > 2)", "seats"))
+#: one step of computation: (from kind, to kind, template of ``{x}``, None)
+STEPS = (("num", "num", "{x} + 1", None), ("num", "num", "{x} * 2", None),
+         ("num", "num", "if {x} > 1 then {x} else 0", None), ("num", "num", "min({x}, 2)", None),
+         ("num", "bool", "{x} > 0", None), ("num", "bool", "{x} = 2", None),
+         ("bool", "num", "if {x} then 1 else 0", None), ("bool", "bool", "not {x}", None),
+         ("bool", "seat", "if {x} then P1 else P2", None), ("seat", "bool", "{x} = P1", None),
+         ("seat", "seat", "left of {x}", None), ("seats", "seat", "first of {x}", None))
+#: a loop over the values a value gives: (from kind, to kind, its first line, its variable)
+#: (``{k}``: the step's number, for distinct names)
+LOOPS = (("num", "num", "for each i{k} in 1..{x} {{", "i{k}"), ("num", "num", "for each i{k} in {x}..3 {{", "i{k}"),
+         ("seats", "seat", "for each q{k} in {x} {{", "q{k}"))
+#: where a value reaches every seat, by the kind it takes ("any": a text's hole)
 SINKS = (("any", 'log "{{{x}}}"'), ("any", 'log "P2 holds {{{x}}} of them"'), ("num", "claim golds({x})"),
          ("num", "do show({x})"), ("num", "do tell({x})"), ("num", "do pass_on({x})"),
          ("num", "do pass_twice({x})"), ("num", "do announce({x})"), ("num", "do enrol({x})"),
-         ("bool", "let rich be (q in everyone where {x})"), ("bool", "let s = if {x} then P1 else P2\nadd s to rich"))
+         ("num", "do count_to({x})"), ("seat", "do greet({x})"), ("seat", "add {x} to rich"),
+         ("bool", "let rich be (r in everyone where {x})"), ("bool", "let s = if {x} then P1 else P2\nadd s to rich"),
+         ("seats", "let rich be {x}"))
 #: where the route runs: (the action's body around ``{B}``, the procedure ``route``, the seat)
 CONTEXTS = (("{B}", "", "P2"), ("{B}", "", "actor"), ("{B}", "", "current"),
             ("for each p in everyone {{\n{B}\n}}", "", "p"),
@@ -697,9 +719,27 @@ CONTEXTS = (("{B}", "", "P2"), ("{B}", "", "actor"), ("{B}", "", "current"),
             ("for each p in everyone {{\ndo route(p)\n}}", "procedure route(p: seat) {{\n{B}\n}}", "p"))
 
 
+def _paths() -> dict:
+    """The fewest steps from each kind to each kind they reach, {(from, to): [step, …]}."""
+    paths = {(k, k): [] for k in ("num", "bool", "seat", "seats")}
+    changed = True
+    while changed:
+        changed = False
+        for (a, b), path in list(paths.items()):
+            for step in STEPS:
+                if step[0] == b and ((a, step[1]) not in paths or len(paths[a, step[1]]) > len(path) + 1):
+                    paths[a, step[1]] = path + [step]
+                    changed = True
+    return paths
+
+
+PATHS = _paths()
+
+
 class Leak(NamedTuple):
     """A game that shows a secret value to every seat (``text``: it must be refused), the
-    same game with a public value in its place (``public``: it must load), and the route."""
+    same game with a public value in its place (``public``: it must load), and the route
+    (``context=…; value=…; moves=…; sink=…``)."""
 
     text: str
     public: str
@@ -707,47 +747,48 @@ class Leak(NamedTuple):
 
 
 def _operand(x: str) -> str:
-    return x if re.fullmatch(r"\w+", x) else f"({x})"
+    return x if re.fullmatch(r"\w+", x) or x.startswith("(q in") else f"({x})"
 
 
-def _steps_to(kind: str, sink_kind: str, draw) -> list:
-    """One to three steps of computation from a value of ``kind`` (each may be the value
-    itself, "{x}"), ending with the type ``sink_kind`` takes."""
-    steps = []
-    for _ in range(draw(st.integers(1, 3))):
-        step = draw(st.sampled_from([s for s in STEPS if s[0] == kind] + [(kind, kind, "{x}")]))
-        steps.append(step)
-        kind = step[1]
-    if sink_kind not in ("any", kind):
-        steps.append(next(s for s in STEPS if s[0] == kind and s[1] == sink_kind))
-    return [template for _, _, template in steps]
+def _route_lines(value: str, moves, lets, sink: str) -> str:
+    """The statements that take ``value`` through ``moves`` (a step, through a ``let`` when
+    its flag in ``lets`` is set, or a loop over its values) to ``sink``."""
+    lines, closing, x = [], 0, _operand(value)
+    for k, ((_, _, template, var), let) in enumerate(zip(moves, lets)):
+        if var is not None:                     # a loop: its variable takes the values
+            lines.append(template.format(x=x, k=k))
+            x, closing = var.format(k=k), closing + 1
+        elif let:
+            lines.append(f"let v{k} = {template.format(x=x)}")
+            x = f"v{k}"
+        else:
+            x = _operand(template.format(x=x))
+    return "\n".join(lines + [sink.format(x=x)] + ["}"] * closing)
 
 
 @st.composite
 def leaky_games(draw):
     """A value that reads hidden cards (or, in ``public``, one every seat sees) taken
-    through zero to three ``let``s and steps of computation to a ``log`` text, a claim, a
-    group or a procedure that shows its value (also through other procedures), in an
-    action, a loop, a condition or a procedure of its own."""
+    through zero to three moves (steps of computation, each through a ``let`` or not, and
+    loops over its values) to a ``log`` text, a claim, a group or a procedure that shows its
+    value (also through other procedures), in an action, a loop, a condition or a procedure
+    of its own."""
     i = draw(st.integers(0, len(SECRETS) - 1))
     secret, kind = SECRETS[i]
-    public = PUBLICS[i][0]
     body, route, seat = draw(st.sampled_from(CONTEXTS))
-    sink_kind, sink = draw(st.sampled_from(SINKS))
-    steps = _steps_to(kind, sink_kind, draw)
-    lets = draw(st.integers(0, len(steps)))          # the first steps each through a let
+    moves = []
+    for _ in range(draw(st.integers(0, 3))):
+        # the value itself (not of a set of seats, which no 'let' holds), a step or a loop
+        same = [] if kind == "seats" else [(kind, kind, "{x}", None)]
+        move = draw(st.sampled_from(same + [m for m in STEPS + LOOPS if m[0] == kind]))
+        moves.append(move)
+        kind = move[1]
+    sink_kind, sink = draw(st.sampled_from([s for s in SINKS if s[0] == "any" or (kind, s[0]) in PATHS]))
+    moves += PATHS.get((kind, sink_kind), [])
+    lets = [draw(st.booleans()) for _ in moves]
     texts = []
-    for value in (secret, public):
-        lines, x = [], _operand(value.format(S=seat))
-        for k, template in enumerate(steps):
-            x = template.format(x=x)
-            if k < lets:
-                lines.append(f"let v{k} = {x}")
-                x = f"v{k}"
-            else:
-                x = _operand(x)
-        lines.append(sink.format(x=x))
-        block = "\n".join(lines)
+    for value in (secret, PUBLICS[i][0]):
+        block = _route_lines(value.format(S=seat), moves, lets, sink)
         texts.append(LEAK_GAME.format(BODY=body.format(B=block), ROUTE=route.format(B=block)))
-    route_text = f"{body.split(chr(10))[0]}: {secret}, {steps}, {lets} let(s), {sink}"
-    return Leak(texts[0], texts[1], route_text)
+    shown = [m[3] and m[2] or ("let " if let else "") + m[2] for m, let in zip(moves, lets)]
+    return Leak(texts[0], texts[1], f"context={body.split(chr(10))[0]}; value={secret}; moves={shown}; sink={sink}")

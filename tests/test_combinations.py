@@ -453,3 +453,26 @@ def test_the_reserved_words_of_the_docs_are_the_keywords_of_the_grammar():
     count = int(re.search(r"the (\d+) words that can", strict).group(1))
     listed = set(re.search(r"```text\n(.*?)```", strict, re.S).group(1).split())
     assert listed == set(keywords()) and count == len(listed)
+
+
+# ---------------------------------------------------------------------------- cards of several sets together
+def test_best_five_of_a_hand_plus_the_board():
+    """``(CARDS plus CARDS)``: the cards of several card sets together, as a hold'em showdown
+    ranks each player's two cards with the five of the board (issue 22: "best 5 of hand and
+    board")."""
+    combos = BLUFF[BLUFF.index("combination high_card"):BLUFF.index("claim bid")]
+    moves = ["  move (stock where rank = 14 and suit = spades) to hand of P1",
+             "  move (stock where rank = 14 and suit = hearts) to hand of P1",
+             "  move (stock where rank = 13 and suit = spades) to hand of P2",
+             "  move (stock where rank = 12 and suit = spades) to hand of P2"]
+    moves += [f"  move (stock where rank = {r} and suit = {s}) to board" for r, s in
+              ((14, "clubs"), (11, "spades"), (10, "spades"), (3, "diamonds"), (2, "clubs"))]
+    text = (SHOWDOWN.replace("COMBINATIONS", combos).replace("MOVES", "\n".join(moves))
+            .replace("zone stock: shared, holds the deck", "zone stock: shared, holds the deck\nzone board: shared, seen by all")
+            .replace("best 5 of your hand by bid", "best 5 of (your hand plus board) by bid"))
+    engine = Engine(loads(text))
+    state, _ = engine.new_match(2, random.Random(0))
+    assert state.winners == (1,)            # P2's royal flush beats P1's three aces
+    assert "the best 5 cards among the cards in their hand and the cards in the board" in explain(loads(text))
+    with pytest.raises(Exception):
+        loads(text.replace("(your hand plus board)", "(your hand, board)"))

@@ -1177,6 +1177,8 @@ class Generator:
         if isinstance(node, m.Where):
             pred = self.cpred(node.pred)
             return f"[(slot, tuple(k for k in ks if {pred})) for slot, ks in {self.selection(node.cards)}]"
+        if isinstance(node, m.CardUnion):
+            return "(" + " + ".join(self.selection(p) for p in node.parts) + ")"
         raise untranslated(node, "cards")
 
     def effect_functions(self) -> str:

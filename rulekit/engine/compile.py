@@ -1015,6 +1015,9 @@ class Compiler:
         elif isinstance(node, m.Where):
             self.cards(node.cards, scope)
             self.cpred(node.pred, scope)
+        elif isinstance(node, m.CardUnion):
+            for part in node.parts:
+                self.cards(part, scope)
         else:
             self.err("expected cards here", getattr(node, "span", Span.unknown()))
 

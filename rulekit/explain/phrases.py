@@ -359,6 +359,9 @@ class _Phrases:
         top = "the topmost" if count == 1 else f"the {count if literal else self.x(node.count)} topmost"
         return f"{top} of {self.x(inner)}"
 
+    def x_CardUnion(self, node) -> str:
+        return _join([self.x(p) for p in node.parts], "and")
+
     def x_Where(self, node) -> str:
         return f"{self.x(node.cards)} that {self.p(node.pred, plural=True)}"
 

@@ -343,7 +343,15 @@ class Where:
     span: Span = _span()
 
 
-Cards = Union[ZoneRef, Chosen, Claimed, EveryZone, Portion, Where]
+@attrs.frozen
+class CardUnion:
+    """``(CARDS plus CARDS …)``: the cards of several card sets together (a hand and the board
+    of a poker showdown), in the order written."""
+    parts: tuple
+    span: Span = _span()
+
+
+Cards = Union[ZoneRef, Chosen, Claimed, EveryZone, Portion, Where, CardUnion]
 
 
 # ---------------------------------------------------------------- statements

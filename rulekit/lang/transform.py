@@ -609,6 +609,9 @@ class ToModel(Transformer):
     def random_of(self, meta, n, cards):
         return m.Portion(True, n, cards, span=_span(meta))
 
+    def cards_union(self, meta, *parts):
+        return m.CardUnion(tuple(parts), span=_span(meta))
+
     def cards_where(self, meta, cards, pred):
         return m.Where(cards, pred, span=_span(meta))
 

@@ -464,6 +464,8 @@ def keeps_owners(game: m.Game) -> bool:
             return [(cards.zone, owner(cards))]
         if isinstance(cards, (m.Portion, m.Where)):
             return sources(cards.cards, chosen)
+        if isinstance(cards, m.CardUnion):
+            return [s for part in cards.parts for s in sources(part, chosen)]
         if isinstance(cards, m.EveryZone):
             return [(cards.zone, _ANY)]
         if isinstance(cards, m.Chosen):

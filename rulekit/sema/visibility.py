@@ -144,6 +144,8 @@ class _Reader:
         if isinstance(node, m.Portion):
             return not faces and not node.random and self.cards(node.cards, names, faces=False) and \
                 self.expr(node.count, names)
+        if isinstance(node, m.CardUnion):
+            return all(self.cards(part, names, faces) for part in node.parts)
         if isinstance(node, m.Where):
             return self.cards(node.cards, names, faces=True) and self.expr(node.pred, names)
         return False
