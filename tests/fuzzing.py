@@ -43,6 +43,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import functools
+import json
 import math
 import re
 import signal
@@ -746,23 +747,26 @@ class Leak(NamedTuple):
     route: str
 
 
-def _operand(x: str) -> str:
-    return x if re.fullmatch(r"\w+", x) or x.startswith("(q in") else f"({x})"
+def _operand(x: str, kind: str) -> str:
+    """``x`` as an operand: parenthesized, but a name or a seat (``first of (…)``, written
+    without parentheses) or a set of seats (in its own)."""
+    return x if re.fullmatch(r"\w+", x) or kind in ("seat", "seats") else f"({x})"
 
 
-def _route_lines(value: str, moves, lets, sink: str) -> str:
+def _route_lines(value: str, kind: str, moves, lets, sink: str) -> str:
     """The statements that take ``value`` through ``moves`` (a step, through a ``let`` when
-    its flag in ``lets`` is set, or a loop over its values) to ``sink``."""
-    lines, closing, x = [], 0, _operand(value)
-    for k, ((_, _, template, var), let) in enumerate(zip(moves, lets)):
+    its flag in ``lets`` is set, or a loop over its values) to ``sink``; a step to a seat
+    is always through a ``let`` (a seat is written as a name in most places)."""
+    lines, closing, x = [], 0, _operand(value, kind)
+    for k, ((_, kind, template, var), let) in enumerate(zip(moves, lets)):
         if var is not None:                     # a loop: its variable takes the values
             lines.append(template.format(x=x, k=k))
             x, closing = var.format(k=k), closing + 1
-        elif let:
+        elif let or kind == "seat" and template != "{x}":
             lines.append(f"let v{k} = {template.format(x=x)}")
             x = f"v{k}"
         else:
-            x = _operand(template.format(x=x))
+            x = _operand(template.format(x=x), kind)
     return "\n".join(lines + [sink.format(x=x)] + ["}"] * closing)
 
 
@@ -783,12 +787,321 @@ def leaky_games(draw):
         move = draw(st.sampled_from(same + [m for m in STEPS + LOOPS if m[0] == kind]))
         moves.append(move)
         kind = move[1]
-    sink_kind, sink = draw(st.sampled_from([s for s in SINKS if s[0] == "any" or (kind, s[0]) in PATHS]))
+    sink_kind, sink = draw(st.sampled_from([s for s in SINKS if (s[0] == "any" and kind != "seats")
+                                            or (kind, s[0]) in PATHS]))
     moves += PATHS.get((kind, sink_kind), [])
     lets = [draw(st.booleans()) for _ in moves]
     texts = []
     for value in (secret, PUBLICS[i][0]):
-        block = _route_lines(value.format(S=seat), moves, lets, sink)
+        block = _route_lines(value.format(S=seat), SECRETS[i][1], moves, lets, sink)
         texts.append(LEAK_GAME.format(BODY=body.format(B=block), ROUTE=route.format(B=block)))
-    shown = [m[3] and m[2] or ("let " if let else "") + m[2] for m, let in zip(moves, lets)]
+    shown = [("let " if let and m[3] is None else "") + m[2] for m, let in zip(moves, lets)]
     return Leak(texts[0], texts[1], f"context={body.split(chr(10))[0]}; value={secret}; moves={shown}; sink={sink}")
+
+
+# --------------------------------------------------------------------------- control characters
+#: control characters a rules file may not hold: C0 (but tab and newline; a carriage return
+#: only before a newline), DEL, C1 (U+009B CSI, U+009D OSC, U+0085 NEL) and the controls of
+#: bidirectional text
+CONTROLS = ("\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\r", "\x1b", "\x1f", "\x7f", "\x80", "\x85", "\x8d", "\x9b",
+            "\x9c", "\x9d", "\x9f", "\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",
+            "\u2066", "\u2067", "\u2068", "\u2069")
+#: whole sequences: OSC 52 (write the clipboard), clear the screen, set the window's title,
+#: erase a line, a right-to-left override that makes a name read backwards…
+SEQUENCES = ("\x1b]52;c;aGk=\x07", "\x1b[2J", "\x1b]0;title\x07", "\x1b[31m", "\x1b[1A\x1b[2K", "\r\x1b[K", "\x9b2J",
+             "\x9d0;t\x9c", "\x1bP+q\x1b\\", "\u202egnp.exe", "\u2066x\u2069", "\x00\x00")
+#: characters that are no control: a text may hold them (U+2028 and U+2029 break lines in
+#: some viewers, a byte-order mark and a zero-width space are invisible)
+ODD_TEXT = ("\u2028", "\u2029", "\ufeff", "\u200b", "\u2028\u2029")
+#: what a file's name may hold of them (no NUL, no slash)
+FILE_NAME_PARTS = tuple(s for s in SEQUENCES + CONTROLS + ODD_TEXT if "\x00" not in s and "/" not in s)
+#: how the first word of a line names the quoted text on it
+TEXT_PLACES = {"game": "title", "card": "card label", "claim": "claim label", "action": "action label",
+               "log": "log text", "choose": "prompt", "variant": "variant label", "require": "require reason"}
+#: the characters the rules refuse (the documented rule, as the test's oracle)
+REFUSED_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+
+
+class Tainted(NamedTuple):
+    """A corpus text with a control sequence (or an odd character) inserted at ``at``, in
+    a place of kind ``place`` ("title", "card label", …, "name", "comment"); ``refused``:
+    the text holds a character the rules refuse; ``file_part``: a control sequence for the
+    file's name too (or "")."""
+
+    name: str
+    text: str
+    place: str
+    inserted: str
+    at: int
+    refused: bool
+    file_part: str
+
+
+def _places(text: str) -> list:
+    """Every (kind of place, start, end) where a character may go: inside each quoted text
+    (named by the first word of its line), inside or at the ends of each name, in each
+    comment."""
+    out = []
+    keywords = set(grammar().keywords)
+    for m in _TOKEN_RE.finditer(text):
+        token, lo, hi = m.group(), m.start(), m.end()
+        if token.startswith('"') and len(token) >= 2:
+            first = text[text.rfind("\n", 0, lo) + 1:lo].split()
+            out.append((TEXT_PLACES.get(first[0] if first else "", "text"), lo + 1, hi - 1))
+        elif token.startswith("#"):
+            out.append(("comment", lo + 1, hi))
+        elif _is_name(token) and token not in keywords:
+            out.append(("name", lo, hi))
+    return out
+
+
+@functools.cache
+def _corpus_places() -> tuple:
+    """(name, text, {kind of place: [(start, end), …]}) of each corpus file."""
+    out = []
+    for path in CORPUS_PATHS:
+        text = path.read_text("utf-8")
+        by_kind: dict = defaultdict(list)
+        for kind, lo, hi in _places(text):
+            by_kind[kind].append((lo, hi))
+        out.append((path.name, text, dict(by_kind)))
+    return tuple(out)
+
+
+@st.composite
+def tainted_games(draw):
+    """A corpus file with one or two insertions, each a control character, a control
+    sequence or an odd character (U+2028, a byte-order mark…), into a kind of place (a
+    title, a card, claim or action label, a log text, a prompt, a variant label, a name, a
+    comment) drawn first, then one such place of the file."""
+    name, text, by_kind = draw(st.sampled_from(_corpus_places()))
+    inserted = []
+    for _ in range(draw(st.integers(1, 2))):
+        kind = draw(st.sampled_from(sorted(by_kind)))
+        lo, hi = draw(st.sampled_from(by_kind[kind]))
+        at = draw(st.integers(lo, hi))
+        piece = draw(st.one_of(st.sampled_from(CONTROLS), st.sampled_from(SEQUENCES), st.sampled_from(ODD_TEXT)))
+        inserted.append((at, piece, kind))
+    # from the last place to the first, so that each position still holds
+    for at, piece, _ in sorted(inserted, reverse=True):
+        text = text[:at] + piece + text[at:]
+    at, piece, kind = inserted[0]
+    file_part = draw(st.sampled_from(FILE_NAME_PARTS)) if draw(st.integers(0, 7)) == 0 else ""
+    return Tainted(name, text, kind, "".join(p for _, p, _ in inserted), at, bool(REFUSED_RE.search(text)), file_part)
+
+
+# --------------------------------------------------------------------------- nested loops
+LOOP_GAME = """\
+game "Loops"
+players 2..4
+deck {{
+  card c: count 8
+}}
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+counter n = 0
+{PROCEDURE}
+setup {{
+  deal 1 from stock to each hand
+  set current = P1
+  go to t
+}}
+turn t {{
+  action a {{
+    {BODY}
+    log "n = {{n}}"
+    end deal
+  }}
+}}
+"""
+#: loop counts: small, around the limits (100,000 rounds a loop, 1,000,000 a step)
+LOOP_COUNTS = (0, 1, 2, 3, 7, 10, 99, 100, 999, 1000, 1001, 10_000, 99_999, 100_000)
+
+
+class Loops(NamedTuple):
+    """An action whose body nests ``len(counts)`` loops around ``add 1 to n`` (the inner
+    ones in a procedure from ``in_procedure`` on; a ``for each p in everyone`` loop counts
+    None, the number of seats); ``players``: the seats to play it with."""
+
+    text: str
+    counts: tuple
+    in_procedure: int | None
+    players: int
+
+    def rounds(self) -> tuple[int, int]:
+        """(the rounds of all the loops together, the rounds of the innermost block): a
+        loop's count is run once per round of the loops around it."""
+        total, product = 0, 1
+        for count in self.counts:
+            product *= self.players if count is None else count
+            total += product
+        return total, product
+
+
+def _loop_header(count: int | None, depth: int, form: str) -> str:
+    if count is None:
+        return f"for each p{depth} in everyone {{"
+    if form == "repeat":
+        return f"repeat {count} times {{"
+    return f"for each i{depth} in 1..{count} {{"
+
+
+@st.composite
+def nested_loops(draw):
+    """Two to four loops inside one another (``repeat N times``, ``for each i in 1..N``,
+    ``for each p in everyone``), N up to 100,000, around ``add 1 to n``; the inner loops
+    may be in a procedure the outer ones call."""
+    depth = draw(st.integers(2, 4))
+    counts, forms = [], []
+    for _ in range(depth):
+        kind = draw(st.sampled_from(("repeat", "range", "seats")))
+        counts.append(None if kind == "seats" else draw(st.one_of(st.sampled_from(LOOP_COUNTS),
+                                                                    st.integers(0, 100_000))))
+        forms.append(kind)
+    in_procedure = draw(st.one_of(st.none(), st.integers(0, depth)))
+    lines = [_loop_header(c, k, f) for k, (c, f) in enumerate(zip(counts, forms))]
+    outer, inner = (lines, []) if in_procedure is None else (lines[:in_procedure], lines[in_procedure:])
+    core = "\n".join(inner + ["add 1 to n"] + ["}"] * len(inner))
+    if in_procedure is None:
+        body, procedure = "\n".join(outer + [core] + ["}"] * len(outer)), ""
+    else:
+        body = "\n".join(outer + ["do inner"] + ["}"] * len(outer))
+        procedure = f"procedure inner {{\n{core}\n}}"
+    players = draw(st.integers(2, 4))
+    return Loops(LOOP_GAME.format(BODY=body, PROCEDURE=procedure), tuple(counts), in_procedure, players)
+
+
+# --------------------------------------------------------------------------- inputs that are no rules file
+#: what a command may be handed instead of a rules file or a log: a device, a folder, a
+#: named pipe without a writer, a link to itself, a missing file, random bytes, more than
+#: 1 MiB, a name holding control characters (made by the test in its folder)
+ODD_FILES = ("/dev/zero", "/dev/null", "folder", "fifo", "loop", "missing", "random", "big", "control name")
+#: the commands, as their arguments before the file (run: random bots, a few decisions)
+ODD_COMMANDS = (("check",), ("explain",), ("run", "--bots", "random", "--seed", "1", "--max-decisions", "5"),
+                ("compile",), ("replay",), ("replay", "--rules"), ("check", "-"))
+
+
+class OddInput(NamedTuple):
+    """A command and what it is handed: a kind of ODD_FILES, random bytes (for "random" and
+    for standard input) and, for "control name", the control sequence in the file's name."""
+
+    command: tuple
+    kind: str
+    data: bytes
+    name_part: str
+
+
+@st.composite
+def odd_inputs(draw):
+    """A command of ODD_COMMANDS on a kind of input of ODD_FILES (``check -``: random
+    bytes, or more than 1 MiB, on standard input)."""
+    command = draw(st.sampled_from(ODD_COMMANDS))
+    kind = draw(st.sampled_from(ODD_FILES))
+    data = draw(st.one_of(st.binary(max_size=300), st.sampled_from(SEQUENCES).map(lambda s: s.encode("utf-8"))))
+    return OddInput(command, kind, data, draw(st.sampled_from(FILE_NAME_PARTS)))
+
+
+# --------------------------------------------------------------------------- crafted logs
+#: JSON values a crafted log puts where a header or record field was
+HOSTILE_VALUES = (None, True, False, 0, -1, 1, 2, 10**30, -10**30, 1.5, 1e308, "", "x", "P1", "P0", "P99",
+                  [], [1, 2], [None], ["nope"], {}, {"a": 1}, {"type": "header"}, "\x1b]52;c;aGk=\x07", "\x1b[2J",
+                  "\x1b]0;title\x07", "\u202eevil", "a\u2028b", "a\u2029b", "a\x85b", "\x9b2J", "a\nb", "a\rb",
+                  "/dev/zero", "/dev/null", "/", ".", "-", "../../../../etc/passwd", "x" * 100_000,
+                  "0" * 64, "a" * 64, "decline", "header")
+#: numbers as a log's text may write them: more digits than Python reads (4,300), past a
+#: float, JSON's forbidden NaN and Infinity, a 64-bit edge
+HUGE_NUMBERS = (b"9" * 5000, b"-" + b"9" * 4301, b"1" + b"0" * 400, b"1e999", b"-1e999", b"NaN", b"Infinity",
+                b"-Infinity", b"18446744073709551617", b"1.0", b"-0")
+#: the kinds of mutation of a log
+LOG_MUTATIONS = ("header field", "drop header field", "record field", "truncate", "raw bytes", "line break",
+                 "deep nesting", "huge number", "delete line", "duplicate line", "swap lines", "garbage line")
+GARBAGE_LOG_LINES = (b"", b"{}", b"[]", b"null", b"1", b'"x"', b'{"type": 1}', b'{"type": "header"}',
+                     b'{"type": "decision"}', b'{"type": "event"}', b"\xff\xfe", b"\x1b[2J", b"{" * 10,
+                     b'{"type": "event", "kind": "log", "data": {"text": "\x1b]0;t\x07"}}')
+
+
+def _json_line(record) -> bytes:
+    # ensure_ascii=False: a U+2028 or a control character goes into the line as it is
+    return json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+@st.composite
+def _mutate_log(draw, lines: list):
+    """One mutation of a log's lines (bytes, without their newlines), in place; returns its
+    description."""
+    kind = draw(st.sampled_from(LOG_MUTATIONS))
+    i = draw(st.integers(0, len(lines) - 1))
+    if kind in ("header field", "drop header field", "record field", "line break", "huge number"):
+        if kind != "record field":
+            i = 0
+        try:
+            record = json.loads(lines[i])
+        except ValueError:
+            return f"{kind}: line {i + 1} is no JSON"
+        if not isinstance(record, dict) or not record:
+            return f"{kind}: line {i + 1} is no object"
+        target = record
+        if kind == "record field" and isinstance(record.get("data"), dict) and record["data"] and draw(st.booleans()):
+            target = record["data"]
+        key = draw(st.sampled_from(sorted(target) + ["seat", "extra"]))
+        if kind == "drop header field":
+            target.pop(key, None)
+        elif kind == "line break":
+            target[key] = f"{target.get(key)}{draw(st.sampled_from(ODD_TEXT + CONTROLS))}x"
+        elif kind == "huge number":
+            target[key] = "\0huge"              # replaced by the number's text below
+        else:
+            target[key] = draw(st.sampled_from(HOSTILE_VALUES))
+        lines[i] = _json_line(record)
+        if kind == "huge number":
+            lines[i] = lines[i].replace(b'"\\u0000huge"', draw(st.sampled_from(HUGE_NUMBERS)))
+        return f"{kind} {key!r} of line {i + 1}"
+    if kind == "truncate":
+        data = b"\n".join(lines)
+        p = draw(st.integers(0, len(data)))
+        lines[:] = data[:p].split(b"\n")
+        return f"truncate at byte {p}"
+    if kind == "raw bytes":
+        p = draw(st.integers(0, len(lines[i])))
+        lines[i] = lines[i][:p] + draw(st.sampled_from(RAW_BYTES)) + lines[i][p:]
+        return f"raw bytes in line {i + 1} at {p}"
+    if kind == "deep nesting":
+        depth = draw(st.sampled_from((1000, 100_000)))
+        lines[i] = b"[" * depth + b"]" * depth if draw(st.booleans()) else \
+            lines[i][:-1] + b', "deep": ' + b"[" * depth + b"]" * depth + b"}"
+        return f"nesting {depth} deep in line {i + 1}"
+    if kind == "delete line":
+        del lines[i]
+    elif kind == "duplicate line":
+        lines.insert(i, lines[i])
+    elif kind == "swap lines":
+        j = draw(st.integers(0, len(lines) - 1))
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        lines.insert(i, draw(st.sampled_from(GARBAGE_LOG_LINES)))
+    return f"{kind} {i + 1}"
+
+
+class CraftedLog(NamedTuple):
+    """A log written by ``rulekit run --log`` after one to three mutations (``steps``)."""
+
+    data: bytes
+    steps: tuple
+
+
+@st.composite
+def crafted_logs(draw, logs):
+    """A log of ``logs()`` (a function giving real logs, as bytes: called when drawing,
+    since they are written by rulekit) with one to three mutations: a header or record
+    field set to a hostile JSON value or dropped, a line break or control character in a
+    text, a huge number, nesting 100,000 deep, raw bytes that are not UTF-8, lines deleted,
+    duplicated, swapped or added, the file truncated at any byte."""
+    data = draw(st.sampled_from(logs()))
+    lines = data.rstrip(b"\n").split(b"\n")
+    steps = []
+    for _ in range(draw(st.integers(1, 3))):
+        if not lines or lines == [b""]:
+            break
+        steps.append(draw(_mutate_log(lines)))
+    ends = draw(st.booleans()) or "truncate" not in " ".join(steps)
+    return CraftedLog(b"\n".join(lines) + (b"\n" if ends else b""), tuple(steps))

@@ -30,6 +30,7 @@ its xfail test fails (XPASS strict): delete the test and the filter's entry toge
 
 from __future__ import annotations
 
+import functools
 import io
 import multiprocessing
 import os
@@ -50,10 +51,11 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 import fuzzing
-from fuzzing import Mutated, Program, time_limit
+from fuzzing import CraftedLog, Leak, Loops, Mutated, OddInput, Program, Tainted, time_limit
 from rulekit import Engine, OptionError, RulesError, load, loads, play_match
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
+from rulekit.engine.runtime import MAX_STEP_WORK
 from rulekit.errors import shown_text
 from rulekit.play.match import MatchTooLong, seat_rng
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
@@ -309,6 +311,193 @@ def _human_command_cleanly(combo, n: int, human: int, match_seed: int, lines: li
         assert result.stderr.rstrip().splitlines()[-1].startswith("stopped: end of input"), result.output[-2000:]
 
 
+#: what no output may hold as it is: C0 controls but newline and tab, DEL, C1 controls (U+0085
+#: too), the controls of bidirectional text
+RAW_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: the line breaks other than a newline: only escaped
+RAW_BREAK_RE = re.compile("[\u2028\u2029]")
+#: an error line of a command (rulekit's "PATH: error: …", click's "Error: …")
+ERROR_LINE_RE = re.compile(r"(?m)^.*\b[Ee]rror: \S")
+
+
+def assert_plain_output(result, what: str) -> None:
+    """Properties (d) and (g): what a command wrote (standard output and error) holds no
+    control character and no line break but the newline, as they are."""
+    out = result.stdout + result.stderr
+    for pattern, name in ((RAW_CONTROL_RE, "control character"), (RAW_BREAK_RE, "line break")):
+        m = pattern.search(out)
+        assert m is None, (f"{what}: a raw {name} U+{ord(m.group()):04X} in the output: "
+                           f"{out[max(0, m.start() - 100):m.end() + 100]!r}")
+
+
+def invoke_cleanly(args: list, known_text: str, seconds: float, statuses=(0, 2), stdin=None):
+    """``rulekit ARGS`` through click's CliRunner within ``seconds``: its status is one of
+    ``statuses``, an error status comes with an error line on standard error, nothing is a
+    traceback and the output is plain (:func:`assert_plain_output`)."""
+    with _SkipKnown(known_text), time_limit(seconds):
+        result = CliRunner().invoke(main, args, input=stdin, catch_exceptions=True)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        with _SkipKnown(known_text):
+            raise result.exception
+    what = " ".join(args[:1] + [a if len(a) < 80 else a[:80] + "…" for a in args[1:]])
+    assert result.exit_code in statuses, (what, result.exit_code, result.output[-2000:])
+    assert "Traceback" not in result.output, (what, result.output[-2000:])
+    if result.exit_code != 0:
+        assert ERROR_LINE_RE.search(result.stderr) or result.stderr.startswith("stopped"), \
+            (what, result.exit_code, result.stderr[-2000:])
+    with _SkipKnown(known_text):
+        assert_plain_output(result, what)
+    return result
+
+
+def tainted_cleanly(tainted: Tainted, tmp_dir: str) -> None:
+    """Property (d): a text holding control characters (or odd ones) in a quoted text, a
+    name or a comment (and now and then in its file's name): ``check``, ``explain``, ``run
+    -v`` and ``compile --emit`` exit 0, or 2 with a located error (for a control character:
+    that one, which every command refuses) or a stopped match, without a traceback, and
+    nothing they write holds a control character as it is."""
+    COUNTS["tainted"] += 1
+    path = os.path.join(tmp_dir, f"taint{tainted.file_part}.rules")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(tainted.text)
+    located = re.compile(_LOCATED.format(path=re.escape(shown_text(path))))
+    for args in (["check", path], ["explain", path], ["compile", "--emit", path],
+                 ["run", path, "-v", "--bots", "random", "--seed", "1", "--max-decisions", "20"]):
+        result = invoke_cleanly(args, tainted.text, MATCH_SECONDS)
+        first = result.stderr.splitlines()[0] if result.stderr else ""
+        if tainted.refused:
+            assert result.exit_code == 2 and located.match(first) and "a control character" in first, \
+                (args[0], first)
+        elif result.exit_code == 2:
+            assert located.match(first) or first.startswith((f"{shown_text(path)}: error: ", "Usage:")), \
+                (args[0], first)
+    COUNTS["tainted_refused" if tainted.refused else "tainted_read"] += 1
+
+
+def leak_refused(leak: Leak) -> None:
+    """Property (e): a value that reads cards not every seat sees, on its way to every seat
+    (a text, a claim, a group, a procedure that shows it), through lets, steps and loops,
+    is refused with a located error saying so; the same game with a public value loads."""
+    COUNTS["leaks"] += 1
+    with _SkipKnown(leak.route), time_limit(LOAD_SECONDS):
+        try:
+            loads(leak.text)
+        except RulesError as exc:
+            assert_located(exc, leak.text)
+            assert "which not every seat may see" in str(exc), (leak.route, str(exc))
+        else:
+            raise AssertionError(f"a hidden value reaches every seat, yet the rules load: {leak.route}")
+        loads(leak.public)
+
+
+def loops_cleanly(loops: Loops) -> None:
+    """Property (f): an action nesting loops either ends, with ``add 1 to n`` run the
+    product of their counts times, or stops with the RulesRuntimeError of the rounds of all
+    the loops of one step, and does so exactly when those rounds (each loop's count once
+    per round of the loops around it, added up) pass MAX_STEP_WORK; never a hang."""
+    COUNTS["loops"] += 1
+    total, product = loops.rounds()
+    with _SkipKnown(loops.text), time_limit(MATCH_SECONDS):
+        engine = Engine(loads(loops.text))
+        state, _ = engine.new_match(loops.players, random.Random(0))
+        action = engine.legal_actions(state)[0]
+        try:
+            _, events = engine.apply(state, action, random.Random(0))
+        except RulesRuntimeError as exc:
+            assert "rounds in all" in str(exc), str(exc)
+            assert total > MAX_STEP_WORK, (loops.counts, total, str(exc))
+            COUNTS["loops_stopped"] += 1
+        else:
+            assert total <= MAX_STEP_WORK, (loops.counts, total)
+            assert f"n = {product}" in [e.data["text"] for e in events if e.kind == "log"], loops.counts
+
+
+#: what a command is run on for property (g), made once per folder
+COIN_BLUFF = fuzzing.ROOT / "docs" / "examples" / "coin_bluff.rules"
+
+
+def _odd_file(odd: OddInput, tmp_dir: str) -> str:
+    """The path of the input ``odd.kind`` names, made in ``tmp_dir``."""
+    if odd.kind.startswith("/dev/"):
+        return odd.kind
+    path = os.path.join(tmp_dir, f"odd_{odd.kind.replace(' ', '_')}")
+    if odd.kind == "folder":
+        os.makedirs(path, exist_ok=True)
+    elif odd.kind == "fifo" and not os.path.exists(path):
+        os.mkfifo(path)
+    elif odd.kind == "loop" and not os.path.lexists(path):
+        os.symlink(path, path)
+    elif odd.kind == "random":
+        with open(path, "wb") as fh:
+            fh.write(odd.data)
+    elif odd.kind == "big":
+        with open(path, "wb") as fh:
+            fh.write(COIN_BLUFF.read_bytes() + b"#" * (1 << 20) + b"\n")
+    elif odd.kind == "control name":
+        path = os.path.join(tmp_dir, f"odd{odd.name_part}.rules")
+        with open(path, "wb") as fh:
+            fh.write(odd.data)
+    return path
+
+
+def odd_input_cleanly(odd: OddInput, tmp_dir: str) -> None:
+    """Property (g): ``check``, ``explain``, ``run``, ``compile`` and ``replay`` (also its
+    ``--rules``) on a device, a folder, a named pipe, a link to itself, a missing file,
+    random bytes, more than 1 MiB or a name holding control characters (``check -``: random
+    bytes or more than 1 MiB on standard input) exit 0, 1 or 2 with an error line, without a
+    traceback or a raw control character, and without waiting (for a writer, for the end)."""
+    COUNTS["odd_inputs"] += 1
+    path = _odd_file(odd, tmp_dir)
+    stdin = None
+    if odd.command == ("check", "-"):
+        args = ["check", "-"]
+        stdin = COIN_BLUFF.read_bytes() + b"#" * (1 << 20) if odd.kind == "big" else odd.data
+    elif odd.command == ("replay", "--rules"):
+        args = ["replay", "--rules", path, _real_log_file(tmp_dir)]
+    else:
+        args = [*odd.command, path]
+    invoke_cleanly(args, repr(odd), LOAD_SECONDS * 4, statuses=(0, 1, 2), stdin=stdin)
+
+
+@functools.cache
+def real_logs() -> tuple:
+    """Logs written by ``rulekit run --log`` (random bots): whole matches of Liar's Dice,
+    Coin bluff and Kuhn poker, and a match of Coup stopped after 30 decisions."""
+    out = []
+    with tempfile.TemporaryDirectory(prefix="rulekit-logs-") as tmp_dir:
+        for path, extra in ((fuzzing.GAMES_DIR / "liars_dice.rules", ["--seed", "3"]),
+                            (COIN_BLUFF, ["--seed", "5", "--players", "3"]),
+                            (fuzzing.ROOT / "docs" / "examples" / "kuhn_poker.rules", ["--seed", "7"]),
+                            (fuzzing.GAMES_DIR / "coup.rules", ["--seed", "1", "--max-decisions", "30"])):
+            log = os.path.join(tmp_dir, "real.jsonl")
+            result = CliRunner().invoke(main, ["run", str(path), "--bots", "random", "-q", "--log", log, *extra])
+            assert result.exit_code in (0, 2), result.output
+            with open(log, "rb") as fh:
+                out.append(fh.read())
+    return tuple(out)
+
+
+def _real_log_file(tmp_dir: str) -> str:
+    path = os.path.join(tmp_dir, "real.jsonl")
+    with open(path, "wb") as fh:
+        fh.write(real_logs()[0])
+    return path
+
+
+def crafted_log_cleanly(log: CraftedLog, tmp_dir: str) -> None:
+    """Property (h): ``rulekit replay`` of a real log after hostile mutations exits 0 (and
+    says it replayed), 1 or 2 with an error line, without a traceback or a raw control
+    character."""
+    COUNTS["crafted_logs"] += 1
+    path = os.path.join(tmp_dir, "crafted.jsonl")
+    with open(path, "wb") as fh:
+        fh.write(log.data)
+    result = invoke_cleanly(["replay", path], repr(log.steps), MATCH_SECONDS, statuses=(0, 1, 2))
+    if result.exit_code == 0:
+        assert "replayed" in result.stdout, result.stdout[-2000:]
+        COUNTS["crafted_logs_replayed"] += 1
+
+
 _ENGINES: dict = {}
 
 
@@ -381,6 +570,26 @@ def body_human(session) -> None:
     human_session_cleanly(*session)
 
 
+def body_tainted(tainted: Tainted, tmp_dir: str) -> None:
+    tainted_cleanly(tainted, tmp_dir)
+
+
+def body_leak(leak: Leak) -> None:
+    leak_refused(leak)
+
+
+def body_loops(loops: Loops) -> None:
+    loops_cleanly(loops)
+
+
+def body_odd_input(odd: OddInput, tmp_dir: str) -> None:
+    odd_input_cleanly(odd, tmp_dir)
+
+
+def body_crafted_log(log: CraftedLog, tmp_dir: str) -> None:
+    crafted_log_cleanly(log, tmp_dir)
+
+
 #: what the matches are played on: mutated games (one or two mutations, so most still load)
 #: and spliced grammar programs
 playable = st.one_of(fuzzing.mutated_games(max_mutations=2), fuzzing.grammar_programs(("splice",)))
@@ -398,14 +607,23 @@ SUITES = {
     "cli": (anything, body_cli, 50, 500),
     "play": (playable, body_play, 80, 3_000),
     "human": (human_sessions(), body_human, 100, 1_000),
+    # issue 23: control characters in every place of a text, hidden values on every route
+    # to every seat, nested loops, inputs that are no rules file, crafted logs
+    "tainted": (fuzzing.tainted_games(), body_tainted, 40, 2_000),
+    "leaks": (fuzzing.leaky_games(), body_leak, 150, 10_000),
+    "loops": (fuzzing.nested_loops(), body_loops, 15, 1_000),
+    "odd_inputs": (fuzzing.odd_inputs(), body_odd_input, 40, 1_000),
+    "crafted_logs": (fuzzing.crafted_logs(real_logs), body_crafted_log, 60, 3_000),
 }
+#: the bodies that take the folder of the example's files
+NEEDS_DIR = (body_mutated, body_cli, body_tainted, body_odd_input, body_crafted_log)
 
 
 def _suite_test(name: str, examples: int, derandomize: bool, tmp_dir: str, seed_value: int | None = None):
     """The Hypothesis test of one suite, with its settings (``tmp_dir``: for the files the
     CLI and ``load`` read)."""
     strategy, body, _, _ = SUITES[name]
-    needs_dir = body in (body_mutated, body_cli)
+    needs_dir = body in NEEDS_DIR
     needs_seed = body is body_play
 
     if needs_seed:

@@ -102,6 +102,8 @@ class Generator:
         self.scope: dict = {}             # name -> type, as the compiler's scope
         self.env: dict = {}               # name -> Python expression of a bound local
         self.hoisted: list | None = None  # lines computed once at the top of a function
+        # a claim's truth: {selection's Python text: the local it is computed into, once}
+        self.shared: dict | None = None
         self.procedures: dict = {}        # procedure name -> its generated function, as called
         self.temps = 0                    # temporary Python names made so far (_saved<i>, ...)
         self.checked = None               # the first effect of the action being written, when
@@ -323,12 +325,14 @@ class Generator:
         finally:
             self.scope, self.env, self.hoisted = saved
 
-    def claim_function(self, name: str, c, comment: str, body: str) -> str:
-        """``name(ctx, values)``: ``return body`` with the claim's values bound."""
+    def claim_function(self, name: str, c, comment: str, body: str, shared=()) -> str:
+        """``name(ctx, values)``: ``return body`` with the claim's values bound, after the
+        ``shared`` lines (the card selections it reads more than once, made once)."""
         lines = [f"def {name}(ctx, values):", f"    # {comment}"]
-        if c.params and re.search(r"\ba\d+\b", body):
+        if c.params and re.search(r"\ba\d+\b", body + "".join(shared)):
             lines.append(f"    {', '.join(f'a{i}' for i in range(len(c.params)))}"
                          f"{',' if len(c.params) == 1 else ''} = values")
+        lines.extend(f"    {line}" for line in shared)
         lines.append(f"    return {body}")
         return "\n".join(lines) + "\n"
 
@@ -342,8 +346,13 @@ class Generator:
         functions = []
         for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
             i, where = c.index, f"claim {c.name!r} (line {decl.span.line})"
-            functions.append(self.claim_function(f"truth_{i}", c, f"the truth of {where}",
-                                                 f"bool({self.claim_expr(c, decl.truth)})"))
+            self.shared = {}
+            try:
+                truth = f"bool({self.claim_expr(c, decl.truth)})"
+                shared = [f"{name} = {text}" for text, name in self.shared.items()]
+            finally:
+                self.shared = None
+            functions.append(self.claim_function(f"truth_{i}", c, f"the truth of {where}", truth, shared))
             if c.table is not None:
                 rank = f"{self.ref(c.table, 'table')}.get(values)"
             elif decl.ordering:
@@ -1160,7 +1169,17 @@ class Generator:
         return [f"ctx.locals[{node.name!r}] = {value}"]
 
     def selection(self, node) -> str:
-        """A card selection [(zone instance, kinds)]."""
+        """A card selection [(zone instance, kinds)]; in a claim's truth, one that reads no
+        name bound inside the expression (nor chance) is made once per call (``shared``)."""
+        text = self._selection(node)
+        if self.shared is None or "random_portion" in text or names_read(node) - set(self.cg.seat_index) - set(self.env):
+            return text
+        name = self.shared.get(text)
+        if name is None:
+            name = self.shared[text] = f"S{len(self.shared)}"
+        return name
+
+    def _selection(self, node) -> str:
         if isinstance(node, m.ZoneRef):
             return f"[(slot, ctx.zones[slot]) for slot in ({self.zone(node)},)]"
         if isinstance(node, m.Chosen):
