@@ -76,6 +76,11 @@ class Known(NamedTuple):
 
 #: Remove an entry when its bug is fixed (its xfail test below then fails as XPASS).
 KNOWN_FAILURES: tuple[Known, ...] = (
+    # U+2028 and U+2029 in a quoted text or a comment are accepted, and shown as they are
+    Known("raw-line-break", AssertionError, r"a raw line break U\+(2028|2029) in the output"),
+    # the variable of a loop over a hidden value's range or seats is not followed
+    Known("leak-through-loop-variable", AssertionError, r"a hidden value reaches every seat, yet the rules load",
+          text=lambda route: bool(re.search(r"moves=\[[^\]]*'for each|count_to", route))),
 )
 
 
@@ -320,17 +325,23 @@ RAW_BREAK_RE = re.compile("[\u2028\u2029]")
 ERROR_LINE_RE = re.compile(r"(?m)^.*\b[Ee]rror: \S")
 
 
-def assert_plain_output(result, what: str) -> None:
-    """Properties (d) and (g): what a command wrote (standard output and error) holds no
-    control character and no line break but the newline, as they are."""
+def assert_plain_output(result, what: str, breaks: list | None = None) -> None:
+    """Properties (d), (g) and (h): what a command wrote (standard output and error) holds
+    no control character and no line break but the newline, as they are (``breaks``: where
+    to put the message of a line break, to be raised once the other commands have run)."""
     out = result.stdout + result.stderr
     for pattern, name in ((RAW_CONTROL_RE, "control character"), (RAW_BREAK_RE, "line break")):
         m = pattern.search(out)
-        assert m is None, (f"{what}: a raw {name} U+{ord(m.group()):04X} in the output: "
-                           f"{out[max(0, m.start() - 100):m.end() + 100]!r}")
+        if m is not None:
+            message = f"{what}: a raw {name} U+{ord(m.group()):04X} in the output: " \
+                      f"{out[max(0, m.start() - 100):m.end() + 100]!r}"
+            if breaks is None or pattern is RAW_CONTROL_RE:
+                raise AssertionError(message)
+            breaks.append(message)
 
 
-def invoke_cleanly(args: list, known_text: str, seconds: float, statuses=(0, 2), stdin=None):
+def invoke_cleanly(args: list, known_text: str, seconds: float, statuses=(0, 2), stdin=None,
+                   breaks: list | None = None):
     """``rulekit ARGS`` through click's CliRunner within ``seconds``: its status is one of
     ``statuses``, an error status comes with an error line on standard error, nothing is a
     traceback and the output is plain (:func:`assert_plain_output`)."""
@@ -346,7 +357,7 @@ def invoke_cleanly(args: list, known_text: str, seconds: float, statuses=(0, 2),
         assert ERROR_LINE_RE.search(result.stderr) or result.stderr.startswith("stopped"), \
             (what, result.exit_code, result.stderr[-2000:])
     with _SkipKnown(known_text):
-        assert_plain_output(result, what)
+        assert_plain_output(result, what, breaks)
     return result
 
 
@@ -361,9 +372,10 @@ def tainted_cleanly(tainted: Tainted, tmp_dir: str) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(tainted.text)
     located = re.compile(_LOCATED.format(path=re.escape(shown_text(path))))
+    breaks: list[str] = []
     for args in (["check", path], ["explain", path], ["compile", "--emit", path],
                  ["run", path, "-v", "--bots", "random", "--seed", "1", "--max-decisions", "20"]):
-        result = invoke_cleanly(args, tainted.text, MATCH_SECONDS)
+        result = invoke_cleanly(args, tainted.text, MATCH_SECONDS, breaks=breaks)
         first = result.stderr.splitlines()[0] if result.stderr else ""
         if tainted.refused:
             assert result.exit_code == 2 and located.match(first) and "a control character" in first, \
@@ -372,6 +384,8 @@ def tainted_cleanly(tainted: Tainted, tmp_dir: str) -> None:
             assert located.match(first) or first.startswith((f"{shown_text(path)}: error: ", "Usage:")), \
                 (args[0], first)
     COUNTS["tainted_refused" if tainted.refused else "tainted_read"] += 1
+    with _SkipKnown(tainted.text):
+        assert not breaks, breaks[0]
 
 
 def leak_refused(leak: Leak) -> None:
