@@ -1036,7 +1036,7 @@ def _mutate_log(draw, lines: list):
             i = 0
         try:
             record = json.loads(lines[i])
-        except ValueError:
+        except (ValueError, RecursionError):
             return f"{kind}: line {i + 1} is no JSON"
         if not isinstance(record, dict) or not record:
             return f"{kind}: line {i + 1} is no object"

@@ -10,7 +10,6 @@ import click
 # Only click is imported up front, so that `rulekit --help` starts quickly; each command
 # imports what it uses (the parser, the engine, rich) when it runs.
 
-from ..errors import shown_text
 from ..bots import bot_kind
 
 #: -h is --help, for the group and every command
@@ -154,6 +153,7 @@ def _load(path: str, variants) -> Engine:
         click.echo(exc.render(), err=True)
         sys.exit(2)
     except OSError as exc:
+        from ..errors import shown_text
         click.echo(shown_text(f"{path}: error: cannot read the file ({exc.strerror or exc})"), err=True)
         sys.exit(2)
     except OptionError as exc:

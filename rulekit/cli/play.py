@@ -8,7 +8,6 @@ import sys
 
 import click
 
-from ..errors import shown_text
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
 from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _count, _GameCommand, _load, _players_default,
@@ -182,6 +181,7 @@ def _stopped(console: Console, file: str, logs: "_Logs", played, exc: BaseExcept
     if isinstance(exc, (RulesRuntimeError, MatchTooLong)):
         _write_log(console, logs, log)
         bound = f" (--max-decisions {max_decisions})" if isinstance(exc, MatchTooLong) else ""
+        from ..errors import shown_text
         click.echo(shown_text(f"{file}: error: {exc}{bound}", lines=True), err=True)
         sys.exit(2)
     # a full disk, a closed pipe (rich exits with status 1 when standard output's reader is
@@ -368,6 +368,8 @@ def replay(log, rules, quiet):
     from rich.markup import escape
 
     from ..play.replay import ReplayError, load_rules, read_log, replay_records
+
+    from ..errors import shown_text
 
     console = Console(highlight=False)
     try:

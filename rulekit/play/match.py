@@ -476,62 +476,127 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         raise OptionError(f"{len(players)} players for {n} seats")
     if on_step is not None and on_events is None:
         raise ValueError("on_step is the in-place form of on_events: give both")
-    rng = random.Random(seed)
-    seen: list[list] = [[] for _ in range(n)]        # each seat's public history
-    # only for the players that read it (``uses_history``): nobody else pays for it
-    readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
-    # events only for a log, an ``on_events`` or a player that reads the history
-    recorded = keep_log or (on_events is not None and on_step is None) or bool(readers)
-    state, events = engine.new_match(n, rng, recorded)
-    if log is None or not keep_log:
-        log = []
+    match = _Match(engine, players, n, random.Random(seed), on_events, on_step, max_steps, keep_log, log)
+    state, events = engine.new_match(n, match.rng, match.recorded)
     if keep_log:
-        log.extend([event_record(engine, e, n) for e in events])
-    # option labels and value names only for the players that read them (bots say they do not)
-    reads_texts = [getattr(p, "uses_texts", True) for p in players]
-    same_texts = reads_texts[0] if len(set(reads_texts)) == 1 else None     # every seat alike
-    # a view only for the players that read it, or whose decision needs one to be judged
-    reads_view = [getattr(p, "uses_view", True) or getattr(p, "uses_history", False) for p in players]
-    public = engine.public_checks
+        match.log.extend([event_record(engine, e, n) for e in events])
     # the texts of events (labels, claims, log lines) only for a log, a narrator or a reader
     if texts is None:
-        texts = keep_log or on_events is not None or any(reads_texts[s] for s in readers)
+        texts = keep_log or on_events is not None or any(match.reads_texts[s] for s in match.readers)
+    try:
+        match.perceive(events)
+        if on_events:
+            on_events(state, events)
+        if not match.recorded:
+            state = match.play_in_place(state)
+        state = match.play_with_states(state, texts)
+    except BaseException as exc:
+        # what was played, for the log: after a runtime error, and when the match is
+        # stopped (Ctrl-C, the end of a person's input, a player's own exception); in a
+        # match played in place, the state as the failing step left it
+        if getattr(exc, "record", None) is None:
+            try:
+                now = engine.snapshot(match.live) if match.live is not None else match.state
+                exc.record = MatchRecord(now, match.steps, match.log, ())
+            except (AttributeError, TypeError):     # an exception that takes no attributes
+                pass
+        raise
+    return MatchRecord(state, match.steps, match.log, state.winners)
 
-    def perceive(events):
+
+class _Match:
+    """One match of :func:`play_match` while it is played: the players and what each reads,
+    each seat's public history, the log, the decisions made (``steps``) and the state (or,
+    played in place, the working copy ``live``)."""
+
+    def __init__(self, engine: Engine, players: list, n: int, rng: random.Random, on_events, on_step,
+                 max_steps: int, keep_log: bool, log: list | None):
+        self.engine, self.players, self.n, self.rng = engine, players, n, rng
+        self.on_events, self.on_step, self.max_steps, self.keep_log = on_events, on_step, max_steps, keep_log
+        self.log = log if log is not None and keep_log else []
+        self.seen: list[list] = [[] for _ in range(n)]        # each seat's public history
+        # only for the players that read it (``uses_history``): nobody else pays for it
+        self.readers = [s for s, p in enumerate(players) if getattr(p, "uses_history", False)]
+        # events only for a log, an ``on_events`` or a player that reads the history
+        self.recorded = keep_log or (on_events is not None and on_step is None) or bool(self.readers)
+        # option labels and value names only for the players that read them (bots say they do not)
+        self.reads_texts = [getattr(p, "uses_texts", True) for p in players]
+        self.same_texts = self.reads_texts[0] if len(set(self.reads_texts)) == 1 else None   # every seat alike
+        # a view only for the players that read it, or whose decision needs one to be judged
+        self.reads_view = [getattr(p, "uses_view", True) or getattr(p, "uses_history", False) for p in players]
+        self.public = engine.public_checks
+        self.by_options: dict = {}    # phase index -> (options, their judge, {seat: its decision})
+        self.steps = 0
+        self.state: State | None = None
+        self.live = None
+
+    def perceive(self, events) -> None:
+        """Each reading seat's history gets what it perceives of ``events``."""
+        engine, n, seen = self.engine, self.n, self.seen
         for e in events:
-            for s in readers:
+            for s in self.readers:
                 o = engine.observe(e, s, n)
                 if o is not None:
                     seen[s].append(o)
-    by_options: dict = {}       # phase index -> (options, their judge, {seat: its decision})
 
-    def answer(seat: int, phase, options: tuple, now: Callable[[], State], attempt: Callable):
+    def play_in_place(self, state: State) -> State:
+        """Play on one working copy, changed in place, while nothing reads a state or an
+        event between steps (a state is made only for a view); the state at the end."""
+        engine = self.engine
+        live = self.live = engine.working_copy(state)
+        now = partial(engine.snapshot, live)
+        attempt = partial(engine.apply_in_place, live, rng=self.rng)
+        live_decide, answer, on_step, max_steps = engine.decide_in_place, self.answer, self.on_step, self.max_steps
+        texts_of = self.reads_texts if self.same_texts is None else [self.same_texts] * self.n
+        if on_step:
+            on_step(live, None, None, None)
+        while live.phase >= 0:
+            if self.steps >= max_steps:
+                raise self.too_long(now())
+            seat, phase, options = live_decide(live, texts_of)
+            if not options:
+                raise self.stuck(seat, phase)
+            action = answer(seat, phase, options, now, attempt)[0]
+            if on_step:
+                on_step(live, seat, phase, action)
+            self.steps += 1
+        self.live = None
+        return now()
+
+    def play_with_states(self, state: State, texts: bool) -> State:
+        """Play state after state, recording the events (``texts``: with their texts) for
+        the log, the histories and ``on_events``; the state at the end."""
+        engine, rng, recorded, keep_log, log, n = self.engine, self.rng, self.recorded, self.keep_log, self.log, self.n
+        decide, apply, answer = engine.decide, engine.apply, self.answer
+        same_texts, reads_texts, on_events = self.same_texts, self.reads_texts, self.on_events
+        self.state = state
+        attempt = lambda action: apply(self.state, action, rng, texts, recorded)     # noqa: E731 (reads it now)
+        now = lambda: self.state                                                    # noqa: E731
+        while state.phase >= 0:                 # not state.is_terminal
+            if self.steps >= self.max_steps:
+                raise self.too_long(state)
+            seat, phase, options = decide(
+                state, same_texts if same_texts is not None else reads_texts[engine.decider(state)])
+            if not options:
+                raise self.stuck(seat, phase)
+            action, decision, (new_state, events) = answer(seat, phase, options, now, attempt)
+            if keep_log:
+                log.append(action_record(engine, self.steps, state, action, decision))
+                log.extend(event_record(engine, e, n) for e in events)
+            state = self.state = new_state
+            if self.readers:
+                self.perceive(events)
+            if on_events:
+                on_events(state, events)
+            self.steps += 1
+        return state
+
+    def answer(self, seat: int, phase, options: tuple, now: Callable[[], State], attempt: Callable):
         """(action, decision, what ``attempt(action)`` returned) for the first answer of
         ``seat`` that ``attempt`` takes (it judges it and raises IllegalAction if not); an
         illegal answer is asked again. ``now()``: the state, for a view."""
-        # a player that reads no view, deciding among exact options, is judged from them
-        # alone; a phase whose options are the same object again (constant options)
-        # keeps its judge and each seat's first asking
-        viewless = None
-        if not reads_view[seat]:
-            viewless = by_options.get(phase.index)
-            if viewless is None or viewless[0] is not options:
-                viewless = None
-                if all(map(_EXACT, options)):
-                    viewless = by_options[phase.index] = (options, _OptionJudge(options), {})
-        if viewless is None and not reads_view[seat] and public[phase.index]:
-            # checks that read only what the seat sees need no view, nor a deal of the cards
-            # it cannot see: the state with everything else blanked
-            view = None
-            judge = _SampledJudge(engine, None, True, seat_masked_state(engine, now(), seat))
-        elif viewless is None:
-            view = engine.view(now(), seat, History(seen[seat], len(seen[seat])) if readers else (),
-                               reads_texts[seat])
-            judge = _SampledJudge(engine, view, public[phase.index])
-        else:
-            view = None
-            judge = viewless[1]
-        player = players[seat]
+        view, judge, viewless = self._judge(seat, phase, options, now)
+        player = self.players[seat]
         rejected = None
         for _ in range(MAX_REJECTIONS):
             if rejected is None and viewless is not None:
@@ -553,70 +618,36 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         raise IllegalAnswers(f"{seat_name(seat)} answered '{phase.name}' with {MAX_REJECTIONS} illegal "
                              f"actions in a row (the last: {rejected[1]})")
 
-    def too_long(state: State):
-        phase = engine.cg.phase_list[state.phase]
-        return MatchTooLong(MatchRecord(state, steps, log, ()), max_steps, f"'{phase.name}' (line {phase.span.line})")
+    def _judge(self, seat: int, phase, options: tuple, now: Callable[[], State]) -> tuple:
+        """(the seat's view or None, the judge of its answers, the phase's (options, judge,
+        decisions) when they are judged from exact options alone, else None)."""
+        # a player that reads no view, deciding among exact options, is judged from them
+        # alone; a phase whose options are the same object again (constant options)
+        # keeps its judge and each seat's first asking
+        engine = self.engine
+        viewless = None
+        if not self.reads_view[seat]:
+            viewless = self.by_options.get(phase.index)
+            if viewless is None or viewless[0] is not options:
+                viewless = None
+                if all(map(_EXACT, options)):
+                    viewless = self.by_options[phase.index] = (options, _OptionJudge(options), {})
+        if viewless is not None:
+            return None, viewless[1], viewless
+        if not self.reads_view[seat] and self.public[phase.index]:
+            # checks that read only what the seat sees need no view, nor a deal of the cards
+            # it cannot see: the state with everything else blanked
+            return None, _SampledJudge(engine, None, True, seat_masked_state(engine, now(), seat)), None
+        seen = self.seen[seat]
+        view = engine.view(now(), seat, History(seen, len(seen)) if self.readers else (), self.reads_texts[seat])
+        return view, _SampledJudge(engine, view, self.public[phase.index]), None
 
-    def stuck(seat: int, phase):
+    def too_long(self, state: State) -> "MatchTooLong":
+        phase = self.engine.cg.phase_list[state.phase]
+        return MatchTooLong(MatchRecord(state, self.steps, self.log, ()), self.max_steps,
+                            f"'{phase.name}' (line {phase.span.line})")
+
+    @staticmethod
+    def stuck(seat: int, phase) -> RulesRuntimeError:
         return RulesRuntimeError(f"{seat_name(seat)} must decide in '{phase.name}' but has no legal action "
                                  f"(line {phase.span.line})")
-
-    steps = 0
-    live = None
-    try:
-        perceive(events)
-        if on_events:
-            on_events(state, events)
-        if not recorded:
-            # nothing reads a state or an event between steps: the match is played on one
-            # working copy, changed in place, and a state is made only for a view
-            live = engine.working_copy(state)
-            now = partial(engine.snapshot, live)
-            attempt = partial(engine.apply_in_place, live, rng=rng)
-            live_decide = engine.decide_in_place
-            texts_of = reads_texts if same_texts is None else [same_texts] * n
-            if on_step:
-                on_step(live, None, None, None)
-            while live.phase >= 0:
-                if steps >= max_steps:
-                    raise too_long(now())
-                seat, phase, options = live_decide(live, texts_of)
-                if not options:
-                    raise stuck(seat, phase)
-                action = answer(seat, phase, options, now, attempt)[0]
-                if on_step:
-                    on_step(live, seat, phase, action)
-                steps += 1
-            state = now()
-            live = None
-        decide, apply = engine.decide, engine.apply
-        attempt = lambda action: apply(state, action, rng, texts, recorded)     # noqa: E731 (reads state now)
-        now = lambda: state                                                    # noqa: E731
-        while state.phase >= 0:                 # not state.is_terminal
-            if steps >= max_steps:
-                raise too_long(state)
-            seat, phase, options = decide(
-                state, same_texts if same_texts is not None else reads_texts[engine.decider(state)])
-            if not options:
-                raise stuck(seat, phase)
-            action, decision, (new_state, events) = answer(seat, phase, options, now, attempt)
-            if keep_log:
-                log.append(action_record(engine, steps, state, action, decision))
-                log.extend(event_record(engine, e, n) for e in events)
-            state = new_state
-            if readers:
-                perceive(events)
-            if on_events:
-                on_events(state, events)
-            steps += 1
-    except BaseException as exc:
-        # what was played, for the log: after a runtime error, and when the match is
-        # stopped (Ctrl-C, the end of a person's input, a player's own exception); in a
-        # match played in place, the state as the failing step left it
-        if getattr(exc, "record", None) is None:
-            try:
-                exc.record = MatchRecord(engine.snapshot(live) if live is not None else state, steps, log, ())
-            except (AttributeError, TypeError):     # an exception that takes no attributes
-                pass
-        raise
-    return MatchRecord(state, steps, log, state.winners)
