@@ -123,9 +123,12 @@ def test_a_whole_move_is_typed_in_one_line_with_cards_by_name():
     assert action == Action("play", (twice,), ())
     action, _ = _typed(ENGINE, state, ["play", "1 2"])
     assert action == Action("play", tuple(hand[:2]), ())
-    # a card named more often than it is held is refused, and the question asked again
-    action, text = _typed(ENGINE, state, [f"play 9x{label(once)}", "pass"])
-    assert action.name == "pass" and "is not a card number" in text
+    # a card named more often than it is held is refused, and the question about the cards
+    # asked again (not the options); 'back' returns to the options
+    action, text = _typed(ENGINE, state, [f"play 9x{label(once)}", label(once)])
+    assert action == Action("play", (once,), ()) and f"there is only 1 × {label(once).lower()} to choose" in text
+    action, text = _typed(ENGINE, state, [f"play 9x{label(once)}", "back", "pass"])
+    assert action.name == "pass"
 
 
 def test_a_value_by_its_name_and_an_action_not_offered_says_why():

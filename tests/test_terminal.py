@@ -39,7 +39,7 @@ def test_a_liars_dice_match_typed_at_a_terminal_with_tab_completion():
     child.send(" 1 1\r")                                 # the whole move on one line
     child.expect_exact(PROMPT)
     shown = screen(child)
-    assert "P1 bids 1 × 1" in shown and "standing claim of P2: 1 × 2" in shown
+    assert "P1 (you) bids 1 × 1" in shown and "standing claim of P2: 1 × 2" in shown
     assert "since your last decision" not in shown       # the play-by-play already told it
     child.send("liar\r")
     child.expect_exact("the match is over")

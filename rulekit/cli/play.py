@@ -33,7 +33,28 @@ def _ask(text: str) -> str:
         raise stop from None
 
 
-def _make_players(engine, n, seed, kinds, console, think=None):
+class _Seats(click.ParamType):
+    """--human: a seat number, or several separated by commas ('1,2'), as --bots takes kinds."""
+
+    name = "seats"
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "SEAT[,SEAT...]"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        seats = []
+        for part in str(value).split(","):
+            part = part.strip()
+            if not (part.isascii() and part.isdigit() and 1 <= len(part) <= 9 and int(part) >= 1):
+                self.fail(f"{part!r} is not a seat number (1 = P1); give one, or several separated by commas "
+                          f"(e.g. 1,2)", param, ctx)
+            seats.append(int(part))
+        return tuple(seats)
+
+
+def _make_players(engine, n, seed, kinds, console, think=None, ask_always=False):
     from ..players import HumanPlayer, make_bot
     from ..players.human import HotSeat
 
@@ -44,7 +65,8 @@ def _make_players(engine, n, seed, kinds, console, think=None):
         kind = kinds[seat]
         if kind == "human":
             # the play-by-play prints every step; after a hand-over cleared it, the seat's recap
-            players.append(HumanPlayer(engine, console, _ask, hot_seat, recap=hot_seat is not None))
+            players.append(HumanPlayer(engine, console, _ask, hot_seat, recap=hot_seat is not None,
+                                       ask_always=ask_always))
         else:
             players.append(make_bot(kind, engine, seed, seat, source=engine.game.source,
                                     variants=engine.game.applied, players=n, think=think))
@@ -62,8 +84,12 @@ def _make_players(engine, n, seed, kinds, console, think=None):
 @click.option("--seed", "-s", type=int, default=None,
               help="Seed of chance; the same seed plays the same match (default: a fresh 128-bit seed, printed).")
 @_variant_option("Apply a variant of the game (repeatable, applied in order).")
-@click.option("--human", "humans", multiple=True, type=click.IntRange(min=1), metavar="SEAT",
-              help="Seat (1 = P1) played by you at the terminal (repeatable).")
+@click.option("--human", "humans", multiple=True, type=_Seats(), metavar="SEAT[,SEAT...]",
+              help="Seat (1 = P1) played by you at the terminal (repeatable, or several separated by commas: "
+                   "1,2 for two people at one keyboard).")
+@click.option("--ask-always", is_flag=True,
+              help="Ask every decision of --human, also one with a single possible action (by default that "
+                   "action is taken for you and told: '(only one choice: …)').")
 @click.option("--bots", type=_Bots(BOTS + ("human",)), default="auto", show_default=True,
               help="Who plays the seats: one kind for all (seats of --human excepted), or one per seat separated "
                    "by commas, human for yours (e.g. human,search,generic,random). Kinds: auto (solved when the "
@@ -88,7 +114,8 @@ def _make_players(engine, n, seed, kinds, console, think=None):
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result (the final standings).")
 @click.option("--max-decisions", type=click.IntRange(min=1), default=MAX_DECISIONS, show_default=True,
               help="Stop a match that has not ended after this many decisions.")
-def run(file, players, seed, variants, humans, bots, think, log_path, log_for, verbose, quiet, max_decisions):
+def run(file, players, seed, variants, humans, ask_always, bots, think, log_path, log_for, verbose, quiet,
+        max_decisions):
     """Play one match of the game in FILE and print the play-by-play.
 
     Ctrl-C stops the match (status 130), and so do SIGTERM and SIGHUP (143,
@@ -107,6 +134,7 @@ def run(file, players, seed, variants, humans, bots, think, log_path, log_for, v
     _check_outputs([file], [(log_path, "--log")] + [(path, "--log-for") for _, path in log_for])
     engine = _load(file, variants)
     n = _players_default(engine, players)
+    humans = tuple(dict.fromkeys(seat for seats in humans for seat in seats))
     for h in humans:
         if h > n:
             raise click.BadParameter(f"seat {h} does not exist in a {n}-player match (seats are 1..{n})",
@@ -139,8 +167,8 @@ def run(file, players, seed, variants, humans, bots, think, log_path, log_for, v
         with _signals_stop():
             console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}, "
                           f"{escape(_seats_text(kinds))}", soft_wrap=True)
-            record = play_match(engine, _make_players(engine, n, seed, kinds, console, think), n, seed, on_events,
-                                max_steps=max_decisions, keep_log=logs.wanted, log=logs.records)
+            seats = _make_players(engine, n, seed, kinds, console, think, ask_always)
+            record = play_match(engine, seats, n, seed, on_events, max_steps=max_decisions, keep_log=logs.wanted, log=logs.records)
             _standings(console, engine, record.state)
     except BaseException as exc:
         _stopped(console, file, logs, getattr(exc, "record", None) or record, exc, max_decisions)
@@ -311,8 +339,13 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
               quiet: bool = False):
     """The play-by-play of `run` and `replay`: ``on_events(state, events)`` prints a line
     per event worth telling (``every_step``), or only each deal's start and result; a
-    private ``show`` to a seat no person plays is only counted."""
+    private ``show`` to a seat no person plays is only counted. After a step of a seat a
+    person plays, the cards it put into that seat's zones ('  you get …'); with one person,
+    its seat is marked '(you)'."""
     from ..engine.narrate import pieces_text, seat_name
+    from ..players.human import received_lines, yours
+
+    alone = next(iter(human_seats)) if len(human_seats) == 1 else None
 
     def on_events(state, events):
         if quiet:
@@ -332,6 +365,10 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
                 continue
             line = engine.describe_event(ev, state.n)
             if line:
+                console.print(line if alone is None else yours(line, alone), markup=False, soft_wrap=True)
+        actor = next((ev.data["seat"] for ev in events if ev.kind == "action"), None)
+        if every_step and actor in human_seats:
+            for line in received_lines(engine, events, actor, state.n):
                 console.print(line, markup=False, soft_wrap=True)
         if every_step and not state.is_terminal and any(ev.kind == "deal_start" for ev in events):
             # the deal is set up: say who holds the seats the rules name (the dealer…) and

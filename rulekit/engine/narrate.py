@@ -28,7 +28,13 @@ def number_text(value, sign: bool = False) -> str:
 
 
 def cards_text(engine, cards) -> str:
-    return ", ".join(engine.kind_label(k) for k in cards) if cards else "nothing"
+    """Cards by label, separated by commas; a label that lists several symbols ('B1×2 B2 B3',
+    one card) in brackets, so that it reads as one card."""
+    return ", ".join(_one_card(engine.kind_label(k)) for k in cards) if cards else "nothing"
+
+
+def _one_card(label: str) -> str:
+    return f"[{label}]" if " " in label and "×" in label else label
 
 
 def pieces_text(engine, cards) -> str:

@@ -3,22 +3,45 @@ after a bad entry (with the reason)."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import shown_text
+from ..errors import RulesRuntimeError, shown_text
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..engine.narrate import seat_name
 
 #: what a person types at a window's prompt to let it pass (Enter is the empty line)
 DECLINE_WORDS = ("", "n", "no", "decline", "pass")
-COMMANDS = ("Type an option's number or name. Other commands: history (everything you have seen this "
-            "match) · rules (the rulebook of the game) · help (this list).")
-WINDOW_HELP = "Enter: decline · never: not again this deal · only N: only for claims of N+ cards · always"
+#: what a person types at a question about cards or a value to choose another option
+BACK_WORD = "back"
+#: what a person types at any prompt to be asked at every window again
+ALWAYS_WORDS = ("always", "windows")
+COMMANDS = ("Type an option's number or name, or a whole move on one line (e.g. 'play 2x joker 3'); at a "
+            "question about cards or a value, 'back' returns to the options. Other commands: history "
+            "(everything you have seen this match) · rules (the rulebook of the game) · help (this list) · "
+            "always (be asked at every window again).")
+WINDOW_COMMANDS = ("In a window: Enter declines · never: not asked in that window again this deal · "
+                   "only N: asked only about claims of N cards or more, this deal · "
+                   "'… for the match' ('never for the match', 'only 3 for the match'): for the rest of the match.")
+#: the same, for a game whose claims lay no cards
+WINDOW_COMMANDS_NO_CARDS = ("In a window: Enter declines · never: not asked in that window again this deal · "
+                            "never for the match: not asked in that window again this match.")
+WINDOW_HELP = ("Enter: decline · never: not again this deal · only N: only for claims of N+ cards · "
+               "… for the match · always")
 #: the same, for a game whose claims lay no cards ('only N' counts the claimed cards)
-WINDOW_HELP_NO_CARDS = "Enter: decline · never: not again this deal · always"
+WINDOW_HELP_NO_CARDS = "Enter: decline · never: not again this deal · never for the match · always"
+#: the check's answers to an action cut short after a choice (rulekit.engine.codegen's
+#: ``checker``): the choices still to come are missing, nothing is wrong with those made
+_INCOMPLETE = ("this action takes a different number of values", "choose which card, counting from the top")
+#: a count typed before a card's name: '2x', '2×' (alone), or '2xjoker' (the name after it)
+_TIMES = re.compile(r"^(\d{1,3})[x×](.*)$")
+
+
+class _Back(Exception):
+    """'back' typed at a question about cards or a value: the options are asked again."""
 
 
 class HotSeat:
@@ -30,10 +53,64 @@ class HotSeat:
 
     def hand_over(self, player: "HumanPlayer", seat: int) -> None:
         if self.last is not None and self.last != seat:
-            player.console.clear()
+            clear_screen(player.console)
             player.ask(f"pass the keyboard to {seat_name(seat)} and press Enter")
-            player.console.clear()
+            clear_screen(player.console)
         self.last = seat
+
+
+def clear_screen(console: Console) -> None:
+    """Clear the screen and, on a terminal, its scroll-back too (ESC[3J), so that the next
+    person cannot scroll up to the previous one's hand."""
+    console.clear()
+    if console.is_terminal:
+        console.file.write("\x1b[3J")
+        console.file.flush()
+
+
+def card_label(engine: Engine, kind: int) -> str:
+    """A card's label as the human screen shows it: in brackets when it holds '×' (a card
+    that pictures several symbols, 'B1×2 B2 B3', or a card named '×2'), so that it reads as
+    one card next to the screen's '2×' counts and other cards."""
+    label = engine.kind_label(kind)
+    return f"[{label}]" if "×" in label else label
+
+
+def grouped_text(engine: Engine, cards) -> str:
+    """Cards grouped by kind, in kind order: '3×A, B' (three of A, one B); '(empty)' for none."""
+    if not cards:
+        return "(empty)"
+    counts: dict = {}
+    for k in sorted(cards):
+        counts[k] = counts.get(k, 0) + 1
+    return ", ".join(f"{n}×{card_label(engine, k)}" if n > 1 else card_label(engine, k) for k, n in counts.items())
+
+
+def received_lines(engine: Engine, events, seat: int, n: int) -> list[str]:
+    """What ``events`` put into the zones of ``seat`` from zones not its own, as that seat
+    sees it: '  you get 6, 2×joker in your hand' per zone (none for cards it may not see)."""
+    got: dict = {}
+    for event in events:
+        if event.kind not in ("move", "draw"):
+            continue
+        data = engine.observe(event, seat, n).data
+        zone, owner = engine.cg.zone_owner(data["to"], n)
+        sources = data.get("from")
+        sources = sources if isinstance(sources, (list, tuple)) else [sources]
+        if owner != seat or not data["cards"] or None in data["cards"] \
+                or all(engine.cg.zone_owner(s, n)[1] == seat for s in sources):
+            continue
+        got.setdefault(engine.cg.zones[zone].name, []).extend(data["cards"])
+    return [f"  you get {grouped_text(engine, cards)} in your {name}" for name, cards in got.items()]
+
+
+def yours(line: str, seat: int) -> str:
+    """A line of play-by-play with ``seat`` marked as the reader's own: 'P1 (you) bids 3'."""
+    name = seat_name(seat)
+    body = line.lstrip(" ")
+    if body.startswith(name + " "):
+        return line[:len(line) - len(body)] + f"{name} (you)" + body[len(name):]
+    return line
 
 
 class HumanPlayer:
@@ -48,6 +125,8 @@ class HumanPlayer:
         recap: before each decision, print what happened since the last one (the events
             the seat perceived); False when a narrator already prints every step on the
             same screen.
+        ask_always: ask every decision, also one with a single legal action (by default
+            that action is taken and told: ``(only one choice: …)``).
     """
 
     #: the match runner gives this player its public history (View.history)
@@ -56,17 +135,22 @@ class HumanPlayer:
     recent = 12
 
     def __init__(self, engine: Engine, console: Console, ask: Callable[[str], str],
-                 hot_seat: HotSeat | None = None, recap: bool = True):
+                 hot_seat: HotSeat | None = None, recap: bool = True, ask_always: bool = False):
         self.engine = engine
         self.console = console
         self.ask = ask
         self.hot_seat = hot_seat       # shared by the people at one keyboard, or None
         self.recap = recap             # show the events since the last decision (False: a narrator shows them)
+        self.ask_always = ask_always   # ask also a decision with one legal action
         self._seen = 0                 # events of the history already shown
-        # per window (phase name): None, "never", or the fewest claimed cards worth asking
-        # about, for the rest of the deal ``self._deal``
+        # per window (phase name): "never", or the fewest claimed cards worth asking about;
+        # for the rest of the deal ``self._deal`` / of the match (the deal's rule first)
         self._filters: dict = {}
+        self._match_filters: dict = {}
         self._deal = None
+        # the actions with cards this seat took: (length of its history then, action)
+        self._mine: list = []
+        self._checking = True          # sub-answers are checked (not after the match refused one)
         #: what Tab completes at this player's prompts now (see :func:`tab_completion`)
         self.words: tuple = ()
         from ..lang import model as m
@@ -78,8 +162,7 @@ class HumanPlayer:
     def show(self, view: View, decision: Decision) -> None:
         c = self.console
         c.print()
-        news = [line for line in (self.engine.describe_event(e, view.players)
-                                  for e in view.history[self._seen:]) if line]
+        news = self.history_lines(view, self._seen)
         self._seen = len(view.history)
         if news and self.recap:
             c.rule("since your last decision")
@@ -91,6 +174,21 @@ class HumanPlayer:
         c.rule(f"{seat_name(view.seat)}, your decision: {what}")
         for line in self.screen(view):
             c.print(line, markup=False, highlight=False)
+
+    def history_lines(self, view: View, start: int = 0) -> list[str]:
+        """The lines of this seat's history from event ``start``: its own actions marked
+        '(you)', each followed by the cards it chose ('  (you chose: 2, joker)'), which the
+        others did not see but it did."""
+        me, lines = view.seat, []
+        mine = [(at, action) for at, action in self._mine if at >= start]
+        for i in range(start, len(view.history)):
+            event = view.history[i]
+            line = self.engine.describe_event(event, view.players)
+            if line:
+                lines.append(yours(line, me))
+            if mine and i >= mine[0][0] and event.kind in ("action", "voted") and event.data.get("seat") == me:
+                lines.append(f"  (you chose: {self.cards_text(mine.pop(0)[1].cards)})")
+        return lines
 
     def screen(self, view: View) -> list[str]:
         """The state as this seat sees it, compactly: its own zones (cards grouped and
@@ -133,74 +231,133 @@ class HumanPlayer:
         if view.claim is not None:
             claimant, count = view.claim[2], view.claim[3]
             cards = f" ({_count(count)})" if count else ""
-            lines.append(f"standing claim of {seat_name(claimant)}: {view.claim_text}{cards}")
+            whose = "your standing claim" if claimant == me else f"standing claim of {seat_name(claimant)}"
+            lines.append(f"{whose}: {view.claim_text}{cards}")
         known: dict = {}                # what the seat knows of each zone, one line a zone
         for name, owner, cards in view.known:
             known.setdefault((name, owner), []).append(self.cards_text(cards))
         for (name, owner), texts in known.items():
-            who = "" if owner is None else f" of {seat_name(owner)}"
-            lines.append(f"you know the {name}{who} holds: {', '.join(texts)}")
+            where = f"the {name}" if owner is None else f"your {name}" if owner == me \
+                else f"the {name} of {seat_name(owner)}"
+            lines.append(f"you know {where} holds: {', '.join(texts)}")
         return lines
 
     def grouped(self, cards) -> str:
         """Cards grouped by kind, in kind order: '3×A, B' (three of A, one B); '(empty)' for none."""
-        if not cards:
-            return "(empty)"
-        counts: dict = {}
-        for k in sorted(cards):
-            counts[k] = counts.get(k, 0) + 1
-        label = self.engine.kind_label
-        return ", ".join(f"{n}×{label(k)}" if n > 1 else label(k) for k, n in counts.items())
+        return grouped_text(self.engine, cards)
 
     def cards_text(self, cards) -> str:
-        return ", ".join(self.engine.kind_label(k) for k in cards)
+        return ", ".join(card_label(self.engine, k) for k in cards)
 
     # -- input
     def choose(self, view: View, decision: Decision) -> Action:
         """The action typed for ``decision``.
 
-        A typed action is first tried on ``decision.check``, which answers from a state
-        sampled from the seat's view; the match judges the answer on the true state. When it
-        rejected this seat's previous answer (``decision.rejected``), its reason is printed
-        and the next typed action goes to the match unchecked (the sample misjudged).
+        A decision with a single legal action is not asked (unless ``ask_always``): the
+        action is taken and told. A typed action is first tried on ``decision.check``,
+        which answers from a state sampled from the seat's view; the match judges the
+        answer on the true state. When it rejected this seat's previous answer
+        (``decision.rejected``), its reason is printed and the next typed action goes to
+        the match unchecked (the sample misjudged).
         """
         rejected = getattr(decision, "rejected", None)
         window = decision.kind in ("first", "each") and any(o.name == DECLINE_ACTION.name for o in decision.options)
-        if view.deal != self._deal:             # the filters last for one deal
+        if view.deal != self._deal:             # the filters of a deal last for that deal
             self._deal = view.deal
             self._filters.clear()
         if window and rejected is None and self._skip(view, decision):
             return DECLINE_ACTION
+        only = None if rejected is not None or self.ask_always else self._only_action(decision)
+        if only is not None:
+            self._tell_only(view, decision, only)
+            return self._remember(view, only)
         if rejected is None:
             if self.hot_seat is not None:
                 self.hot_seat.hand_over(self, view.seat)
             self.show(view, decision)
         else:       # the same decision again: the view was just shown
             self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
-        options = decision.options
+        self._checking = rejected is None
         self.words = self.completions(decision, window)
+        self._list_options(decision.options, window)
+        while True:
+            try:
+                action = self._read(decision.options, decision.phase if window else None, view, decision)
+            except _Back:
+                self._list_options(decision.options, window)
+                continue
+            except ValueError as exc:
+                self._say(str(exc))
+                continue
+            reason = None if rejected is not None else decision.check(action)
+            if reason is None:
+                return self._remember(view, action)
+            self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
+
+    def _list_options(self, options, window: bool) -> None:
+        """The options, numbered, and a line of what else may be typed."""
         for i, o in enumerate(options, 1):
             self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
         if window:
             self.console.print(f"  [dim]{escape(WINDOW_HELP if self._lays else WINDOW_HELP_NO_CARDS)}[/dim]")
         else:
             self.console.print("  [dim]help · history · rules[/dim]")
-        while True:
-            try:
-                action = self._read(options, decision.phase if window else None, view, decision)
-            except ValueError as exc:
-                self.console.print(f"[red]{escape(shown_text(str(exc)))}[/red] — try again.")
-                continue
-            reason = None if rejected is not None else decision.check(action)
-            if reason is None:
-                return action
-            self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
+
+    def _say(self, message: str) -> None:
+        """A bad entry, explained; the question is asked again."""
+        self.console.print(f"[red]{escape(shown_text(message))}[/red] — try again.")
+
+    def _only_action(self, decision: Decision) -> Action | None:
+        """The one legal action of ``decision``, or None when it has several (or they cannot
+        be listed). At one keyboard, a choice of cards or a vote is still asked: taking it
+        unasked would show the others what the seat holds or votes."""
+        if decision.actions is None:
+            return None
+        try:
+            actions = decision.actions(limit=2)
+        except (ValueError, RulesRuntimeError):
+            return None
+        if len(actions) != 1:
+            return None
+        if self.hot_seat is not None and (actions[0].cards or decision.kind == "vote"):
+            return None
+        return actions[0]
+
+    def _tell_only(self, view: View, decision: Decision, action: Action) -> None:
+        """One line saying which action was taken for the seat, its only choice."""
+        option = next((o for o in decision.options if o.name == action.name), None)
+        what = action.name if option is None else self.action_text(option, action)
+        who = f"{seat_name(view.seat)}: " if self.hot_seat is not None else ""
+        self.console.print(f"({who}only one choice: {what})", markup=False, highlight=False)
+
+    def action_text(self, option, action: Action) -> str:
+        """A concrete action in words: its option's label, its holes ('…') filled with the
+        values chosen where they fit, else the cards and values after it in brackets."""
+        values = []
+        for i, value in enumerate(action.params):
+            allowed = list(option.params[i][1]) if i < len(option.params) else []
+            names = option.shown[i] if i < len(option.shown) else ()
+            values.append(names[allowed.index(value)] if value in allowed and len(names) == len(allowed)
+                          else str(value))
+        label = option.label
+        if values and not action.cards and label.count("…") == len(values):
+            for name in values:
+                label = label.replace("…", name, 1)
+            return label
+        extra = ([self.cards_text(action.cards)] if action.cards and self.hot_seat is None else []) + values
+        return f"{label} ({'; '.join(extra)})" if extra else label
+
+    def _remember(self, view: View, action: Action) -> Action:
+        """``action``, noted for the history when it chose cards (the seat saw them)."""
+        if action.cards:
+            self._mine.append((len(view.history), action))
+        return action
 
     def completions(self, decision: Decision, window: bool = False) -> tuple:
         """What may be typed at this decision's prompts, for Tab: the commands, the options'
         names, the names of the cards they choose from and of their values (lower case, as
         typed; a name of several words is one completion)."""
-        words = ["help", "history", "rules"] + (["never", "always"] + ["only"] * self._lays if window else [])
+        words = ["help", "history", "rules", "always"] + (["never"] + ["only"] * self._lays if window else [])
         for o in decision.options:
             words.append(o.name.lower())
             if o.cards is not None:
@@ -210,25 +367,38 @@ class HumanPlayer:
         return tuple(dict.fromkeys(words))
 
     def _command(self, word: str, view: View | None) -> bool:
-        """Answer ``help``, ``history`` or ``rules``; False for anything else."""
+        """Answer ``help``, ``history``, ``rules`` or ``always``; False for anything else."""
         c = self.console
         if word in ("help", "?"):
             c.print(COMMANDS, markup=False)
+            c.print(WINDOW_COMMANDS if self._lays else WINDOW_COMMANDS_NO_CARDS, markup=False)
         elif word == "history" and view is not None:
-            lines = [line for line in (self.engine.describe_event(e, view.players) for e in view.history) if line]
-            for line in lines or ["(nothing yet)"]:
+            for line in self.history_lines(view) or ["(nothing yet)"]:
                 c.print(line, markup=False, highlight=False)
         elif word == "rules":
             from ..explain import explain        # the rulebook written from the rules (rulekit explain)
 
             c.print(explain(self.engine.game), markup=False, highlight=False, soft_wrap=True)
+        elif word in ALWAYS_WORDS:
+            self._filters.clear()
+            self._match_filters.clear()
+            c.print("  you will be asked at every window again", markup=False)
         else:
             return False
         return True
 
+    def _prompt(self, question: str, view: View | None) -> str:
+        """The line typed for ``question``, once it is no command (commands are answered
+        and the question asked again)."""
+        while True:
+            text = self.ask(question).strip()
+            if not self._command(text.lower(), view):
+                return text
+
     def _skip(self, view: View, decision: Decision) -> bool:
-        """Whether this window is declined without asking, by the filter the person set."""
-        rule = self._filters.get(decision.phase)
+        """Whether this window is declined without asking, by the filter the person set
+        (this deal's, else the match's)."""
+        rule = self._filters.get(decision.phase, self._match_filters.get(decision.phase))
         if rule is None:
             return False
         if rule == "never":
@@ -236,83 +406,232 @@ class HumanPlayer:
         covered = view.claim[3] if view.claim is not None else 0
         return covered < rule
 
+    def _window_word(self, text: str, window: str, view: View | None) -> Action | None:
+        """Enter, ``never`` or ``only N`` (each optionally ``… for the match``) typed at a
+        window: DECLINE_ACTION when it declines this one, None when ``text`` is none of them.
+
+        Raises:
+            ValueError: 'only' without a number, or where claims cover no cards; or this
+                claim covers enough cards to be asked (the options are asked again).
+        """
+        word = text.lower()
+        if word in DECLINE_WORDS:
+            return DECLINE_ACTION
+        words, match = _for_the_match(re.sub(r"^only(?=\d)", "only ", word).split())
+        if not words or words[0] not in ("never", "only") or (words[0] == "never" and len(words) > 1):
+            return None
+        span = "this match" if match else "this deal"
+        if words[0] == "never":
+            self._set_filter(window, "never", match)
+            self.console.print(f"  you will not be asked in '{window}' again {span}", markup=False)
+            return DECLINE_ACTION
+        if not self._lays:
+            raise ValueError("'only N' counts the cards a claim covers, and no claim of this game covers "
+                             "cards: use 'never' or Enter")
+        count = _number("".join(words[1:]))
+        if count is None:
+            raise ValueError("write 'only N' with a number of cards, e.g. 'only 3' (or 'only 3 for the match')")
+        self._set_filter(window, count, match)
+        self.console.print(f"  {span} you will be asked in '{window}' only when the claim covers "
+                           f"{count} card{'s' if count != 1 else ''} or more", markup=False)
+        covered = view.claim[3] if view is not None and view.claim is not None else 0
+        if covered < count:
+            return DECLINE_ACTION
+        raise ValueError("this claim covers enough cards: choose an option")
+
+    def _set_filter(self, window: str, rule, match: bool) -> None:
+        """Set the filter of ``window`` for the deal, or for the match (then the deal's goes)."""
+        if match:
+            self._match_filters[window] = rule
+            self._filters.pop(window, None)
+        else:
+            self._filters[window] = rule
+
     def _read(self, options, window: str | None = None, view: View | None = None,
               decision: Decision | None = None) -> Action:
-        while True:
-            text = self.ask("choose an option by number or name").strip()
-            if not self._command(text.lower(), view):
-                break
+        """One answer to the decision: an option, then its cards and values (typed on the
+        same line or asked one question at a time; a bad sub-answer asks that question again).
+
+        Raises:
+            ValueError: the option is not one of ``options`` (or a window word was wrong).
+            _Back: 'back' was typed at a question about cards or a value.
+        """
+        text = self._prompt("choose an option by number or name", view)
         if window is not None:
-            word = text.lower()
-            if word in DECLINE_WORDS:
-                return DECLINE_ACTION
-            if word == "never":
-                self._filters[window] = "never"
-                self.console.print(f"  you will not be asked in '{window}' again this deal", markup=False)
-                return DECLINE_ACTION
-            if word == "always":
-                self._filters.pop(window, None)
-                self.console.print(f"  you will be asked in '{window}' again", markup=False)
-                raise ValueError("choose an option")
-            if word.startswith("only"):
-                if not self._lays:
-                    raise ValueError("'only N' counts the cards a claim covers, and no claim of this game covers "
-                                     "cards: use 'never' or Enter")
-                count = _number(word[4:].strip())
-                if count is None:
-                    raise ValueError("write 'only N' with a number of cards, e.g. 'only 3'")
-                self._filters[window] = count
-                self.console.print(f"  this deal you will be asked in '{window}' only when the claim covers "
-                                   f"{count} card{'s' if count != 1 else ''} or more", markup=False)
-                covered = view.claim[3] if view is not None and view.claim is not None else 0
-                if covered < count:
-                    return DECLINE_ACTION
-                raise ValueError("this claim covers enough cards: choose an option")
+            declined = self._window_word(text, window, view)
+            if declined is not None:
+                return declined
+        option, rest = self._option(text, options, decision)
+        card_tokens, value_tokens = self._split_line(option, rest)
+        cards = self._cards(option, card_tokens, view, decision) if option.cards is not None else ()
+        params = self._values(option, cards, value_tokens, view, decision)
+        return Action(option.name, cards, params)
+
+    def _option(self, text: str, options, decision: Decision | None) -> tuple:
+        """(the option named or numbered by the first word of ``text``, the words after it);
+        where a single option takes cards or values, a line that names no action is all
+        of its choices ('P2' for 'turn_up P2').
+
+        Raises:
+            ValueError: none is; the message says why an action of the phase is not offered.
+        """
         tokens = text.split()
         first = tokens[0] if tokens else ""
-        option = None
         number = _number(first)
         if number is not None and 1 <= number <= len(options):
-            option = options[number - 1]
-        else:
-            option = next((o for o in options if o.name.lower() == first.lower()), None)
-        if option is None:
-            why = self._not_offered(first, decision)
-            if why is not None:
-                raise ValueError(why)
-            raise ValueError(f"'{shown_text(text)}' is not one of the options 1..{len(options)}")
-        rest = tokens[1:]
+            return options[number - 1], tokens[1:]
+        option = next((o for o in options if o.name.lower() == first.lower()), None)
+        if option is not None:
+            return option, tokens[1:]
+        why = self._not_offered(first, decision)
+        if why is None and tokens and len(options) == 1 and (options[0].cards is not None or options[0].params):
+            try:
+                self._split_line(options[0], tokens)        # the words fit its cards and values
+                return options[0], tokens
+            except ValueError:
+                pass
+        raise ValueError(why or f"'{shown_text(text)}' is not one of the options 1..{len(options)}")
+
+    @staticmethod
+    def _split_line(option, rest: list) -> tuple[list | None, list | None]:
+        """The words typed after the option's name on its line: (those naming cards, those
+        naming values), each None when it is to be asked.
+
+        Raises:
+            ValueError: the line holds values that do not fit the option.
+        """
         nvalues = len(option.params)
+        if not rest:
+            return None, None
         grouped_values = any(" " in name for shown in option.shown for name in shown)
-        one_line = bool(rest) and not grouped_values and (option.cards is not None or len(rest) == nvalues)
-        if rest and not one_line:
+        if grouped_values or (option.cards is None and len(rest) != nvalues):
             raise ValueError(f"'{option.name}' takes {nvalues} value{'' if nvalues == 1 else 's'} after it"
                              if option.cards is None else f"type the values of '{option.name}' when asked")
-        card_tokens = rest[:len(rest) - nvalues] if one_line else []
-        value_tokens = rest[len(rest) - nvalues:] if one_line and nvalues else []
-        if one_line and nvalues and len(rest) < nvalues:
+        if len(rest) < nvalues:
             raise ValueError(f"'{option.name}' takes {nvalues} value{'' if nvalues == 1 else 's'}")
-        cards: tuple = ()
-        if option.cards is not None:
-            pool = list(option.cards)
-            if not card_tokens:
-                listing = "  ".join(f"{i}:{self.engine.kind_label(k)}" for i, k in enumerate(pool, 1))
-                self.console.print(f"  cards: {listing}", markup=False)
+        split = len(rest) - nvalues
+        return (rest[:split] or None if option.cards is not None else None), (rest[split:] if nvalues else None)
+
+    def _cards(self, option, tokens: list | None, view: View | None, decision: Decision | None) -> tuple:
+        """The cards of ``option``: from ``tokens`` (typed after its name) or asked, and
+        asked again until they parse and pass the check.
+
+        Raises:
+            _Back: 'back' was typed.
+        """
+        pool = list(option.cards)
+        listed = False
+        while True:
+            if tokens is None:
+                if not listed:
+                    listing = "  ".join(f"{i}:{card_label(self.engine, k)}" for i, k in enumerate(pool, 1))
+                    self.console.print(f"  cards: {listing}", markup=False)
+                    listed = True
                 high = "any number" if option.high is None else str(option.high)
-                card_tokens = self.ask(f"which cards? their names (2x for two alike) or numbers "
-                                       f"({option.low} to {high})").split()
-            cards = self._parse_cards(card_tokens, pool)
-        params = []
+                tokens = self._prompt(f"which cards? their names (2x for two alike) or numbers "
+                                      f"({option.low} to {high})", view).split()
+            try:
+                cards = self._parse_cards(tokens, pool)
+                self._sub_check(decision, option, Action(option.name, cards, ()))
+                return cards
+            except ValueError as exc:
+                self._sub_wrong(tokens, exc)
+                tokens = None
+
+    def _values(self, option, cards: tuple, tokens: list | None, view: View | None,
+                decision: Decision | None) -> tuple:
+        """The values of ``option``, each from ``tokens`` or asked, and asked again until it
+        is one of those offered and passes the check.
+
+        Raises:
+            _Back: 'back' was typed.
+        """
+        params: list = []
         for i, (name, values) in enumerate(option.params):
             names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
             shown = self._values_text(values, names)
             question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
-            raw = value_tokens[i] if value_tokens else self.ask(f"{question} one of {shown}").strip()
-            value = self._parse_value(raw, values, names)
-            if value is None:
-                raise ValueError(f"'{shown_text(raw)}' is not one of {shown}")
+            raw = tokens[i] if tokens else None
+            while True:
+                if raw is None:
+                    raw = self._prompt(f"{question} one of {shown}", view)
+                try:
+                    value = self._parse_value(raw, values, names)
+                    if value is None:
+                        why = self._filtered_reason(raw, decision, option, cards, params)
+                        raise ValueError(f"'{shown_text(raw)}' is not one of {shown}" + (f": {why}" if why else ""))
+                    self._sub_check(decision, option, Action(option.name, cards, tuple(params) + (value,)))
+                    break
+                except ValueError as exc:
+                    self._sub_wrong([raw], exc)
+                    raw = None
             params.append(value)
-        return Action(option.name, cards, tuple(params))
+        return tuple(params)
+
+    def _sub_wrong(self, tokens: list, exc: ValueError) -> None:
+        """A bad answer to a question about cards or a value: 'back' goes back to the
+        options; anything else is explained (the question is asked again).
+
+        Raises:
+            _Back: the answer was 'back'.
+        """
+        if [t.lower() for t in tokens] == [BACK_WORD]:
+            raise _Back()
+        self.console.print(f"[red]{escape(shown_text(str(exc)))}[/red] — try again ('back' for the options).")
+
+    def _sub_check(self, decision: Decision | None, option, action: Action) -> None:
+        """Check the choices of ``action`` made so far (the later ones missing): the check
+        judges an action's steps in order, so a reason other than a missing choice is about
+        these.
+
+        Raises:
+            ValueError: "Not allowed: REASON".
+        """
+        if decision is None or decision.check is None or not self._checking:
+            return
+        reason = decision.check(action)
+        if reason is not None and not _incomplete(reason, option, len(action.params)):
+            raise ValueError(f"Not allowed: {reason}")
+
+    def _filtered_reason(self, raw: str, decision: Decision | None, option, cards: tuple, params: list) -> str | None:
+        """Why a value typed for the next choice of ``option`` is not among those offered,
+        when a ``require`` right after the ``choose`` filtered it out: that require's reason
+        (the check of the action with that value), else None."""
+        if decision is None or decision.check is None or not self._checking:
+            return None
+        phase = self.engine.cg.phases.get(decision.phase)
+        action = phase.by_name.get(option.name) if phase is not None else None
+        if action is None or len(params) >= len(action.choices):
+            return None
+        choice = action.choices[len(params)]
+        if not getattr(choice, "guards", ()):
+            return None
+        value = self._raw_value(getattr(choice, "type", ""), raw)
+        if value is None:
+            return None
+        reason = decision.check(Action(option.name, cards, tuple(params) + (value,)))
+        if reason is None or _incomplete(reason, option, len(params) + 1) or reason.startswith(f"{choice.name} cannot"):
+            return None
+        return reason
+
+    def _raw_value(self, typ: str, raw: str):
+        """The value of type ``typ`` that ``raw`` names, whether it is offered or not
+        (a seat 'P3', a symbol, a named or plain number), or None."""
+        text = raw.strip()
+        if typ == "seat":
+            found = re.fullmatch(r"[pP](\d{1,3})", text)
+            return int(found.group(1)) - 1 if found else None
+        if typ.startswith("sym:"):
+            symbols = [s.lower() for s in self.engine.cg.symbols.get(typ[4:], ())]
+            return symbols.index(text.lower()) if text.lower() in symbols else None
+        if typ.startswith("num"):
+            names = self.engine.cg.value_names.get(typ[4:], {}) if typ.startswith("num:") else {}
+            named = next((v for v, n in names.items() if str(n).lower() == text.lower()), None)
+            if named is not None:
+                return named
+            number = _number(text.lstrip("-"))
+            return None if number is None else -number if text.startswith("-") else number
+        return None
 
     def _not_offered(self, name: str, decision: Decision | None) -> str | None:
         """Why an action of this phase that is not among the options cannot be taken now
@@ -327,25 +646,24 @@ class HumanPlayer:
         return f"'{action.name}' is not possible now" + (f": {reason}" if reason else "")
 
     def _parse_cards(self, tokens: list, pool: list) -> tuple:
-        """The cards typed: by their names ('A A B', '2xA', several-word names too), or
-        by their numbers in the listing; each card at most as often as the pool holds it."""
+        """The cards typed: by their names ('joker joker 2', '2x joker, 2', '2xjoker 2', in
+        any case, commas or spaces between, names of several words too, in brackets or not),
+        or by their numbers in the listing; each card at most as often as the pool holds it.
+
+        Raises:
+            ValueError: a word names no card of the pool, or a card more often than it is there.
+        """
         by_label: dict = {}
         for k in pool:
             by_label.setdefault(self.engine.kind_label(k).lower(), k)
-        words = []
-        for token in tokens:          # '2x7' / '2×7': that card twice
-            low = token.lower()
-            head, sep, tail = low.partition("x") if "x" in low else low.partition("×")
-            count = _number(head) if sep else None
-            if count is not None and tail and (tail in by_label or any(lb.startswith(tail) for lb in by_label)):
-                words.extend([tail] * min(count, len(pool) + 1))
-            else:
-                words.append(low)
-        picked = self._cards_by_name(words, by_label, pool)
-        if picked is not None:
+        words = re.sub(r"[,\[\]]", " ", " ".join(tokens)).lower().split()
+        picked = self._cards_by_name(_with_counts(words, by_label), by_label, pool)
+        if isinstance(picked, tuple):
             return picked
+        if picked is not None:
+            raise ValueError(picked)
         numbers = []
-        for token in tokens:
+        for token in words:
             number = _number(token)
             if number is None or not 1 <= number <= len(pool):
                 raise ValueError(f"'{token}' is not a card number 1..{len(pool)} or the name of a card you may choose")
@@ -355,28 +673,37 @@ class HumanPlayer:
         return tuple(sorted(pool[i - 1] for i in numbers))
 
     @staticmethod
-    def _cards_by_name(words: list, by_label: dict, pool: list) -> tuple | None:
-        """The kinds the words name (longest names first, so a two-word name is one card),
-        or None when a word names no card of the pool or a card is named more often than it
-        is there."""
-        left = {}
+    def _cards_by_name(items: list, by_label: dict, pool: list) -> tuple | str | None:
+        """The kinds that ``items`` (words, and counts to take the next name that many times)
+        name, longest names first (so a name of several words is one card); None when a word
+        names no card of the pool; why not when a card is named more often than it is there."""
+        left: dict = {}
         for k in pool:
             left[k] = left.get(k, 0) + 1
-        picked = []
+        longest = max((label.count(" ") + 1 for label in by_label), default=1)
+        picked: list = []
+        times = None
         i = 0
-        while i < len(words):
-            for j in range(min(len(words), i + 4), i, -1):
-                k = by_label.get(" ".join(words[i:j]))
-                if k is not None:
+        while i < len(items):
+            if isinstance(items[i], int):
+                if times is not None:
+                    return None
+                times, i = items[i], i + 1
+                continue
+            for j in range(min(len(items), i + longest), i, -1):
+                if all(isinstance(w, str) for w in items[i:j]) and " ".join(items[i:j]) in by_label:
+                    k = by_label[" ".join(items[i:j])]
                     break
             else:
                 return None
-            if left[k] == 0:
-                return None
-            left[k] -= 1
-            picked.append(k)
-            i = j
-        return tuple(sorted(picked))
+            wanted = 1 if times is None else times
+            if left[k] < wanted:
+                held = pool.count(k)
+                return f"there {'is' if held == 1 else 'are'} only {held} × {' '.join(items[i:j])} to choose"
+            left[k] -= wanted
+            picked.extend([k] * wanted)
+            times, i = None, j
+        return None if times is not None else tuple(sorted(picked))
 
     def _values_text(self, values, names) -> str:
         vals = list(values)
@@ -392,6 +719,39 @@ class HumanPlayer:
             if " ".join(sorted(name.upper().split())) == wanted:
                 return value
         return None
+
+
+def _for_the_match(words: list) -> tuple[list, bool]:
+    """``words`` without a trailing 'match' / 'for the match' / 'for match', and whether
+    they had one."""
+    if not words or words[-1] != "match":
+        return words, False
+    words = words[:-1]
+    for word in ("the", "for"):
+        if words and words[-1] == word:
+            words = words[:-1]
+    return words, True
+
+
+def _with_counts(words: list, labels) -> list:
+    """The words of a card entry with each count written before a name ('2x', '2×', the
+    '2x' of '2xjoker') as an int; a word that is itself a card's name stays a word."""
+    out: list = []
+    for word in words:
+        found = _TIMES.match(word)
+        if word in labels or found is None:
+            out.append(word)
+            continue
+        out.append(int(found.group(1)))
+        if found.group(2):
+            out.append(found.group(2))
+    return out
+
+
+def _incomplete(reason: str, option, given: int) -> bool:
+    """Whether the check's ``reason`` only says that choices after the first ``given``
+    values of ``option`` are missing."""
+    return reason in _INCOMPLETE or any(reason == f"choose a value for {name}" for name, _ in option.params[given:])
 
 
 def tab_completion(players) -> bool:

@@ -1,0 +1,333 @@
+"""The human seat (issue 24, item 3): a decision with one possible action is taken and told,
+window filters that last the match, a bad sub-answer asks that question again, card entry,
+the reason of a filtered value, what the seat did and got, --human 1,2 and the hot seat's
+clearing of the scroll-back."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import attrs
+from click.testing import CliRunner
+from rich.console import Console
+
+from rulekit import Action, Engine, load
+from rulekit.cli import main
+from rulekit.play.match import play_match, seat_rng
+from rulekit.players import HumanPlayer, RandomBot
+from rulekit.players.human import HotSeat, clear_screen, received_lines
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+SKULL = Engine(load(str(GAMES / "skull.rules")))
+DTC = Engine(load(str(GAMES / "dtc.rules")))
+LIARS = Engine(load(str(GAMES / "liars_dice.rules")))
+LUGEN = Engine(load(str(GAMES / "lugenbeutel.rules")))
+NIMM = Engine(load(str(GAMES / "nimms_leich.rules")))
+
+
+def person(engine, lines, **kwargs):
+    """A HumanPlayer typing ``lines`` in turn; (player, its output, the prompts it was asked)."""
+    out, asked, feed = io.StringIO(), [], iter(lines)
+
+    def ask(prompt):
+        asked.append(prompt)
+        return next(feed)
+    return HumanPlayer(engine, Console(file=out, width=200), ask, **kwargs), out, asked
+
+
+def choose(engine, state, lines, **kwargs):
+    """The action typed for the decision of ``state``, the screen and the prompts."""
+    human, out, asked = person(engine, lines, **kwargs)
+    decision = engine.decision(state)
+    return human.choose(engine.view(state, decision.seat), decision), out.getvalue(), asked
+
+
+def until(engine, players: int, found, seeds=range(300)):
+    """The first state of random play (over ``seeds``) for which ``found(state)`` holds."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state, _ = engine.new_match(players, random.Random(seed))
+        for _ in range(300):
+            if state.is_terminal:
+                break
+            if found(state):
+                return state
+            state, _ = engine.apply(state, rng.choice(engine.legal_actions(state)), rng)
+    raise AssertionError("no such state")
+
+
+def hand(engine, state, seat, zone="hand"):
+    return sorted(state.zones[engine.zone_slot(state, zone, seat)])
+
+
+# -- 1. one possible action: taken and told, not asked
+class Scripted(HumanPlayer):
+    """Skull as P1: places its skull first, opens the bidding when it may, passes a raise,
+    turns up the first stack offered; counts the prompts."""
+
+    def __init__(self, **kwargs):
+        super().__init__(SKULL, Console(file=io.StringIO(), width=120), self._answer, **kwargs)
+        self.prompts = 0
+        self.options, self.pool = (), ()
+
+    def choose(self, view, decision):
+        self.options = [o.name for o in decision.options]
+        self.pool = [SKULL.kind_label(k) for o in decision.options if o.cards for k in o.cards]
+        return super().choose(view, decision)
+
+    def _answer(self, prompt):
+        self.prompts += 1
+        if prompt.startswith("choose an option"):
+            return "pass" if "pass" in self.options else "open" if "open" in self.options else "1"
+        if prompt.startswith("which cards"):
+            return "skull" if "skull" in self.pool else "1"
+        return re.search(r"one of ([^,. ]+)", prompt).group(1)
+
+
+def test_a_decision_with_one_possible_action_is_taken_and_told():
+    """A Skull match: the same decisions with and without --ask-always, fewer prompts
+    without, each decision taken for the person told in one line."""
+    def match(**kwargs):
+        player = Scripted(**kwargs)
+        record = play_match(SKULL, [player] + [RandomBot(seat_rng(1, s)) for s in (1, 2, 3)], 4, 1, keep_log=True)
+        mine = [(r["action"], r.get("cards"), r.get("params")) for r in record.log
+                if r.get("type") == "decision" and r["seat"] == "P1"]
+        return player, mine
+    asked, asked_mine = match(ask_always=True)
+    told, told_mine = match()
+    assert told_mine == asked_mine
+    assert told.prompts < asked.prompts
+    text = told.console.file.getvalue()
+    assert "(only one choice: places a disc (flower))" in text
+    assert "only one choice" not in asked.console.file.getvalue()
+
+
+def test_a_single_choice_of_cards_or_a_vote_is_still_asked_at_one_keyboard():
+    """At a hot seat, taking a choice of cards unasked would show the others the hand."""
+    state = until(SKULL, 3, lambda s: SKULL.decision(s).phase == "place" and SKULL.decision(s).seat == 0
+                  and {SKULL.kind_label(k) for k in hand(SKULL, s, 0)} == {"flower"})
+    action, text, asked = choose(SKULL, state, ["1", "1"])
+    assert action.name == "place" and not asked and "(only one choice: places a disc (flower))" in text
+    action, text, asked = choose(SKULL, state, ["1", "1"], hot_seat=HotSeat())
+    assert action.name == "place" and asked
+
+
+def test_ask_always_is_an_option_of_run():
+    result = CliRunner().invoke(main, ["run", "--help"])
+    assert "--ask-always" in result.output and "only one" in result.output
+    played = CliRunner().invoke(main, ["run", str(GAMES / "liars_dice.rules"), "--seed", "1", "--human", "1",
+                                       "--bots", "random", "--ask-always"], input="liar\nbid 1 1\n" * 20)
+    assert "your decision" in played.output and "Traceback" not in played.output
+
+
+# -- 2. window filters that last the match; 'always' at any prompt
+class Caller(HumanPlayer):
+    """Lügenbeutel as P1: plays its first card; at its first window types ``first``, at its
+    first turn after that ``turn_word`` (when given), then declines with Enter."""
+
+    def __init__(self, first, turn_word=None):
+        super().__init__(LUGEN, Console(file=io.StringIO(), width=120), self._answer)
+        self.first, self.turn_word = first, turn_word
+        self.windows: list = []         # (deal, cards the claim covers) of every window asked
+        self.deals: set = set()
+
+    def choose(self, view, decision):
+        self.kind = decision.kind
+        self.deals.add(view.deal)
+        return super().choose(view, decision)
+
+    def show(self, view, decision):
+        if decision.kind != "turn":
+            self.windows.append((view.deal, view.claim[3] if view.claim is not None else 0))
+        super().show(view, decision)
+
+    def _answer(self, prompt):
+        if len(self.windows) > 5000:
+            raise EOFError
+        if prompt.startswith("choose an option") and self.kind != "turn":
+            if self.first is not None:
+                self.first, answer = None, self.first
+                return answer
+            return ""
+        if self.turn_word is not None and self.first is None and prompt.startswith("choose an option"):
+            self.turn_word, answer = None, self.turn_word
+            return answer
+        return "1"
+
+
+def play_lugen(player, seed=1, n=2):
+    return play_match(LUGEN, [player] + [RandomBot(seat_rng(seed, s)) for s in range(1, n)], n, seed, max_steps=5000)
+
+
+def test_never_for_the_match_stops_the_window_for_every_deal():
+    player = Caller("never for the match")
+    play_lugen(player)
+    assert len(player.deals) > 1 and len(player.windows) == 1
+    assert "you will not be asked in" in player.console.file.getvalue()
+
+
+def test_only_n_for_the_match_asks_only_about_large_claims_in_every_deal():
+    deal_only, match_only = Caller("only 3"), Caller("only 3 match")
+    play_lugen(deal_only)
+    play_lugen(match_only)
+    assert all(covered >= 3 for _, covered in match_only.windows[1:]), match_only.windows
+    # 'only 3' alone lasts its deal: later deals ask about small claims again
+    assert any(covered < 3 for deal, covered in deal_only.windows[1:] if deal != deal_only.windows[0][0])
+
+
+def test_always_at_a_turn_prompt_asks_at_every_window_again():
+    player = Caller("never for the match", turn_word="always")
+    play_lugen(player)
+    assert len(player.windows) > 1
+    assert "you will be asked at every window again" in player.console.file.getvalue()
+
+
+def test_help_tells_the_window_commands():
+    state, _ = LUGEN.new_match(4, random.Random(4))
+    _, text, _ = choose(LUGEN, state, ["help", "pass"])
+    text = " ".join(text.split())
+    assert "never for the match" in text and "only 3 for the match" in text and "always" in text
+
+
+# -- 3. a bad sub-answer asks that question again
+def test_a_bad_value_asks_that_value_again():
+    state, _ = LIARS.new_match(2, random.Random(1))
+    action, text, asked = choose(LIARS, state, ["bid", "99", "1", "2"])
+    assert action == Action("bid", (), (1, 2))
+    assert [a.split("?")[0] for a in asked] == ["choose an option by number or name", "how many dice",
+                                                 "how many dice", "showing which face"]
+    assert "'99' is not one of" in text
+
+
+def test_a_value_the_check_refuses_asks_that_value_again():
+    """After a bid of 2 × 5, '2 × 1' is refused at the face ('a bid must be higher'): the
+    face is asked again, not the options."""
+    state, _ = LIARS.new_match(2, random.Random(1))
+    state, _ = LIARS.apply(state, Action("bid", (), (2, 5)), random.Random(1))
+    action, text, asked = choose(LIARS, state, ["bid", "2", "1", "6"])
+    assert action == Action("bid", (), (2, 6))
+    assert "Not allowed: a bid must be higher than the last one" in text
+    assert [a.split("?")[0] for a in asked][-2:] == ["showing which face", "showing which face"]
+
+
+def test_a_bad_card_list_asks_the_cards_again():
+    state, _ = LUGEN.new_match(4, random.Random(4))
+    action, text, asked = choose(LUGEN, state, ["play", "zzz", "", "1"])
+    assert action.name == "play" and len(action.cards) == 1
+    assert [a.split("?")[0] for a in asked] == ["choose an option by number or name"] + ["which cards"] * 3
+    assert "'zzz' is not a card number" in text and "Not allowed: choose at least 1 card(s)" in text
+
+
+# -- 4. card entry
+def test_cards_are_typed_as_the_prompt_promises():
+    joker = next(i for i, k in enumerate(DTC.kinds) if DTC.kind_label(i) == "joker")
+    two = next(i for i, k in enumerate(DTC.kinds) if DTC.kind_label(i) == "2")
+    state = until(DTC, 3, lambda s: DTC.decision(s).phase == "give" and s.claim is None
+                  and hand(DTC, s, DTC.decision(s).seat).count(joker) >= 2 and two in hand(DTC, s, DTC.decision(s).seat))
+    wanted = Action("offer", tuple(sorted((joker, joker, two))), (3,))
+    for typed in ("2x joker, 2", "2x joker 2", "2xjoker 2", "joker joker 2", "JOKER, Joker,2", "2× Joker, 2"):
+        action, _, _ = choose(DTC, state, ["offer", typed, "3"])
+        assert action == wanted, typed
+        action, _, _ = choose(DTC, state, [f"offer {typed} 3"])
+        assert action == wanted, typed
+
+
+def test_a_card_of_several_words_is_typed_by_its_name():
+    """Nimm's Leich: a card named 'B1×2 B2×2 B4×2' is typed as it reads, with or without the
+    brackets the screen puts around it."""
+    state = until(NIMM, 3, lambda s: NIMM.decision(s).phase == "give_up"
+                  and len(NIMM.options(s)[0].cards or ()) == 2)
+    decision = NIMM.decision(state)
+    option = decision.options[0]
+    card = option.cards[-1]
+    label = NIMM.kind_label(card)
+    for typed in (label.lower(), f"[{label}]"):
+        human, _, _ = person(NIMM, [option.name, typed], ask_always=True)
+        assert human.choose(NIMM.view(state, decision.seat), decision).cards == (card,), typed
+
+
+# -- 5. the reason of a require that filtered a value
+def test_a_value_filtered_out_by_a_require_says_its_reason():
+    """Skull's 'require count of mat of p > 0 "that stack is empty"' keeps empty stacks out of
+    the offered values; naming one says why."""
+    state = until(SKULL, 3, lambda s: SKULL.decision(s).phase == "reveal"
+                  and any(not hand(SKULL, s, p, "mat") for p in range(3) if p != SKULL.decision(s).seat))
+    seat = SKULL.decision(state).seat
+    empty = next(p for p in range(3) if p != seat and not hand(SKULL, state, p, "mat"))
+    full = next(p for p in range(3) if p != seat and hand(SKULL, state, p, "mat"))
+    action, text, asked = choose(SKULL, state, [f"turn_up P{empty + 1}", f"P{full + 1}"], ask_always=True)
+    assert action == Action("turn_up", (), (full,))
+    assert f"'P{empty + 1}' is not one of P{full + 1}: that stack is empty" in text
+    assert asked[-1].startswith("whose stack?")
+    # a single option's value typed alone at the options' prompt
+    action, _, asked = choose(SKULL, state, [f"P{full + 1}"], ask_always=True)
+    assert action == Action("turn_up", (), (full,)) and len(asked) == 1
+
+
+# -- 6. what the seat did and got
+def test_the_cards_received_by_an_action_are_told():
+    state = until(DTC, 3, lambda s: DTC.decision(s).phase == "decide" and DTC.is_legal(s, Action("accept")))
+    seat = DTC.decision(state).seat
+    offered = state.zones[DTC.zone_slot(state, "table", None)]
+    _, events = DTC.apply(state, Action("accept"), random.Random(1))
+    from rulekit.players.human import grouped_text
+
+    assert received_lines(DTC, events, seat, 3) == [f"  you get {grouped_text(DTC, offered)} in your hand"]
+    assert received_lines(DTC, events, (seat + 1) % 3, 3) == []
+    # the play-by-play of `run` tells it the person who accepted
+    from rulekit.cli.play import _narrator
+
+    out = io.StringIO()
+    _narrator(Console(file=out, width=200), DTC, {seat})(state, events)
+    assert f"P{seat + 1} (you) accepts the offer" in out.getvalue() and "you get " in out.getvalue()
+
+
+def test_the_history_says_which_cards_the_seat_chose():
+    lines = iter(["offer 1 1", "history", "refuse", "offer 1 1", "history"] + ["refuse", "offer 1 1"] * 100)
+    out = io.StringIO()
+    human = HumanPlayer(DTC, Console(file=out, width=200), lambda prompt: next(lines))
+    try:
+        play_match(DTC, [human, RandomBot(seat_rng(2, 1))], 2, 2, max_steps=6)
+    except Exception:
+        pass
+    text = out.getvalue()
+    assert re.search(r"P1 \(you\) gives 1 card\(s\) as 1\n  \(you chose: [^)]+\)", text), text
+
+
+def test_what_the_seat_knows_of_its_own_zone_and_a_card_of_several_symbols():
+    state, _ = NIMM.new_match(4, random.Random(2))
+    view = NIMM.view(state, 0)
+    view = attrs.evolve(view, known=(("pile", 0, (3,)),))
+    human, _, _ = person(NIMM, [])
+    lines = human.screen(view)
+    assert f"you know your pile holds: [{NIMM.kind_label(3)}]" in lines
+    mine = next(line for line in lines if line.startswith("your hand: "))
+    assert re.fullmatch(r"your hand: \[B[^\]]+\]", mine), mine
+
+
+# -- 7. --human 1,2 and the hot seat's scroll-back
+def test_human_takes_seats_separated_by_commas():
+    both = CliRunner().invoke(main, ["run", str(GAMES / "liars_dice.rules"), "--seed", "1", "--human", "1,2"],
+                              input="bid 1 1\n\nbid 1 2\n\nliar\n")
+    assert both.exit_code == 0, both.output
+    assert "pass the keyboard to P2 and press Enter" in both.output
+    bad = CliRunner().invoke(main, ["run", str(GAMES / "liars_dice.rules"), "--human", "1,x"])
+    assert bad.exit_code == 2 and "'x' is not a seat number" in bad.output
+
+
+def test_the_hand_over_clears_the_scroll_back_on_a_terminal_only():
+    terminal, plain = io.StringIO(), io.StringIO()
+    clear_screen(Console(file=terminal, force_terminal=True))
+    clear_screen(Console(file=plain, force_terminal=False))
+    assert terminal.getvalue().endswith("\x1b[3J") and "\x1b[3J" not in plain.getvalue()
+
+
+def test_the_play_by_play_brackets_a_card_of_several_symbols():
+    from rulekit.engine.narrate import cards_text
+
+    labels = [NIMM.kind_label(k) for k in (0, 6)]
+    assert cards_text(NIMM, (0, 6)) == f"[{labels[0]}], [{labels[1]}]"
+    assert cards_text(DTC, (0, 1)) == f"{DTC.kind_label(0)}, {DTC.kind_label(1)}"
