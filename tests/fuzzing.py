@@ -34,6 +34,22 @@
 
 * :func:`human_lines`: what a careless or hostile person types at a HumanPlayer's prompt.
 
+* Issue 23's generators:
+
+  - :func:`tainted_games`: a corpus file with a control character (C0, DEL, C1, a control
+    of bidirectional text), a whole sequence (OSC 52, clear the screen, set the title…) or
+    an odd character (U+2028, a BOM) inserted in a kind of place drawn first: a title, a
+    card, claim or action label, a log text, a prompt, a variant label, a name, a comment;
+  - :func:`leaky_games`: a small game where a value reading hidden cards reaches every seat
+    (a log text, a claim, a group, a procedure that shows it, also through another) through
+    lets, steps of computation and loops over its values, and its twin with a public value;
+  - :func:`nested_loops`: an action nesting two to four loops (``repeat``, ``for each`` over
+    a range or the seats, counts up to 100,000), the inner ones maybe in a procedure;
+  - :func:`odd_inputs`: a command handed a device, a folder, a named pipe, a link to itself,
+    random bytes, more than 1 MiB, a name holding control characters;
+  - :func:`crafted_logs`: a real log with hostile JSON in its fields, truncated, nested
+    100,000 deep, with raw U+2028 or bytes that are not UTF-8, lines lost or added.
+
 * :func:`time_limit`: a SIGALRM guard that raises :class:`FuzzTimeout` (a BaseException, so
   that no ``except Exception`` in the code under test swallows it).
 """
@@ -891,6 +907,8 @@ def tainted_games(draw):
 
 
 # --------------------------------------------------------------------------- nested loops
+#: a game whose one action runs ``{BODY}`` (loops around ``add 1 to n``, or calls of the
+#: procedure ``{PROCEDURE}`` holding the inner ones) and then logs ``n``
 LOOP_GAME = """\
 game "Loops"
 players 2..4
@@ -939,6 +957,8 @@ class Loops(NamedTuple):
 
 
 def _loop_header(count: int | None, depth: int, form: str) -> str:
+    """The first line of a loop of ``count`` rounds (None: over the seats) of ``form``
+    ("repeat", "range"), its variable named after its ``depth``."""
     if count is None:
         return f"for each p{depth} in everyone {{"
     if form == "repeat":
@@ -974,8 +994,8 @@ def nested_loops(draw):
 # --------------------------------------------------------------------------- inputs that are no rules file
 #: what a command may be handed instead of a rules file or a log: a device, a folder, a
 #: named pipe without a writer, a link to itself, a missing file, random bytes, more than
-#: 1 MiB, a name holding control characters (made by the test in its folder)
-ODD_FILES = ("/dev/zero", "/dev/null", "folder", "fifo", "loop", "missing", "random", "big", "control name")
+#: 1 MiB, a rules file whose name holds control characters (made by the test in its folder)
+ODD_FILES = ("/dev/zero", "/dev/null", "folder", "fifo", "loop", "missing", "random", "big", "rules")
 #: the commands, as their arguments before the file (run: random bots, a few decisions)
 ODD_COMMANDS = (("check",), ("explain",), ("run", "--bots", "random", "--seed", "1", "--max-decisions", "5"),
                 ("compile",), ("replay",), ("replay", "--rules"), ("check", "-"))
@@ -983,7 +1003,7 @@ ODD_COMMANDS = (("check",), ("explain",), ("run", "--bots", "random", "--seed", 
 
 class OddInput(NamedTuple):
     """A command and what it is handed: a kind of ODD_FILES, random bytes (for "random" and
-    for standard input) and, for "control name", the control sequence in the file's name."""
+    for standard input) and a control sequence the file's name holds (or "")."""
 
     command: tuple
     kind: str
@@ -994,11 +1014,15 @@ class OddInput(NamedTuple):
 @st.composite
 def odd_inputs(draw):
     """A command of ODD_COMMANDS on a kind of input of ODD_FILES (``check -``: random
-    bytes, or more than 1 MiB, on standard input)."""
+    bytes, or more than 1 MiB, on standard input), its name holding a control sequence one
+    time in three (always for "rules")."""
     command = draw(st.sampled_from(ODD_COMMANDS))
     kind = draw(st.sampled_from(ODD_FILES))
     data = draw(st.one_of(st.binary(max_size=300), st.sampled_from(SEQUENCES).map(lambda s: s.encode("utf-8"))))
-    return OddInput(command, kind, data, draw(st.sampled_from(FILE_NAME_PARTS)))
+    name_part = ""
+    if kind == "rules" or draw(st.integers(0, 2)) == 0:
+        name_part = draw(st.sampled_from(FILE_NAME_PARTS))
+    return OddInput(command, kind, data, name_part)
 
 
 # --------------------------------------------------------------------------- crafted logs
