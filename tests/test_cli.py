@@ -221,7 +221,7 @@ def test_ctrl_c_in_simulate_stops_with_status_130(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(rulekit.analysis.simulation, "simulate", interrupted)
+    monkeypatch.setattr(rulekit.analysis.simulation, "outcomes", interrupted)
     result = CliRunner().invoke(main, ["simulate", DTC, "--games", "2", "--seed", "1", "--workers", "1"])
     assert 130 == result.exit_code
     assert "stopped: interrupted (Ctrl-C)" == _stop_line(result)

@@ -75,13 +75,19 @@ def _win_shares(ax, figures: dict) -> None:
     n = len(figures["seats"])
     colours = ["tab:blue"] * n + ["tab:orange"] * (len(groups) - n)
     ax.bar(xs, shares, color=colours, alpha=0.8)
-    ax.errorbar(xs, shares, yerr=[low, high], fmt="none", ecolor="black", capsize=4, label="95 % interval")
+    # an interval only where there is a share: none over 0 matches (its interval would be all of 0–1)
+    drawn = [i for i, (_, f) in enumerate(groups) if f["win_share"] is not None]
+    if drawn:
+        ax.errorbar([xs[i] for i in drawn], [shares[i] for i in drawn],
+                    yerr=[[low[i] for i in drawn], [high[i] for i in drawn]], fmt="none", ecolor="black", capsize=4,
+                    label="95 % interval")
     ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"equal share (1/{n})")
     ax.set_xticks(xs, [label for label, _ in groups])
     ax.set_ylabel("win share (a shared win counts 1/k)")
     p = figures["fairness"]["p"]
     ax.set_title("Win share" + ("" if p is None else f" (seat fairness p = {p:.3g})"))
-    ax.set_ylim(0, min(1.0, max(f["win_interval"][1] for _, f in groups) * 1.15 + 0.02))
+    top = max((f["win_interval"][1] for _, f in groups if f["win_share"] is not None), default=1 / n)
+    ax.set_ylim(0, min(1.0, max(top, 1 / n) * 1.15 + 0.02))
     ax.legend(loc="upper right", fontsize="small")
 
 
@@ -127,6 +133,8 @@ def _bluffing(ax, figures: dict) -> None:
         values = [f[key] if f[key] is not None else 0.0 for _, f in groups]
         ax.bar(xs, values, width=width, label=label)
         iv = bluff[interval]            # over every seat: its interval
+        if bluff[key] is None or iv is None:
+            continue                    # a share of nothing (no challenge made…): an empty bar, no interval
         ax.errorbar([xs[-1]], [values[-1]], yerr=[[values[-1] - iv[0]], [iv[1] - values[-1]]], fmt="none",
                     ecolor="black", capsize=3)
     ax.set_xticks(range(len(groups)), [label for label, _ in groups])

@@ -379,13 +379,24 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
             the matches after it are not played).
         RulesError, OptionError: as :func:`engine_for`.
     """
+    engine = engine_for(spec)
+    played = []
+    try:
+        _play_into(played, engine, spec, first, count)
+    except BaseException as exc:
+        if not isinstance(exc, Exception):
+            exc.played = played             # Ctrl-C…: the matches of the chunk played before it
+        raise
+    return played
+
+
+def _play_into(played: list, engine, spec: SimulationSpec, first: int, count: int) -> None:
+    """:func:`play_matches`, each outcome appended to ``played`` as its match ends."""
     from ..errors import RulesRuntimeError
     from ..play.match import MatchTooLong, play_match
     from ..players import make_bot
 
-    engine = engine_for(spec)
     n = spec.players
-    played = []
     for k in range(first, first + count):
         seed = spec.seed + k
         lineup = spec.lineup(k)
@@ -403,7 +414,6 @@ def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutc
             raise MatchFailed(str(exc), k, seed) from None
         played.append(watch.outcome(k, seed, lineup, True, tuple(record.winners), returns, record.steps,
                                     record.state))
-    return played
 
 
 def summarize(outcomes, players: int) -> Summary:
@@ -413,6 +423,14 @@ def summarize(outcomes, players: int) -> Summary:
     Args:
         outcomes: :class:`MatchOutcome` s, in match order.
         players: the number of seats.
+
+    Raises:
+        whatever drawing the next outcome raises; an interruption there (a
+        ``KeyboardInterrupt``, or any other ``BaseException`` that is not an ``Exception``)
+        carries, as its ``summary`` attribute, the :class:`Summary` of the outcomes drawn
+        before it and of those it carries as its ``played`` attribute (the matches played
+        besides, in match order: :func:`outcomes` sets it), added up in that order
+        (``simulate`` stopped by Ctrl-C prints those).
     """
     wins: list = [0] * players
     results: list = [0] * players
@@ -423,7 +441,30 @@ def summarize(outcomes, players: int) -> Summary:
     seat_counts = [[0] * len(COUNTS) for _ in range(players)]
     kinds: dict = {}                        # kind -> [seats, per match, wins, results, *counts]
     games = unfinished = shared = 0
-    for o in outcomes:
+
+    def added_up() -> Summary:
+        seats = tuple(Tally(len(decisions), 1, wins[s], results[s], *seat_counts[s]) for s in range(players))
+        return Summary(games, players, tuple(wins), tuple(results), tuple(decisions), unfinished, tuple(turns),
+                       tuple(deals), seats, tuple((kind, Tally(*row)) for kind, row in kinds.items()),
+                       tuple(bluffs), shared)
+
+    drawn = iter(outcomes)
+    stopped = None
+    while True:
+        try:
+            o = next(drawn)
+        except StopIteration:
+            if stopped is not None:         # the summary of what was played, and the interruption goes on
+                stopped.summary = added_up()
+                raise stopped from None
+            break
+        except BaseException as exc:
+            if isinstance(exc, Exception) or stopped is not None:
+                raise
+            # stopped while matches were played: add up those played besides, then raise it
+            stopped = exc
+            drawn = iter(getattr(exc, "played", ()))
+            continue
         games += 1
         if not o.finished:
             unfinished += 1
@@ -459,10 +500,7 @@ def summarize(outcomes, players: int) -> Summary:
             if counts[0]:
                 for i, values in enumerate(counts):
                     row[4 + i] += values[s]
-    seats = tuple(Tally(len(decisions), 1, wins[s], results[s], *seat_counts[s]) for s in range(players))
-    return Summary(games, players, tuple(wins), tuple(results), tuple(decisions), unfinished, tuple(turns),
-                   tuple(deals), seats, tuple((kind, Tally(*row)) for kind, row in kinds.items()), tuple(bluffs),
-                   shared)
+    return added_up()
 
 
 def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
@@ -655,9 +693,16 @@ def _passing(played: Iterator[MatchOutcome], on_outcome) -> Iterator[MatchOutcom
 
 def _in_order(parts: Iterator[tuple[int, object]], on_progress) -> Iterator[MatchOutcome]:
     """The outcomes of chunks that come back in any order, in match order. ``parts``
-    yields (chunk number, its outcomes or the MatchFailed that stopped it)."""
+    yields (chunk number, its outcomes or the MatchFailed that stopped it).
+
+    An interruption (``KeyboardInterrupt``, any ``BaseException`` that is not an
+    ``Exception`` but ``GeneratorExit``) while they are played, or thrown in at a yield,
+    gets as its ``played`` attribute the outcomes played but not yielded yet, in match
+    order: those of chunks that came back ahead of their turn, and of the chunk this
+    process was playing."""
+    waiting: dict = {}
+    rest: list = []                 # the outcomes of the chunk being yielded, not yielded yet
     try:
-        waiting: dict = {}
         following = 0
         for i, got in parts:
             if on_progress is not None:
@@ -667,8 +712,16 @@ def _in_order(parts: Iterator[tuple[int, object]], on_progress) -> Iterator[Matc
                 got = waiting.pop(following)
                 if isinstance(got, MatchFailed):
                     raise got
-                yield from got
                 following += 1
+                rest = got[::-1]
+                while rest:
+                    o = rest.pop()
+                    yield o
+    except BaseException as exc:
+        if not isinstance(exc, (Exception, GeneratorExit)):
+            back = [o for got in waiting.values() if isinstance(got, list) for o in got]
+            exc.played = sorted(rest + back + list(getattr(exc, "played", ())), key=lambda o: o.match)
+        raise
     finally:
         parts.close()                   # stops the pool, or cancels the Ray tasks left
 
@@ -810,6 +863,9 @@ def _with_pool(spec: SimulationSpec, parts: list, todo, workers: int):
                 for future in done:
                     got = future.result()
                     yield pending.pop(future), got
+    except GeneratorExit:
+        _stop_workers(pool)                 # closed early (Ctrl-C, a failed match): no chunk is wanted
+        raise
     except BrokenProcessPool:
         # a worker died: what came back before is kept, the rest is lost
         lost = []
@@ -819,9 +875,23 @@ def _with_pool(spec: SimulationSpec, parts: list, todo, workers: int):
             else:
                 lost.append(i)
         return lost
+    except BaseException as exc:
+        if not isinstance(exc, Exception):
+            _stop_workers(pool)             # Ctrl-C or SIGTERM here: the chunks being played are not waited for
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return []
+
+
+def _stop_workers(pool) -> None:
+    """End the worker processes of ``pool`` at once (the chunks they play are not wanted
+    any more), so that shutting the pool down does not wait for them."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, ValueError, AttributeError):      # gone already
+            pass
 
 
 def _on_ray(spec: SimulationSpec, games: int):

@@ -10,6 +10,7 @@ import click
 
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
+from .play import _flush_quietly, _Terminated
 from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _complete_variants, _count, _GameCommand, _load,
                      _players_default, _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
 
@@ -82,9 +83,6 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
 
     docs/simulate.md defines every figure.
     """
-    from rich.console import Console
-    from rich.progress import Progress
-
     from ..analysis import simulation
 
     ray = _ray_module(ctx, ray_address)
@@ -97,27 +95,46 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
     engine = _load(file, variants)
     n = _players_default(engine, players)
     kinds = _resolve_bots(_seat_kinds(bots, n), engine, n, "generic")
-    console = Console(highlight=False)
+    console = _console()
     if seed is None:
         seed = fresh_seed()
         console.print(f"seed {seed} (--seed {seed} plays these matches again)", markup=False, soft_wrap=True)
     spec = simulation.SimulationSpec(engine.game.source, file, tuple(variants), n, kinds, seed, max_decisions, rotate)
     rows: list | None = [] if json_path or csv_path else None
     started = _start_ray(ray, ray_address)
+    stopped = None
     try:
-        with Progress(console=console, transient=True) as progress:
+        with _progress() as progress, _Stop() as stop:
             summary = _play(progress, file, spec, games, workers, ray, engine, "playing",
-                            None if rows is None else rows.append)
+                            None if rows is None else rows.append, stop)
+    except BaseException as exc:
+        # Ctrl-C or SIGTERM while the matches were played: the figures of those played so far
+        summary = getattr(exc, "summary", None)
+        if not isinstance(exc, (KeyboardInterrupt, _Terminated)) or summary is None or not summary.games:
+            if isinstance(exc, _Terminated):
+                click.echo(f"stopped: {_stop_reason(exc)} before any match was played", err=True)
+                sys.exit(128 + exc.signum)
+            raise
+        stopped = exc
+        if rows is not None:
+            rows.extend(getattr(exc, "played", ()))    # the matches played besides, added up too
+    else:
+        stopped = stop.pending              # a stop after the last match was played: the figures are whole
     finally:
         if started:
             ray.shutdown()
+    played = summary.games
+    if stopped is not None:
+        console.print(f"stopped after {played:,} of {games:,} matches: the figures below are of those",
+                      markup=False, soft_wrap=True)
     figures = simulation.figures(summary)
     challengers = simulation.challenge_actions(engine.game)
-    _print_simulation(console, engine, spec, games, summary, figures, challengers)
-    title = f"{engine.game.title}: {_lineup_text(spec, games)}"
+    _print_simulation(console, engine, spec, played, summary, figures, challengers)
+    title = f"{engine.game.title}: {_lineup_text(spec, played)}"
     if json_path:
         with _writing(json_path):
-            _write_json(json_path, file, engine, spec, games, figures, challengers, rows)
+            _write_json(json_path, file, engine, spec, games, figures, challengers, rows,
+                        None if stopped is None else _stop_reason(stopped))
         console.print(f"figures and {_count(len(rows), 'match', 'matches')} written to {json_path}", markup=False)
     if csv_path:
         with _writing(csv_path):
@@ -129,6 +146,109 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
         with _writing(plot_path):
             render(plot_path, title, figures, summary)
         console.print(f"plot drawn into {plot_path}", markup=False)
+    if stopped is not None:
+        _flush_quietly(console)
+        click.echo(f"stopped: {_stop_reason(stopped)} after {played:,} of {games:,} matches", err=True)
+        sys.exit(128 + stopped.signum if isinstance(stopped, _Terminated) else 130)
+
+
+def _console():
+    """The console of the figures, on standard output: as wide as the terminal, or, when
+    the output goes to a file or a pipe, wide enough that no line of a table is wrapped."""
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = UNWRAPPED
+    return console
+
+
+#: the width of piped output: no table of simulate or compare is that wide
+UNWRAPPED = 1000
+
+
+def _title(console, text: str):
+    """A table's title (plain text, no markup): on a terminal it wraps to the table's
+    width; piped, it stays on one line however narrow the table."""
+    from rich.text import Text
+
+    piped = not console.is_terminal
+    return Text(text, no_wrap=piped, overflow="ignore" if piped else None)
+
+
+def _progress():
+    """A rich progress bar on standard error when it is a terminal; a bar that shows
+    nothing otherwise (piped, in a file)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    err = Console(stderr=True)
+    return Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("matches"), TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("left"),
+                    console=err, transient=True, disable=not err.is_terminal)
+
+
+class _Stop:
+    """While the matches are played: Ctrl-C (SIGINT) and SIGTERM stop them, and the
+    figures of those played so far are printed. The interruption is raised at once while
+    a match is played or waited for (:meth:`guard`'s draw of the next outcome: the
+    outcomes added up before it make a whole :class:`~rulekit.analysis.simulation.Summary`,
+    attached to it by ``summarize``), and held back while an outcome is added up, until the
+    next draw (a stop after the last draw is left in :attr:`pending`). The handlers before
+    are restored after the block."""
+
+    def __init__(self):
+        self.playing = False
+        self.pending: BaseException | None = None
+        self.saved: dict = {}
+
+    def __enter__(self) -> "_Stop":
+        import signal
+
+        for name in ("SIGINT", "SIGTERM"):
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            try:
+                self.saved[number] = signal.signal(number, self._handle)
+            except ValueError:              # not the main thread: leave the signal alone
+                pass
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        for number, handler in self.saved.items():
+            signal.signal(number, handler)
+
+    def _handle(self, signum, frame) -> None:
+        import signal
+
+        stop = KeyboardInterrupt() if signum == signal.SIGINT else _Terminated(signum)
+        if self.playing:
+            raise stop
+        if self.pending is None:
+            self.pending = stop
+
+    def guard(self, outcomes):
+        """``outcomes`` (an iterator), the interruptions raised only while one is drawn."""
+        while True:
+            self.playing = True
+            try:
+                if self.pending is not None:
+                    # into the generator, so that it hands over what was played besides
+                    o = outcomes.throw(self.pending)
+                else:
+                    o = next(outcomes)
+            except StopIteration:
+                return
+            finally:
+                self.playing = False
+            yield o
+
+
+def _stop_reason(exc: BaseException) -> str:
+    return f"terminated ({exc.name})" if isinstance(exc, _Terminated) else "interrupted (Ctrl-C)"
 
 
 @contextlib.contextmanager
@@ -215,21 +335,41 @@ def _check_writable(path: str | None, option: str) -> None:
         raise click.BadParameter(f"cannot write {path}: permission denied", param_hint=f"'{option}'")
 
 
-def _play(progress, file: str, spec, games: int, workers: int, ray, engine, label: str, on_outcome=None):
-    """Play the matches of ``spec`` with a bar of the rich ``progress``; a runtime error of
-    the rules stops the command (status 2) naming the lowest failing match."""
-    from ..analysis.simulation import MatchFailed, simulate as run_simulation
+def _play(progress, file: str, spec, games: int, workers: int, ray, engine, label: str, on_outcome=None,
+          stop: "_Stop | None" = None):
+    """Play the matches of ``spec`` with a bar of the rich ``progress`` (it moves as chunks
+    come back); a runtime error of the rules stops the command (status 2) naming the
+    lowest failing match. With ``stop``, Ctrl-C and SIGTERM are raised only while a match
+    is played, and carry the summary of the matches before it (see :class:`_Stop`)."""
+    from ..analysis import simulation
+    from ..analysis.simulation import MatchFailed
 
     where = "on Ray" if ray is not None else f"({_count(min(workers, games), 'worker')})"
     task = progress.add_task(f"{label} {where}", total=games)
     try:
-        return run_simulation(spec, games, workers, ray=ray is not None, engine=engine,
-                              on_progress=lambda k: progress.advance(task, k), on_outcome=on_outcome,
-                              on_lost=lambda lost: _say_lost(progress, file, lost))
+        if stop is None:
+            return simulation.simulate(spec, games, workers, ray=ray is not None, engine=engine,
+                                       on_progress=lambda k: progress.advance(task, k), on_outcome=on_outcome,
+                                       on_lost=lambda lost: _say_lost(progress, file, lost))
+        played = simulation.outcomes(spec, games, workers, ray=ray is not None, engine=engine,
+                                     on_progress=lambda k: progress.advance(task, k),
+                                     on_lost=lambda lost: _say_lost(progress, file, lost))
+        try:
+            drawn = stop.guard(played)
+            return simulation.summarize(drawn if on_outcome is None else _passing(drawn, on_outcome), spec.players)
+        finally:
+            played.close()
     except MatchFailed as exc:
         progress.stop()
         click.echo(f"{file}: error: {exc}", err=True)
         sys.exit(2)
+
+
+def _passing(outcomes, on_outcome):
+    """``outcomes``, each told to ``on_outcome`` before it is added up."""
+    for o in outcomes:
+        on_outcome(o)
+        yield o
 
 
 def _say_lost(progress, file: str, lost: list[tuple[int, int]]) -> None:
@@ -271,7 +411,6 @@ def _challenge_text(engine, challengers) -> str:
 
 
 def _print_simulation(console, engine, spec, games: int, summary, figures: dict, challengers) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     from ..engine.narrate import seat_name
@@ -279,7 +418,7 @@ def _print_simulation(console, engine, spec, games: int, summary, figures: dict,
     n = spec.players
     finished = summary.finished
     several = len(figures["kinds"]) > 1
-    table = Table(title=f"{escape(engine.game.title)}: {escape(_lineup_text(spec, games))}")
+    table = Table(title=_title(console, f"{engine.game.title}: {_lineup_text(spec, games)}"))
     table.add_column("seat")
     table.add_column("wins¹", justify="right")
     table.add_column("win share", justify="right")
@@ -353,13 +492,16 @@ def _print_simulation(console, engine, spec, games: int, summary, figures: dict,
         console.print(line, markup=False, soft_wrap=True)
 
 
-def _write_json(path: str, file: str, engine, spec, games: int, figures: dict, challengers, rows) -> None:
+def _write_json(path: str, file: str, engine, spec, games: int, figures: dict, challengers, rows,
+                stopped: str | None = None) -> None:
+    """``games``: the matches asked for; when the simulation was ``stopped`` (its reason),
+    the figures and rows are of the matches played before (``figures["games"]`` of them)."""
     import json
 
     from ..analysis.simulation import outcome_row
 
     data = {"file": file, "title": engine.game.title, "variants": list(spec.variants), "players": spec.players,
-            "games": games, "seed": spec.seed, "bots": list(spec.bots), "rotate": spec.rotate,
+            "games": games, "stopped": stopped, "seed": spec.seed, "bots": list(spec.bots), "rotate": spec.rotate,
             "max_decisions": spec.max_decisions,
             "challenge_actions": [{"phase": p, "action": a} for p, a in sorted(challengers)],
             "figures": figures, "matches": [outcome_row(o) for o in rows]}
@@ -406,9 +548,6 @@ def compare(ctx, file, variants, games, players, seed, bots, rotate, max_decisio
     game's (a difference the matches show; overlapping intervals do not prove the arms
     alike).
     """
-    from rich.console import Console
-    from rich.progress import Progress
-
     from ..analysis import simulation
 
     ray = _ray_module(ctx, ray_address)
@@ -423,14 +562,14 @@ def compare(ctx, file, variants, games, players, seed, bots, rotate, max_decisio
     kinds = _seat_kinds(bots, n)
     for engine in engines:
         kinds = _resolve_bots(kinds, engine, n, "generic")
-    console = Console(highlight=False)
+    console = _console()
     if seed is None:
         seed = fresh_seed()
         console.print(f"seed {seed} (--seed {seed} plays these matches again)", markup=False, soft_wrap=True)
     results = []
     started = _start_ray(ray, ray_address)
     try:
-        with Progress(console=console, transient=True) as progress:
+        with _progress() as progress:
             for (name, applied), engine in zip(arms, engines):
                 spec = simulation.SimulationSpec(engine.game.source, file, applied, n, kinds, seed, max_decisions,
                                                  rotate)
@@ -449,7 +588,7 @@ def _print_comparison(console, engine, spec, games: int, results) -> None:
     from ..engine.narrate import seat_name
     from ..analysis.stats import overlap
 
-    table = Table(title=f"{escape(engine.game.title)}: {escape(_lineup_text(spec, games))} in each arm")
+    table = Table(title=_title(console, f"{engine.game.title}: {_lineup_text(spec, games)} in each arm"))
     table.add_column("")
     for name, _, _ in results:
         table.add_column(escape(name), justify="right")

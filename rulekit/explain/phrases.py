@@ -23,6 +23,10 @@ _QUANT = {">=": "at least", ">": "more than", "<=": "at most", "<": "fewer than"
 _CARD_OPS = {"=": "", "!=": "other than ", "<": "less than ", "<=": "at most ", ">": "more than ",
              ">=": "at least "}
 _LOGIC = ("and", "or")
+
+#: the seat acting, where it is not "you" (in a quoted text: an announcement, a label), as
+#: the rulebook's "How to read these rules" calls it
+ACTOR = "the player who acts"
 _ARITH = {"+": "+", "-": "-", "*": "×"}
 
 
@@ -160,7 +164,7 @@ class _Phrases:
                 return frame[name]
         if name == "actor":
             if self.in_template:
-                return "the acting player"
+                return ACTOR
             return "you" if self.mode == "you" else "the player"
         if name == "current":
             return "the current player"
@@ -173,7 +177,7 @@ class _Phrases:
         if name in self.counters:
             c = self.counters[name]
             if c.per_player:
-                return f"{self._actor_poss()} {words(name)}"
+                return self._of_actor(words(name))
             return words(name)
         if name in self.seat_vars:
             return "the " + words(name)
@@ -181,9 +185,12 @@ class _Phrases:
             return self._group(name)
         return words(name) if name not in self.symbol_values else name
 
-    def _actor_poss(self) -> str:
-        return "your" if self.mode == "you" and not self.in_template else "their" if not self.in_template \
-            else "the acting player's"
+    def _of_actor(self, thing: str) -> str:
+        """``your coins``, ``their coins`` (a seat ranked or scored at the end), or in a quoted
+        text ``the coins of the player who acts``."""
+        if self.in_template:
+            return f"the {thing} of {ACTOR}"
+        return f"{'your' if self.mode == 'you' else 'their'} {thing}"
 
     def _group(self, name: str) -> str:
         w = words(name)
@@ -206,6 +213,8 @@ class _Phrases:
             text = self.x(seat)
             if text == "the player":
                 return "their" if self.mode != "you" else "the player's"
+            if text == ACTOR:
+                return None                 # "the hand of the player who acts"
             return text + ("'" if text.endswith("s") and not text.startswith("the ") else "'s")
         return None
 
@@ -263,7 +272,7 @@ class _Phrases:
         return "no player"
 
     def _seats_others(self, node) -> str:
-        return "the other players" if self.mode == "you" else "the players other than the acting player"
+        return "the other players" if self.mode == "you" else f"the players other than {ACTOR}"
 
     def _left_of(self, seat) -> str:
         if self._is_you(seat):
@@ -321,7 +330,7 @@ class _Phrases:
         if ref.yours:
             if self.mode == "you" and not self.in_template:
                 return f"your {name}"
-            return f"{self._actor_poss()} {name}"
+            return self._of_actor(name)
         if ref.seat is not None:
             return self.of_seat(name, ref.seat)
         return f"the {name}"
@@ -455,6 +464,9 @@ class _Phrases:
 
     def x_CountOf(self, node) -> str:
         cards = node.cards
+        if self.in_template and isinstance(cards, (m.Chosen, m.Claimed)):
+            # a hole of a quoted text: “gives [how many cards were chosen] card(s) as v”
+            return f"how many {self.pieces} {'were chosen' if isinstance(cards, m.Chosen) else 'are claimed'}"
         if isinstance(cards, m.EveryZone):
             return f"the total number of {self.pieces} in {self._every_zone(cards)}"
         if isinstance(cards, m.ZoneRef):
@@ -494,6 +506,11 @@ class _Phrases:
         return "no claim stands"
 
     def x_ClaimedField(self, node) -> str:
+        """``the claimed v``; a symbol (or a combination) by what it is: ``the claimed body``
+        for ``claimed b`` of ``claim bid(n, b: body)``, when every claim with that field says so."""
+        kinds = {p.symbols for c in self.game.claims for p in c.params if p.name == node.field}
+        if len(kinds) == 1 and next(iter(kinds)) not in (None, "seat", "seats"):
+            return f"the claimed {words(next(iter(kinds)))}"
         return f"the claimed {words(node.field)}"
 
     def x_Beats(self, node) -> str:
@@ -568,6 +585,14 @@ class _Phrases:
 
     def x_Not(self, node) -> str:
         inner = node.operand
+        said = self._negated(inner)
+        if said is not None:
+            return said
+        return f"it is not the case that {self.x(inner)}"
+
+    def _negated(self, inner) -> str | None:
+        """``not INNER`` said without a negation in front (“a claim stands”, “t is still in
+        the match”, “v is not 2 or your hand is empty”), or None when it cannot be."""
         if isinstance(inner, m.NoClaim):
             return "a claim stands"
         if isinstance(inner, m.ClaimHolds):
@@ -586,7 +611,28 @@ class _Phrases:
             return self.x(m.Bool(not inner.value))
         if isinstance(inner, m.Not):
             return self.x(inner.operand)
-        return f"it is not so that {self.x(inner)}"
+        if isinstance(inner, m.ClaimIs):
+            return self.x_ClaimIs(inner).replace("the claim is ", "the claim is not ", 1)
+        if isinstance(inner, m.BinOp) and inner.op in _LOGIC:
+            # not (A and B): not A or not B; not (A or B): not A and not B, when each side
+            # can be said without a negation in front
+            sides = [self._negated(side) if not isinstance(side, m.Not) else self.x(side.operand)
+                     for side in (inner.left, inner.right)]
+            if None in sides:
+                return None
+            op = "or" if inner.op == "and" else "and"
+            parts = []
+            for side, text in zip((inner.left, inner.right), sides):
+                same = isinstance(side, m.BinOp) and side.op == inner.op
+                if not same and (" and " in text or " or " in text):
+                    text = f"({text})"
+                parts.append(text)
+            return f"{parts[0]} {op} {parts[1]}"
+        if isinstance(inner, m.CardQuantifier):
+            return f"{'not every' if inner.every else 'no'} {self._card_place(inner.cards)} {self.p(inner.pred)}"
+        if isinstance(inner, m.HasCombination):
+            return self.x_HasCombination(inner).replace(" can be made from ", " cannot be made from ", 1)
+        return None
 
     def x_BinOp(self, node) -> str:
         op = node.op
@@ -723,9 +769,17 @@ class _Phrases:
         return self.template(claim.label, subst)
 
     def action_label(self, action) -> str:
+        """An action's label; a hole that is a symbol the player chooses in the action (a
+        label ``"blocks, claiming the {c}"`` of an action that does ``choose c in character``)
+        is shown as what it stands for: “blocks, claiming the [character]”."""
         if action.label is None:
             return _quote(words(action.name))
-        return self.template(action.label)
+        chosen = {}
+        for stmt in action.body:
+            for node in m.nodes(stmt):
+                if isinstance(node, m.ChooseParam) and node.domain.kind == "symbols" and node.domain.name:
+                    chosen.setdefault(node.name, f"[{words(node.domain.name)}]")
+        return self.template(action.label, chosen or None)
 
     # ------------------------------------------------------------ phases referred to
     def phase_kind(self, phase) -> str:

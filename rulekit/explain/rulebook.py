@@ -17,7 +17,7 @@ from ..lang import model as m
 from .phrases import _Phrases
 from .steps import _Steps
 from .variants import _Differences
-from .walk import bodies, flow_order
+from .walk import all_nodes, bodies, flow_order
 from .words import _article, _count, _join, _nest, _plural, _quote, _strip_the, words
 
 __all__ = ["explain"]
@@ -94,6 +94,8 @@ class _Rulebook:
         lines = []
         if re.search(r"\b[Yy]ou(r)?\b", text):
             lines.append("“You” is the player doing what is described: the player who acts.")
+        elif "the player who acts" in text:
+            lines.append("The player who acts is the player doing what is described.")
         known = (("the current player", "The current player is the player whose turn it is."),
                  ("the claimant", "The claimant is the player who made the standing claim."),
                  ("the standing claim", "The standing claim is the last claim made, until it is cleared."),
@@ -131,7 +133,9 @@ class _Rulebook:
             out += ["", "### Dice", ""] + [f"- {self.line(*self.die_parts(d))}" for d in g.dice]
         if g.symbols:
             out += ["", "### Symbols", ""]
-            out += [f"- {words(sym.name)}: {' < '.join(sym.symbols)} (from lowest to highest)." for sym in g.symbols]
+            ordered = self.ordered_symbols()
+            out += [f"- {words(sym.name)}: {' < '.join(sym.symbols)} (from lowest to highest)." if sym.name in ordered
+                    else f"- {words(sym.name)}: {_join(sym.symbols)}." for sym in g.symbols]
         if g.names:
             out += ["", "### Names of values", ""]
             for n in g.names:
@@ -162,6 +166,52 @@ class _Rulebook:
     @staticmethod
     def line(name: str, parts: list[str]) -> str:
         return f"{name}: " + "; ".join(p for p in parts if p) + "."
+
+    def ordered_symbols(self) -> set[str]:
+        """The symbol sets whose order the rules use: a claim or an order of combinations
+        ordered by one of its symbols, a claim's own ``higher`` rule over one, a comparison
+        (< <= > >=) of its symbols, the highest or lowest of a card attribute it names, a run
+        or a range over it. The others are told as a list of symbols, with no order."""
+        g, say = self.game, self.say
+        sets = set(say.symbol_sets)
+        fields = {p.name: p.symbols for c in g.claims for p in c.params if p.symbols in sets}
+        used = set()
+
+        def of(expr) -> str | None:
+            """The symbol set a value is one of, if it is one."""
+            if isinstance(expr, (m.Name, m.SeatName)):
+                return say.symbol_values.get(expr.name) or say.symbol_vars.get(expr.name)
+            if isinstance(expr, m.ClaimedField):
+                return fields.get(expr.field)
+            return None
+
+        for c in g.claims:
+            kinds = {p.name: p.symbols for p in c.params if p.symbols in sets}
+            if c.higher is not None:
+                used.update(kinds.values())
+            for key in c.ordering:
+                used.update(kinds[n.name] for n in m.nodes(key) if isinstance(n, m.Name) and n.name in kinds)
+        in_order = {name for k in g.combination_kinds for name in k.combinations}
+        for c in g.combinations:
+            if c.name in in_order:
+                used.update(p.symbols for p in c.params if p.symbols in sets)
+        nodes = list(all_nodes(g)) + [n for c in g.combinations for n in m.nodes(c)]
+        for node in nodes:
+            found: list = []
+            if isinstance(node, m.BinOp) and node.op in ("<", "<=", ">", ">="):
+                found = [of(node.left), of(node.right)]
+            elif isinstance(node, m.CpCompare) and node.op in ("<", "<=", ">", ">="):
+                found = [node.attr if node.attr in sets else None, of(node.value)]
+            elif isinstance(node, (m.CardExtreme, m.ComboRun)):
+                found = [node.attr if node.attr in sets else None]
+            elif isinstance(node, m.Domain) and node.kind == "range":
+                found = [of(node.low), of(node.high)]
+            elif isinstance(node, m.MinMax):
+                found = [of(a) for a in node.args]
+            elif isinstance(node, m.OverSeats) and node.how in ("highest", "lowest"):
+                found = [of(node.value)]
+            used.update(f for f in found if f)
+        return used
 
     @staticmethod
     def card_groups(game) -> dict:

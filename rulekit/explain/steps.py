@@ -7,7 +7,7 @@ seats and cards in them are put into words by a :class:`~rulekit.explain.phrases
 from __future__ import annotations
 
 from ..lang import model as m
-from .phrases import _Phrases
+from .phrases import ACTOR, _Phrases
 from .walk import calls_itself, count_calls
 from .words import _Line, _article, _count, _join, _nest, _quote, words
 
@@ -198,7 +198,7 @@ class _Steps:
                     return self._one("it is now your turn")
                 p = self.say.poss(value)
                 return self._one(f"it is now {p} turn" if p else f"it is now the turn of {seat}")
-            role = {"claimant": "the claimant", "actor": "the acting player"}.get(name, "the " + words(name))
+            role = {"claimant": "the claimant", "actor": ACTOR}.get(name, "the " + words(name))
             return self._one(f"{seat} {self.say.verb(value, 'becomes', 'become')} {role}")
         what = self._target(target)
         amount = self.say.x(value, nested=True)
@@ -309,7 +309,8 @@ class _Steps:
         return self._one(f"follow the steps {name}")
 
     def s_LetValue(self, stmt) -> list:
-        return self._one(f"let {stmt.name} be {self.say.x(stmt.value)}")
+        # "named is the claimed b": a name for a value, as it is now ("let b be …" reads as algebra)
+        return self._one(f"{stmt.name} is {self.say.x(stmt.value)}")
 
     def s_LetGroup(self, stmt) -> list:
         group = self.say._group(stmt.name)

@@ -1,0 +1,110 @@
+"""`rulekit explain` reads as a rulebook (issue 24, item 4): a label's hole that is a symbol
+the player chooses says what it stands for; no double negation; a symbol set's order only
+when the rules use it; "how many cards were chosen"; "the player who acts" where it is not
+"you"; a let as "NAME is VALUE"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rulekit.explain import explain
+from rulekit.sema.load import load, loads
+from strategies import ROOT
+
+GAMES = ROOT / "games"
+
+
+def book(name: str) -> str:
+    return explain(load(str(GAMES / f"{name}.rules")))
+
+
+SHIPPED = sorted(p.stem for p in GAMES.glob("*.rules"))
+
+
+def test_a_chosen_symbol_in_a_label_says_what_it_stands_for():
+    text = book("coup")
+    assert "1. “blocks, claiming the [character]”" in text
+    assert "Open the window “block steal” (“blocks, claiming the [character]”)." in text
+    assert "“blocks, claiming the c”" not in text
+    assert "### Role: “the c”\n\n- It states c (a character)." in text     # a claim's hole is said below it
+    assert "1. “bids n × [body]”" in book("nimms_leich")
+
+
+def test_a_claimed_symbol_is_called_by_its_set():
+    text = book("coup")
+    assert "1. “shows the [claimed character]”" in text and "c is the claimed character." in text
+    assert "- named is the claimed body." in book("nimms_leich")
+
+
+@pytest.mark.parametrize("condition, said", [
+    ("not no claim", "a claim stands"),
+    ("not no claim and f = 1", "a claim stands and f is 1"),
+    ("not (no claim and f = 1)", "a claim stands or f is not 1"),
+    ("not (no claim or f = 1)", "a claim stands and f is not 1"),
+    ("not (claim holds or (f = 1 and not no claim))", "the claim is false and (f is not 1 or no claim stands)"),
+])
+def test_negations_read_without_a_double_negative(condition, said):
+    text = (GAMES / "liars_dice.rules").read_text(encoding="utf-8").replace(
+        'require not no claim "the opener must bid"',
+        f'choose f in 1..6 "which face?"\n    require {condition} "the opener must bid"')
+    lines = [line for line in explain(loads(text)).splitlines() if "the opener must bid" in line]
+    assert lines == [f"   - Only if {said} (“the opener must bid”)."]
+
+
+def test_a_negation_that_cannot_be_turned_round_says_so_plainly():
+    from rulekit.explain.phrases import _Phrases
+    from rulekit.lang import model as m
+
+    say = _Phrases(load(str(GAMES / "liars_dice.rules")))
+    text = say.x(m.Not(m.BinOp("and", m.NoClaim(), m.Name("wild_thing"))))
+    assert text.startswith("it is not the case that ") and "not so that" not in text
+
+
+def test_a_symbol_set_is_ordered_only_when_the_rules_use_its_order():
+    assert "- character: duke, assassin, captain, ambassador and contessa." in book("coup")    # never compared
+    assert "- body: B1 < B2 < B3 < B4 < B5 < B6 (from lowest to highest)." in book("nimms_leich")  # ordered by b
+    assert "- suit: clubs < diamonds < hearts < spades (from lowest to highest)." in book("bluff")   # flush by suit
+    compared = """\
+game "Compared"
+players 2
+symbols colour: red < green < blue
+deck {
+  card chip: count 4
+}
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+setup {
+  set current = P1
+  go to play
+}
+turn play {
+  action pick "picks {c}" {
+    choose c in colour "which?"
+    if c > green { end deal } else { end deal }
+  }
+}
+match {
+  winners: lowest count of your hand
+}
+"""
+    assert "- colour: red < green < blue (from lowest to highest)." in explain(loads(compared))
+    unordered = compared.replace("if c > green", "if c = green")
+    assert "- colour: red, green and blue." in explain(loads(unordered))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_rulebooks_use_the_words_of_how_to_read_them(name):
+    text = book(name)
+    assert "acting player" not in text
+    assert "[the number of chosen" not in text and "[the number of claimed" not in text
+    assert not re.search(r"\bLet \w+ be\b", text)
+    assert "not so that" not in text
+
+
+def test_how_many_cards_in_a_quoted_text_and_the_player_who_acts_in_an_announcement():
+    text = book("dtc")
+    assert "1. “gives [how many cards were chosen] card(s) as v”" in text
+    assert "Announce “the offer was true: the player who acts takes the cards”." in text
+    assert "### Number: “[how many cards are claimed] × r”" in book("lugenbeutel")
