@@ -2,7 +2,9 @@
 
 The small public API: ``load``/``loads`` read a game (and raise ``RulesError`` with every
 problem of the file), ``Engine`` runs it, ``play_match`` plays a whole match with player
-objects (``rulekit.players``). Run from the top directory of the repository::
+objects (``rulekit.players``); ``shipped_games()`` lists the games installed with rulekit
+(name, title, players, variants and the path ``load`` reads: ``rulekit.catalog``). Run
+from the top directory of the repository::
 
     import random
 
@@ -23,6 +25,7 @@ _EXPORTS = {
     "Decision": ".engine", "Event": ".engine", "Option": ".engine", "State": ".engine", "View": ".engine",
     "RulesError": ".errors", "IllegalAction": ".errors", "OptionError": ".errors",
     "play_match": ".play.match", "MatchRecord": ".play.match",
+    "shipped_games": ".catalog", "ShippedGame": ".catalog",
 }
 
 __all__ = list(_EXPORTS)

@@ -278,7 +278,7 @@ def test_check_takes_several_files_and_reports_every_problem(tmp_path):
     assert "  variant five_dice: ok" in result.stdout
     assert f"{broken}:1:1: error: the file declares no deck" in result.stderr
     assert f"{broken}:1:1: error: the file declares no setup" in result.stderr
-    assert f"{tmp_path / 'nope.rules'}: error: cannot read the file" in result.stderr
+    assert f"{tmp_path / 'nope.rules'}: error: no such file, and no shipped game of that name" in result.stderr
     assert "Traceback" not in result.output
 
 

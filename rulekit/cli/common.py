@@ -131,7 +131,8 @@ def _complete_variants(ctx: click.Context, param, incomplete: str):
     paths = (*paths, *ctx.args)
     found: dict = {}
     for path in paths:
-        if path and path != "-":
+        path = path and path != "-" and rules_path(path)
+        if path:
             for name, label in _variant_names(path):
                 found.setdefault(name, label)
     return [CompletionItem(name, help=label) for name, label in found.items() if name.startswith(incomplete)]
@@ -140,6 +141,79 @@ def _complete_variants(ctx: click.Context, param, incomplete: str):
 def _variant_option(help_text: str):
     return click.option("--variant", "variants", multiple=True, metavar="NAME", shell_complete=_complete_variants,
                         help=help_text)
+
+
+def no_rules_text(value: str) -> str:
+    """The error for a FILE that is neither a file nor the name of a shipped game:
+    "VALUE: error: no such file, and no shipped game of that name (shipped: bluff, …)"."""
+    from ..catalog import shipped_names
+
+    names = ", ".join(shipped_names()) or "none"
+    return shown_text(f"{value}: error: no such file, and no shipped game of that name (shipped: {names})")
+
+
+class _NoRulesFile(click.ClickException):
+    """A FILE argument that names neither a file nor a shipped game: one line
+    (:func:`no_rules_text`) and status 2, as a file that does not load."""
+
+    exit_code = 2
+
+    def __init__(self, value: str):
+        super().__init__(no_rules_text(value))
+
+    def show(self, file=None) -> None:
+        click.echo(self.message, err=True)
+
+
+def rules_path(value: str) -> str | None:
+    """The rules file a FILE argument names: ``value`` itself when it is an existing path
+    (a folder only when no shipped game has its name), else the installed file of the
+    shipped game called ``value`` (``lugenbeutel``), else None."""
+    import os
+
+    from ..catalog import shipped_path
+
+    if os.path.lexists(value) and not os.path.isdir(value):
+        return value
+    shipped = shipped_path(value)
+    return shipped if shipped is not None or not os.path.lexists(value) else value
+
+
+class RulesFile(click.ParamType):
+    """A FILE argument of rules: the path of a file, or the name of a shipped game
+    (``rulekit games`` lists them), converted to the path of its installed file (what a
+    log's header then records, so ``replay`` finds it).
+
+    With ``must_exist`` (the default), a value that is neither fails with
+    :class:`_NoRulesFile` (exit 2); without it (``check``, which reports each file in
+    turn), it is passed on as given. ``allow_dash``: ``-`` (standard input) is kept.
+    A directory is refused as :class:`click.Path` refuses it."""
+
+    name = "file"
+
+    def __init__(self, must_exist: bool = True, allow_dash: bool = False):
+        self.must_exist = must_exist
+        self.allow_dash = allow_dash
+        self._path = click.Path(exists=must_exist, dir_okay=False, allow_dash=allow_dash)
+
+    def convert(self, value, param, ctx):
+        if self.allow_dash and value == "-":
+            return value
+        path = rules_path(value)
+        if path is None:
+            if self.must_exist:
+                raise _NoRulesFile(value)
+            return value
+        return self._path.convert(path, param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        """The names of the shipped games that begin with ``incomplete``, and the shell's files."""
+        from click.shell_completion import CompletionItem
+
+        from ..catalog import shipped_names
+
+        names = [CompletionItem(n) for n in shipped_names() if n.startswith(incomplete)]
+        return names + [CompletionItem(incomplete, type="file")]
 
 
 def _load(path: str, variants) -> Engine:
@@ -185,15 +259,17 @@ class _GameCommand(click.Command):
 
 
 def _game_of(args) -> "object | None":
-    """The game of the first argument that names a readable rules file, or None."""
+    """The game of the first argument that names a readable rules file or a shipped game,
+    or None."""
     import os
 
     for arg in args:
-        if not arg.startswith("-") and os.path.isfile(arg):
+        path = None if arg.startswith("-") else rules_path(arg)
+        if path and os.path.isfile(path):
             try:
                 from ..sema.load import load
 
-                return load(arg)
+                return load(path)
             except Exception:               # a broken file: the plain help will do
                 return None
     return None

@@ -14,7 +14,8 @@ import click
 # Only click is imported up front, so that `rulekit --help` starts quickly; each command
 # imports what it uses (the parser, the engine, rich) when it runs.
 
-from .common import CONTEXT, PLAYERS_HELP, _count, _GameCommand, _load, _players_default, _variant_option
+from .common import (CONTEXT, PLAYERS_HELP, RulesFile, _count, _GameCommand, _load, _players_default, _variant_option,
+                     no_rules_text)
 from .play import replay, run
 from .study import compare, simulate
 
@@ -101,7 +102,7 @@ def _summary(game) -> str:
 
 @main.command(context_settings=CONTEXT, short_help="Check each FILE (- for standard input) and its variants.")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=RulesFile(must_exist=False, allow_dash=True))
 @_variant_option("Check the game with this variant applied instead of every variant (repeatable, applied in "
                  "order, to each FILE).")
 def check(files, variants):
@@ -109,7 +110,8 @@ def check(files, variants):
     report every problem.
 
     A FILE is a regular file (or standard input) of at most 1 MiB of UTF-8 text
-    without control characters (tab and line ends aside). The status is 2 if any
+    without control characters (tab and line ends aside), or the name of a shipped
+    game (`rulekit games` lists them). The status is 2 if any
     file has a problem, 0 if all are fine.
     """
     stdin: list = []                    # standard input, read once however often - is given
@@ -142,6 +144,9 @@ def _check_one(path: str, variants, stdin: list) -> bool:
     except Refused as exc:
         click.echo(f"{shown}: error: {exc.strerror}", err=True)
         return False
+    except FileNotFoundError:
+        click.echo(no_rules_text(path), err=True)
+        return False
     except OSError as exc:
         click.echo(f"{shown}: error: cannot read the file ({exc.strerror or exc})", err=True)
         return False
@@ -173,13 +178,16 @@ def _check_one(path: str, variants, stdin: list) -> bool:
 
 
 @main.command(cls=_GameCommand, name="compile", context_settings=CONTEXT)
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesFile())
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None,
               help=f"Number of seats the module is written for ({PLAYERS_HELP}).")
 @_variant_option("Apply a variant (repeatable, applied in order).")
 @click.option("--emit", is_flag=True, help="Print the generated Python module.")
 def compile_(file, players, variants, emit):
-    """Compile FILE to Python, as the engine runs it; --emit prints the module."""
+    """Compile FILE to Python, as the engine runs it; --emit prints the module.
+
+    FILE is a rules file or the name of a shipped game (`rulekit games` lists them).
+    """
     engine = _load(file, variants)
     n = _players_default(engine, players)
     program = engine.program(n)
@@ -193,15 +201,59 @@ def compile_(file, players, variants, emit):
 
 
 @main.command(context_settings=CONTEXT, short_help="Write the rulebook of FILE in plain language.")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesFile())
 @_variant_option("Apply a variant (repeatable, applied in order); the rulebook then says what it changes.")
 def explain(file, variants):
     """Write the rulebook of the game in FILE in plain language: its components, setup,
     turns, claims, what others may do in between, and how the match ends and is scored.
 
     It is written from the rules themselves, not from the comments of the file; with
-    --variant, it starts with what the variant changes from the base game.
+    --variant, it starts with what the variant changes from the base game. FILE is a
+    rules file or the name of a shipped game (`rulekit games` lists them).
     """
     from ..explain import explain as rulebook
 
     click.echo(rulebook(_load(file, variants).game), nl=False)
+
+
+@main.command(context_settings=CONTEXT, short_help="List the games shipped with rulekit.")
+def games():
+    """List the games shipped with rulekit: name, title, players and variants.
+
+    A name stands for the game's file in every command that takes a FILE
+    (`rulekit run lugenbeutel`, `rulekit explain coup --variant
+    first_player_one_coin`). On a terminal, a table; piped, one line per game,
+    its fields separated by tabs, after a header line (variants separated by
+    commas).
+    """
+    from rich.console import Console
+
+    from ..catalog import shipped_games
+
+    console = Console(highlight=False)
+    found = shipped_games()
+    rows = [(g.name, g.title, _players_text(g.players), ", ".join(v for v, _ in g.variants)) for g in found]
+    if not console.is_terminal:
+        for row in [("name", "title", "players", "variants"), *rows]:
+            click.echo("\t".join(row))
+        return
+    _games_table(console, rows)
+
+
+def _players_text(players: tuple[int, int]) -> str:
+    """A game's seat counts as "2-8", or "2" when it is for one count only."""
+    low, high = players
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _games_table(console, rows) -> None:
+    """Print the rows (name, title, players, variants) of `rulekit games` as a rich table."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="Shipped games", caption="rulekit run NAME plays one; --variant NAME applies a variant")
+    for column in ("name", "title", "players", "variants"):
+        table.add_column(column, justify="right" if column == "players" else "left")
+    for name, title, players, variants in rows:
+        table.add_row(escape(name), escape(title), players, escape(variants) or "—")
+    console.print(table)

@@ -10,8 +10,8 @@ import click
 
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
-from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _count, _GameCommand, _load, _players_default,
-                     _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
+from .common import (CONTEXT, PLAYERS_HELP, RulesFile, _Bots, _check_outputs, _count, _GameCommand, _load,
+                     _players_default, _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
 
 
 def _seats_text(kinds: tuple[str, ...]) -> str:
@@ -78,7 +78,7 @@ def _make_players(engine, n, seed, kinds, console, think=None, ask_always=False)
 
 
 @click.command(cls=_GameCommand, context_settings=CONTEXT)
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesFile())
 @click.option("--players", "-n", type=click.IntRange(min=1), default=None,
               help=f"Number of seats ({PLAYERS_HELP}).")
 @click.option("--seed", "-s", type=int, default=None,
@@ -121,8 +121,9 @@ def run(file, players, seed, variants, humans, ask_always, bots, think, log_path
     Ctrl-C stops the match (status 130), and so do SIGTERM and SIGHUP (143,
     129) and the end of input at a prompt of --human (status 1); --log then
     holds what was played so far. `rulekit replay FILE.jsonl` plays a --log
-    again and checks every event. FILE is a regular file of at most 1 MiB; no
-    output may be FILE itself.
+    again and checks every event. FILE is a regular file of at most 1 MiB, or the
+    name of a shipped game (`rulekit games` lists them: `rulekit run lugenbeutel`);
+    no output may be FILE itself.
     """
     from rich.console import Console
     from rich.markup import escape
@@ -384,8 +385,9 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
 
 @click.command(context_settings=CONTEXT, short_help="Play a --log again, checking every event.")
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
-@click.option("--rules", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
-              help="The rules file to use instead of the one the log's header names (it must be the same bytes).")
+@click.option("--rules", type=RulesFile(), default=None, metavar="FILE",
+              help="The rules file (or shipped game) to use instead of the one the log's header names (it must be the "
+                   "same bytes).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the last line (the verdict).")
 def replay(log, rules, quiet):
     """Play the match of LOG (written by `rulekit run --log`) again and check it.

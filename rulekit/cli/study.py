@@ -11,8 +11,8 @@ import click
 from ..bounds import MAX_DECISIONS
 from ..bots import BOTS
 from .play import _flush_quietly, _Terminated
-from .common import (CONTEXT, PLAYERS_HELP, _Bots, _check_outputs, _complete_variants, _count, _GameCommand, _load,
-                     _players_default, _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
+from .common import (CONTEXT, PLAYERS_HELP, RulesFile, _Bots, _check_outputs, _complete_variants, _count,
+                     _GameCommand, _load, _players_default, _resolve_bots, _seat_kinds, _variant_option, fresh_seed)
 
 
 def _bots_text(kinds: tuple[str, ...]) -> str:
@@ -68,7 +68,7 @@ def _output_option(name: str, metavar: str, help_text: str):
 
 
 @click.command(cls=_GameCommand, context_settings=CONTEXT)
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesFile())
 @_variant_option("Apply a variant (repeatable, applied in order).")
 @_simulation_options
 @_output_option("json", "FILE", "Write every figure, and one row per match, to FILE as JSON.")
@@ -81,7 +81,8 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
     """Play many bot matches of FILE and report win shares per seat, seat fairness, match
     lengths and bluffing (claims, false claims, challenges), per seat and per bot kind.
 
-    docs/simulate.md defines every figure.
+    docs/simulate.md defines every figure. FILE is a rules file or the name of a
+    shipped game (`rulekit games` lists them).
     """
     from ..analysis import simulation
 
@@ -530,7 +531,7 @@ def _write_csv(path: str, n: int, rows) -> None:
 
 
 @click.command(cls=_GameCommand, context_settings=CONTEXT, short_help="Simulate the game and its variants side by side.")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=RulesFile())
 @click.option("--variant", "variants", multiple=True, required=True, metavar="NAME",
               shell_complete=_complete_variants,
               help="A variant to compare with the base game (repeatable). Each --variant is an arm of its own, "
@@ -546,7 +547,8 @@ def compare(ctx, file, variants, games, players, seed, bots, rotate, max_decisio
 
     A figure of a variant is marked ≠ when its 95 % interval does not overlap the base
     game's (a difference the matches show; overlapping intervals do not prove the arms
-    alike).
+    alike). FILE is a rules file or the name of a shipped game (`rulekit games` lists
+    them).
     """
     from ..analysis import simulation
 
