@@ -147,6 +147,7 @@ def no_rules_text(value: str) -> str:
     """The error for a FILE that is neither a file nor the name of a shipped game:
     "VALUE: error: no such file, and no shipped game of that name (shipped: bluff, …)"."""
     from ..catalog import shipped_names
+    from ..errors import shown_text
 
     names = ", ".join(shipped_names()) or "none"
     return shown_text(f"{value}: error: no such file, and no shipped game of that name (shipped: {names})")
