@@ -75,7 +75,7 @@ def source_names(fn) -> set:
 
 @pytest.mark.parametrize("cls", sorted(CARDS, key=lambda c: c.__name__), ids=lambda c: c.__name__)
 def test_every_kind_of_cards_is_selected(cls):
-    assert cls.__name__ in source_names(Generator.selection), f"Generator.selection misses model.{cls.__name__}"
+    assert cls.__name__ in source_names(Generator._selection), f"Generator._selection misses model.{cls.__name__}"
     assert cls.__name__ in source_names(Compiler.cards), f"Compiler.cards misses model.{cls.__name__}"
 
 
