@@ -169,7 +169,7 @@ class _NoRulesFile(click.ClickException):
 def rules_path(value: str) -> str | None:
     """The rules file a FILE argument names: ``value`` itself when it is an existing path
     (a folder only when no shipped game has its name), else the installed file of the
-    shipped game called ``value`` (``lugenbeutel``), else None."""
+    shipped game called ``value``, else None."""
     import os
 
     from ..catalog import shipped_path

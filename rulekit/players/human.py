@@ -19,7 +19,7 @@ DECLINE_WORDS = ("", "n", "no", "decline", "pass")
 BACK_WORD = "back"
 #: what a person types at any prompt to be asked at every window again
 ALWAYS_WORDS = ("always", "windows")
-COMMANDS = ("Type an option's number or name, or a whole move on one line (e.g. 'play 2x joker 3'); at a "
+COMMANDS = ("Type an option's number or name, or a whole move on one line (e.g. 'play 2x K 3'); at a "
             "question about cards or a value, 'back' returns to the options. Other commands: history "
             "(everything you have seen this match) · rules (the rulebook of the game) · help (this list) · "
             "always (be asked at every window again).")
