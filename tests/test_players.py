@@ -83,7 +83,7 @@ def test_cli_human_seat_plays_through_bad_input():
     result = runner.invoke(main, ["run", str(GAMES / "dtc.rules"), "--players", "2", "--seed", "4",
                                   "--human", "1", "--bots", "random"], input=answers)
     assert "your decision" in result.output
-    assert "'x' is not one of" in result.output          # (a single option: its values are asked at once)
+    assert "'x' is not one of the options" in result.output
     assert "'9' is not one of 1, 2, 3, 4, 5, 6" in result.output
     assert "Traceback" not in result.output
 

@@ -75,8 +75,8 @@ def test_digits_that_are_not_ascii_are_explained_and_asked_again(tmp_path):
     explained and asked again, and so is a number too long to read."""
     path = tmp_path / "markup.rules"
     path.write_text(MARKUP_GAME, encoding="utf-8")
-    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1", "--bots", "generic"],
-                                input="²\n٣\n" + "9" * 5000 + "\n1\n²\n1\n1\n")
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "--human", "1", "--bots", "generic",
+                                       "--ask-always"], input="²\n٣\n" + "9" * 5000 + "\n1\n²\n1\n1\n")
     assert 0 == result.exit_code, result.output
     assert "'²' is not one of the options 1..1" in result.output
     assert "'٣' is not one of the options 1..1" in result.output

@@ -469,8 +469,8 @@ class HumanPlayer:
 
     def _option(self, text: str, options, decision: Decision | None) -> tuple:
         """(the option named or numbered by the first word of ``text``, the words after it);
-        where a single option takes cards or values, a line that names no action is all
-        of its choices ('P2' for 'turn_up P2').
+        where a single option takes values (no cards), a line that names no action is all
+        of its values ('P2' for 'turn_up P2').
 
         Raises:
             ValueError: none is; the message says why an action of the phase is not offered.
@@ -484,7 +484,7 @@ class HumanPlayer:
         if option is not None:
             return option, tokens[1:]
         why = self._not_offered(first, decision)
-        if why is None and tokens and len(options) == 1 and (options[0].cards is not None or options[0].params):
+        if why is None and tokens and len(options) == 1 and options[0].cards is None and options[0].params:
             try:
                 self._split_line(options[0], tokens)        # the words fit its cards and values
                 return options[0], tokens
