@@ -71,10 +71,11 @@ class Problem:
 _SHOWN = 100                      # characters of a source line shown around the caret
 #: C0 controls (but tab) as their visible symbols (NUL as ␀, ESC as ␛, DEL as ␡), one
 #: column each, so that a caret still points at them; C1 controls and the controls of
-#: bidirectional text (which can make a line read otherwise than it runs) as ⟨U+202E⟩
+#: bidirectional text (which can make a line read otherwise than it runs) and the line
+#: breaks U+2028 and U+2029 as ⟨U+202E⟩
 _VISIBLE = {**{c: 0x2400 + c for c in range(0x20) if c != 0x09}, 0x7f: 0x2421,
             **{c: f"⟨U+{c:04X}⟩" for c in (*range(0x80, 0xa0), 0x061c, 0x200e, 0x200f, *range(0x202a, 0x202f),
-                                          *range(0x2066, 0x206a))}}
+                                          0x2028, 0x2029, *range(0x2066, 0x206a))}}
 _VISIBLE_LINES = {k: v for k, v in _VISIBLE.items() if k != 0x0a}
 
 

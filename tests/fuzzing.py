@@ -38,7 +38,7 @@
 
   - :func:`tainted_games`: a corpus file with a control character (C0, DEL, C1, a control
     of bidirectional text), a whole sequence (OSC 52, clear the screen, set the title…) or
-    an odd character (U+2028, a BOM) inserted in a kind of place drawn first: a title, a
+    an odd character (a BOM, a zero-width space) inserted in a kind of place drawn first: a title, a
     card, claim or action label, a log text, a prompt, a variant label, a name, a comment;
   - :func:`leaky_games`: a small game where a value reading hidden cards reaches every seat
     (a log text, a claim, a group, a procedure that shows it, also through another) through
@@ -818,24 +818,26 @@ def leaky_games(draw):
 # --------------------------------------------------------------------------- control characters
 #: control characters a rules file may not hold: C0 (but tab and newline; a carriage return
 #: only before a newline), DEL, C1 (U+009B CSI, U+009D OSC, U+0085 NEL) and the controls of
-#: bidirectional text
+#: bidirectional text, and the line breaks U+2028 and U+2029
 CONTROLS = ("\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\r", "\x1b", "\x1f", "\x7f", "\x80", "\x85", "\x8d", "\x9b",
             "\x9c", "\x9d", "\x9f", "\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",
-            "\u2066", "\u2067", "\u2068", "\u2069")
+            "\u2066", "\u2067", "\u2068", "\u2069", "\u2028", "\u2029")
 #: whole sequences: OSC 52 (write the clipboard), clear the screen, set the window's title,
 #: erase a line, a right-to-left override that makes a name read backwards…
 SEQUENCES = ("\x1b]52;c;aGk=\x07", "\x1b[2J", "\x1b]0;title\x07", "\x1b[31m", "\x1b[1A\x1b[2K", "\r\x1b[K", "\x9b2J",
              "\x9d0;t\x9c", "\x1bP+q\x1b\\", "\u202egnp.exe", "\u2066x\u2069", "\x00\x00")
-#: characters that are no control: a text may hold them (U+2028 and U+2029 break lines in
-#: some viewers, a byte-order mark and a zero-width space are invisible)
-ODD_TEXT = ("\u2028", "\u2029", "\ufeff", "\u200b", "\u2028\u2029")
+#: characters that are no control: a text may hold them (a byte-order mark and a zero-width
+#: space are invisible; U+2028 and U+2029, which break lines in some viewers, are refused
+#: with the controls)
+ODD_TEXT = ("\ufeff", "\u200b", "\ufeff\u200b")
 #: what a file's name may hold of them (no NUL, no slash)
 FILE_NAME_PARTS = tuple(s for s in SEQUENCES + CONTROLS + ODD_TEXT if "\x00" not in s and "/" not in s)
 #: how the first word of a line names the quoted text on it
 TEXT_PLACES = {"game": "title", "card": "card label", "claim": "claim label", "action": "action label",
                "log": "log text", "choose": "prompt", "variant": "variant label", "require": "require reason"}
 #: the characters the rules refuse (the documented rule, as the test's oracle)
-REFUSED_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+REFUSED_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]"
+                        "|\r(?!\n)")
 
 
 class Tainted(NamedTuple):
@@ -887,7 +889,7 @@ def _corpus_places() -> tuple:
 @st.composite
 def tainted_games(draw):
     """A corpus file with one or two insertions, each a control character, a control
-    sequence or an odd character (U+2028, a byte-order mark…), into a kind of place (a
+    sequence or an odd character (a byte-order mark, a zero-width space), into a kind of place (a
     title, a card, claim or action label, a log text, a prompt, a variant label, a name, a
     comment) drawn first, then one such place of the file."""
     name, text, by_kind = draw(st.sampled_from(_corpus_places()))

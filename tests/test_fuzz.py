@@ -22,7 +22,7 @@ Properties:
 (c) a HumanPlayer fed random lines plays on every shipped game and raises nothing but the end
     of its input;
 (d) a text holding a control character is refused by ``check``, ``explain``, ``compile`` and
-    ``run`` with a located error naming it, one holding U+2028, a BOM… is read, played and
+    ``run`` with a located error naming it, one holding a BOM or a zero-width space is read, played and
     replayed, and nothing any of them writes holds a control character (C0 but newline and
     tab, DEL, C1, the controls of bidirectional text) or a line break but the newline as it
     is (:func:`tainted_cleanly`);
@@ -97,19 +97,6 @@ class Known(NamedTuple):
 
 #: Remove an entry when its bug is fixed (its xfail test below then fails as XPASS).
 KNOWN_FAILURES: tuple[Known, ...] = (
-    # U+2028 and U+2029 in a quoted text or a comment are accepted, and shown as they are
-    Known("raw-line-break", AssertionError, r"a raw line break U\+(2028|2029) in the output"),
-    # 'check' writes the file's name as it is in its "PATH: ok" and "PATH: error" lines
-    Known("check-raw-path", AssertionError, r"^check [^\n]*: a raw control character .*: (ok — |error: )"),
-    # 'run --log PATH' and '--log-for' end with "log written to PATH" as it is
-    Known("run-raw-log-path", AssertionError, r"^run [^\n]*: a raw control character .*written to "),
-    # 'compile FILE' writes "PATH: compiled for N players" as it is
-    Known("compile-raw-path", AssertionError, r"^compile [^\n]*: a raw control character .*: compiled for "),
-    # a log's header naming a rules file with a NUL in its name: os.open's ValueError
-    Known("replay-nul-in-file", ValueError, "embedded null byte", ("play.replay:load_rules",)),
-    # the variable of a loop over a hidden value's range or seats is not followed
-    Known("leak-through-loop-variable", AssertionError, r"a hidden value reaches every seat, yet the rules load",
-          text=lambda route: bool(re.search(r"moves=\[[^\]]*'for each|count_to", route))),
 )
 
 
@@ -424,7 +411,8 @@ def tainted_cleanly(tainted: Tainted, tmp_dir: str) -> None:
         result = invoke_cleanly(args, tainted.text, MATCH_SECONDS, found=found)
         first = result.stderr.split("\n")[0]        # (a name may hold what splitlines splits at)
         if tainted.refused:
-            assert result.exit_code == 2 and located.match(first) and "a control character" in first, \
+            assert result.exit_code == 2 and located.match(first) and \
+                re.search("a control character|a line break other than a newline", first), \
                 (args[0], first)
         elif result.exit_code == 2:
             assert located.match(first) or first.startswith((f"{shown_text(path)}: error: ", "Usage:")), \
@@ -865,15 +853,6 @@ def test_odd_line_breaks_end_of_file_is_located_on_the_last_line():
         assert str(exc).startswith("<rules>:1:"), str(exc)
 
 
-def test_odd_line_breaks_error_shows_its_own_line():
-    """An error on line 2 shows line 2 ('game 5'), not what follows a \\u2028 in line 1."""
-    with pytest.raises(RulesError) as exc:
-        loads("# x\u2028y\ngame 5\n")
-    first, shown = str(exc.value).splitlines()[:2]
-    assert first.startswith("<rules>:2:6: error: ")
-    assert shown == "    game 5", shown
-
-
 CLAIM_TRUE_WHEN_CLAIM_HOLDS = """\
 game "g"
 players 2
@@ -916,19 +895,25 @@ def _coin_bluff_with(old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-@pytest.mark.xfail(strict=True, reason="raw-line-break: U+2028 and U+2029 are accepted in a quoted text and written "
-                                       "as they are by check, explain and run (shown_text leaves them)")
-def test_a_line_separator_in_a_title_is_not_written_as_it_is(tmp_path):
-    """The title 'Coin<U+2028>bluff': what 'explain' writes holds no U+2028 as it is."""
+@pytest.mark.parametrize("char, name", [("\u2028", "LINE SEPARATOR"), ("\u2029", "PARAGRAPH SEPARATOR")])
+@pytest.mark.parametrize("where", ["title", "comment"])
+def test_a_line_separator_is_refused_and_shown_visibly(tmp_path, char, name, where):
+    """A U+2028 in the title 'Coin<U+2028>bluff', or in a comment (where an editor may break
+    the line and show what follows as rules that are not read), is refused by 'explain'
+    with a located error naming it, and the source line shows it as ⟨U+2028⟩, never raw."""
+    old, new = ('game "Coin bluff"', f'game "Coin{char}bluff"') if where == "title" else \
+        ('game "Coin bluff"', f'game "Coin bluff"  # x{char}players 9')
     path = tmp_path / "ls.rules"
-    path.write_text(_coin_bluff_with('game "Coin bluff"', 'game "Coin\u2028bluff"'), encoding="utf-8")
+    path.write_text(_coin_bluff_with(old, new), encoding="utf-8")
     result = CliRunner().invoke(main, ["explain", str(path)])
-    assert result.exit_code == 0, result.output
-    assert "\u2028" not in result.output
+    assert result.exit_code == 2, result.output
+    first, shown = result.stderr.splitlines()[:2]
+    assert first.startswith(f"{path}:") and \
+        f"a line break other than a newline, U+{ord(char):04X} ({name}), cannot appear" in first, first
+    assert f"⟨U+{ord(char):04X}⟩" in shown, shown
+    assert char not in result.output
 
 
-@pytest.mark.xfail(strict=True, reason="check-raw-path: 'check' writes 'PATH: ok' and 'PATH: error: …' without "
-                                       "shown_text")
 @pytest.mark.parametrize("make", ["file", "fifo"])
 def test_check_writes_a_file_name_with_control_characters_visibly(tmp_path, make):
     """'check' of a file named 'x<ESC>]0;title<BEL>.rules' (a rules file: "ok"; a named pipe:
@@ -943,7 +928,6 @@ def test_check_writes_a_file_name_with_control_characters_visibly(tmp_path, make
     assert not RAW_CONTROL_RE.search(result.output), repr(result.output)
 
 
-@pytest.mark.xfail(strict=True, reason="compile-raw-path: 'compile' writes 'PATH: compiled for …' without shown_text")
 def test_compile_writes_a_file_name_with_control_characters_visibly(tmp_path):
     """'compile' of 'x<ESC>]0;t<BEL>.rules' (setting the window's title) writes no ESC."""
     path = tmp_path / "x\x1b]0;t\x07.rules"
@@ -953,8 +937,6 @@ def test_compile_writes_a_file_name_with_control_characters_visibly(tmp_path):
     assert not RAW_CONTROL_RE.search(result.output), repr(result.output)
 
 
-@pytest.mark.xfail(strict=True, reason="run-raw-log-path: 'run' writes 'log written to PATH' (and 'what P1 saw "
-                                       "written to PATH') without shown_text")
 def test_run_writes_a_log_name_with_control_characters_visibly(tmp_path):
     """'run --log l<ESC>]0;t<BEL>.jsonl' writes no ESC."""
     log = tmp_path / "l\x1b]0;t\x07.jsonl"
@@ -964,8 +946,6 @@ def test_run_writes_a_log_name_with_control_characters_visibly(tmp_path):
     assert not RAW_CONTROL_RE.search(result.output), repr(result.output)
 
 
-@pytest.mark.xfail(strict=True, reason="replay-nul-in-file: a header's \"file\" holding U+0000 reaches os.open, "
-                                       "whose ValueError ends 'replay' with a traceback")
 def test_replay_of_a_header_naming_a_file_with_a_nul(tmp_path):
     """A log whose header's "file" holds a NUL: 'replay' exits 2 with 'LOG:1: error: …'."""
     lines = real_logs()[0].split(b"\n")
@@ -978,8 +958,6 @@ def test_replay_of_a_header_naming_a_file_with_a_nul(tmp_path):
     assert result.exit_code == 2 and f"{path}:1: error: " in result.stderr, result.output
 
 
-@pytest.mark.xfail(strict=True, reason="leak-through-loop-variable: the variable of a loop over a hidden value's "
-                                       "range, or over the seats a hidden value picks, is not followed")
 @pytest.mark.parametrize("route", [
     'for each i in 1..count of (hand of P2 where gold) {\nlog "{i}"\n}',
     'let n = count of (hand of P2 where gold)\nfor each i in n..3 {\nclaim golds(i)\n}',

@@ -128,9 +128,10 @@ def _check_one(path: str, variants, stdin: list) -> bool:
     True if it is fine."""
     from ..sema.load import check_text, decode, loads
     from ..errors import OptionError, RulesError
+    from ..errors import shown_text
     from ..files import MAX_RULES_BYTES, Refused, read_regular, read_stream
 
-    shown = "<stdin>" if path == "-" else path
+    shown = "<stdin>" if path == "-" else shown_text(path)
     try:
         if path == "-":
             if not stdin:
@@ -196,7 +197,8 @@ def compile_(file, players, variants, emit):
         return
     made = sum(1 for row in program.enumerators for e in row if e is not None)
     total = sum(len(row) for row in program.enumerators)
-    click.echo(f"{file}: compiled for {_count(n, 'player')} — {made} of {_count(total, 'action')} enumerated by "
+    from ..errors import shown_text
+    click.echo(f"{shown_text(file)}: compiled for {_count(n, 'player')} — {made} of {_count(total, 'action')} enumerated by "
                f"generated code, {_count(len(program.source.splitlines()), 'line')} (--emit prints them)")
 
 

@@ -295,8 +295,9 @@ class _Logs:
 
 def _write_log(console: Console, logs: _Logs, log: list | None = None) -> None:
     """Close the logs of ``logs`` and say where they are."""
+    from ..errors import shown_text
     for what, path, lines in _dump_log(logs, log):
-        console.print(f"{'log' if what is None else f'what {what} saw'} written to {path} ({_count(lines, 'line')})",
+        console.print(f"{'log' if what is None else f'what {what} saw'} written to {shown_text(path)} ({_count(lines, 'line')})",
                       markup=False, soft_wrap=True)
 
 

@@ -85,6 +85,7 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
     shipped game (`rulekit games` lists them).
     """
     from ..analysis import simulation
+    from ..errors import shown_text
 
     ray = _ray_module(ctx, ray_address)
     if plot_path:
@@ -136,11 +137,12 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
         with _writing(json_path):
             _write_json(json_path, file, engine, spec, games, figures, challengers, rows,
                         None if stopped is None else _stop_reason(stopped))
-        console.print(f"figures and {_count(len(rows), 'match', 'matches')} written to {json_path}", markup=False)
+        console.print(f"figures and {_count(len(rows), 'match', 'matches')} written to {shown_text(json_path)}",
+                      markup=False)
     if csv_path:
         with _writing(csv_path):
             _write_csv(csv_path, n, rows)
-        console.print(f"{_count(len(rows), 'match', 'matches')} written to {csv_path}", markup=False)
+        console.print(f"{_count(len(rows), 'match', 'matches')} written to {shown_text(csv_path)}", markup=False)
     if plot_path:
         from ..analysis.plot import render
 

@@ -60,14 +60,19 @@ def shown_in(stmts, tracked: dict, procedures: dict, groups, seen: set):
     these statements: the name it stands for}): in a ``log``, a claim, a group, or
     passed to a procedure that does, through ``let``s too. (that name, "line N") of the
     first such place, or None. ``groups``: the names of the groups; ``seen``: (procedure,
-    names) already followed."""
+    names) already followed. A loop's variable is tracked when its bounds or seats read a
+    tracked name."""
     tracked = dict(tracked)
     for s in m.walk(stmts):
-        if isinstance(s, m.LetValue):
-            hit = next((tracked[n] for n in names_read(s.value) if n in tracked), None)
+        bound = (s.name, (s.value,)) if isinstance(s, m.LetValue) else \
+            (s.var, (s.low, s.high)) if isinstance(s, m.ForRange) else \
+            (s.var, (s.seats,)) if isinstance(s, m.ForEach) else None
+        if bound is not None:           # a name whose value (or range of values) reads a tracked one
+            hit = next((tracked[n] for x in bound[1] for n in names_read(x) if n in tracked), None)
             if hit is not None:
-                tracked[s.name] = hit
-            continue
+                tracked[bound[0]] = hit
+            if isinstance(s, m.LetValue):
+                continue
         shown = ()
         if isinstance(s, m.Log):
             shown = [p for p in s.text.parts if not isinstance(p, str)]
@@ -1212,7 +1217,19 @@ class Compiler:
         else:
             self.seat_set(node.seats, scope)
             inner[node.var] = SEAT
+            self._loop_secret(inner, node.var, node.seats)
         self.block(node.body, inner)
+
+    def _loop_secret(self, inner: dict, var: str, *read) -> None:
+        """A loop's variable ``var`` is secret in its block (``inner``) when what the loop
+        runs over (``read``: its bounds, its seats) reads what some seat may not see: ``for
+        each i in 1..count of (hand of P2 where gold)`` tells, round by round, how many golds
+        P2 holds (see :meth:`secret_of`)."""
+        secret = next((s for s in (self.secret_of(x, inner) for x in read) if s is not None), None)
+        if secret is not None:
+            inner[SECRET] = {**inner.get(SECRET, {}), var: secret}
+        elif var in inner.get(SECRET, ()):
+            inner[SECRET] = {n: r for n, r in inner[SECRET].items() if n != var}
 
     def _stmt_GoTo(self, node, scope) -> None:
         """``go to PHASE [from SEAT]``."""
@@ -1270,6 +1287,7 @@ class Compiler:
         self.want(ht, NUM, node.high)
         inner = dict(scope)
         inner[node.var] = NUM
+        self._loop_secret(inner, node.var, node.low, node.high)
         self.block(node.body, inner)
 
     def _stmt_Log(self, node, scope) -> None:

@@ -132,12 +132,14 @@ def parse(source: str, path: str = "<rules>", start: str = "start") -> Tree:
 
 #: the control characters a rules text may not hold: C0 but tab and newline (a carriage
 #: return only before a newline, as in a file saved with Windows line ends), DEL, C1 (a
-#: terminal may read U+009B as the start of a command) and the controls of bidirectional
-#: text (they can make a line read otherwise than it runs)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: terminal may read U+009B as the start of a command), the controls of bidirectional
+#: text and the line and paragraph separators U+2028 and U+2029 (they can make a line read
+#: otherwise than it runs: an editor may break a comment's line there, showing what follows
+#: as rules that are not read)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]")
 _CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0b: "VT", 0x0c: "FF", 0x0d: "CR", 0x1b: "ESC", 0x7f: "DEL",
                   0x9b: "CSI", 0x9d: "OSC", 0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x202d: "LEFT-TO-RIGHT OVERRIDE",
-                  0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE"}
+                  0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR", 0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE"}
 
 
 def char_name(char: str) -> str:
@@ -160,7 +162,8 @@ def _odd_character(source: str) -> Problem | None:
             continue
         line = source.count("\n", 0, at) + 1
         col = at - (source.rfind("\n", 0, at) + 1) + 1
-        return Problem(f"a control character, {char_name(source[at])}, cannot appear in a rules file",
+        what = "a line break other than a newline" if source[at] in "\u2028\u2029" else "a control character"
+        return Problem(f"{what}, {char_name(source[at])}, cannot appear in a rules file",
                        Span(line, col, line, col + 1),
                        "delete it (an editor may not show it); texts may hold any printable character")
     return None

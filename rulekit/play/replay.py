@@ -226,6 +226,8 @@ def load_rules(header: dict, path: str = "<log>", rules: str | None = None, line
     from ..sema.load import load
 
     file = rules if rules is not None else header["file"]
+    if "\x00" in file:                  # no file has such a name (os.open would raise ValueError)
+        raise ReplayError(path, line, f"cannot read the rules file {file}: a file's name cannot hold U+0000 (NUL)")
     try:
         digest = file_digest(file)
     except OSError as exc:
