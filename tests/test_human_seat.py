@@ -213,11 +213,29 @@ def test_a_value_the_check_refuses_asks_that_value_again():
     assert [a.split("?")[0] for a in asked][-2:] == ["showing which face", "showing which face"]
 
 
+def test_the_values_offered_are_those_the_rules_allow_now():
+    """Skull after a bid of 2: 'how many discs?' offers only the higher bids (it offered
+    every number of the range, and each lower one was then refused); a lower one typed is
+    still refused with the rule's reason. A choice of one card says so: 'which cards (1
+    card)? … or numbers 1..N' (it said 'numbers (1 to 1)')."""
+    state = until(SKULL, 3, lambda s: SKULL.decision(s).phase == "bidding" and s.claim is not None
+                  and SKULL.is_legal(s, Action("raise", (), (s.claim[1][0] + 1,))))
+    standing = state.claim[1][0]
+    action, text, asked = choose(SKULL, state, ["raise", str(standing), str(standing + 1)], ask_always=True)
+    assert action == Action("raise", (), (standing + 1,))
+    offered = re.search(r"one of (.*)$", asked[1]).group(1).split(", ")
+    assert offered[0] == str(standing + 1) and all(int(v) > standing for v in offered), asked[1]
+    assert "Not allowed: a bid must be higher" in text
+    state = until(SKULL, 3, lambda s: SKULL.decision(s).phase == "place" and SKULL.decision(s).seat == 0)
+    _, _, asked = choose(SKULL, state, ["1", "1"], ask_always=True)
+    assert re.fullmatch(r"which cards \(1 card\)\? their names \(2x for two alike\) or numbers 1\.\.\d", asked[-1]), asked
+
+
 def test_a_bad_card_list_asks_the_cards_again():
     state, _ = LUGEN.new_match(4, random.Random(4))
     action, text, asked = choose(LUGEN, state, ["play", "zzz", "", "1"])
     assert action.name == "play" and len(action.cards) == 1
-    assert [a.split("?")[0] for a in asked] == ["choose an option by number or name"] + ["which cards"] * 3
+    assert [a.split("?")[0] for a in asked] == ["choose an option by number or name"] + ["which cards (1 or more)"] * 3
     assert "'zzz' is not a card number" in text and "Not allowed: choose at least 1 card(s)" in text
 
 

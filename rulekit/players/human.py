@@ -527,9 +527,8 @@ class HumanPlayer:
                     listing = "  ".join(f"{i}:{card_label(self.engine, k)}" for i, k in enumerate(pool, 1))
                     self.console.print(f"  cards: {listing}", markup=False)
                     listed = True
-                high = "any number" if option.high is None else str(option.high)
-                tokens = self._prompt(f"which cards? their names (2x for two alike) or numbers "
-                                      f"({option.low} to {high})", view).split()
+                tokens = self._prompt(f"which cards ({_how_many(option.low, option.high)})? their names (2x for two "
+                                      f"alike) or numbers 1..{len(pool)}", view).split()
             try:
                 cards = self._parse_cards(tokens, pool)
                 self._sub_check(decision, option, Action(option.name, cards, ()))
@@ -549,7 +548,7 @@ class HumanPlayer:
         params: list = []
         for i, (name, values) in enumerate(option.params):
             names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
-            shown = self._values_text(values, names)
+            shown = self._values_text(*self._offered(decision, option, cards, params, values, names))
             question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
             raw = tokens[i] if tokens else None
             while True:
@@ -705,6 +704,19 @@ class HumanPlayer:
             times, i = None, j
         return None if times is not None else tuple(sorted(picked))
 
+    def _offered(self, decision: Decision | None, option, cards: tuple, params: list, values, names) -> tuple:
+        """(values, names) of the next choice of ``option`` that the rules allow after the
+        choices made so far: a bid must beat the standing claim, so 'one of 3, 4', not
+        every number of the range (all of them when the check cannot tell, or allows none)."""
+        if option.exact or decision is None or decision.check is None or not self._checking:
+            return values, names
+        kept = [(v, n) for v, n in zip(values, names)
+                if (reason := decision.check(Action(option.name, cards, tuple(params) + (v,)))) is None
+                or _incomplete(reason, option, len(params) + 1)]
+        if not kept or len(kept) == len(values):
+            return values, names
+        return tuple(v for v, _ in kept), tuple(n for _, n in kept)
+
     def _values_text(self, values, names) -> str:
         vals = list(values)
         if len(vals) > 12 and all(isinstance(v, int) for v in vals) and vals == list(range(vals[0], vals[-1] + 1)) \
@@ -719,6 +731,15 @@ class HumanPlayer:
             if " ".join(sorted(name.upper().split())) == wanted:
                 return value
         return None
+
+
+def _how_many(low: int, high: int | None) -> str:
+    """How many cards a choice takes, as people say it: '1 card', '2 to 4 cards', '1 or more'."""
+    if high is None:
+        return "any number" if low == 0 else f"{low} or more"
+    if low == high:
+        return f"{low} card" + ("" if low == 1 else "s")
+    return f"{low} to {high} cards"
 
 
 def _for_the_match(words: list) -> tuple[list, bool]:
