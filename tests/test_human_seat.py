@@ -195,11 +195,29 @@ def test_help_tells_the_window_commands():
 # -- 3. a bad sub-answer asks that question again
 def test_a_bad_value_asks_that_value_again():
     state, _ = LIARS.new_match(2, random.Random(1))
-    action, text, asked = choose(LIARS, state, ["bid", "99", "1", "2"])
+    action, text, asked = choose(LIARS, state, ["bid", "99", "1", "2"], ask_always=True)
     assert action == Action("bid", (), (1, 2))
     assert [a.split("?")[0] for a in asked] == ["choose an option by number or name", "how many dice",
                                                  "how many dice", "showing which face"]
     assert "'99' is not one of" in text
+
+
+def test_the_questions_of_the_one_option_are_asked_straight_away():
+    """Liar's Dice's opening offers only 'bid': its first question is asked at once (the
+    options prompt had one answer); 'back' asks for the option, and a line naming the
+    option, or an action not offered now, is read as a line typed at the options."""
+    state, _ = LIARS.new_match(2, random.Random(1))
+    action, text, asked = choose(LIARS, state, ["2", "5"])
+    assert action == Action("bid", (), (2, 5))
+    assert [a.split("?")[0] for a in asked] == ["how many dice", "showing which face"]
+    assert "1. bid: " in text                        # the option is still shown
+    action, _, asked = choose(LIARS, state, ["back", "bid 1 3"])
+    assert action == Action("bid", (), (1, 3))
+    assert [a.split("?")[0] for a in asked] == ["how many dice", "choose an option by number or name"]
+    action, text, asked = choose(LIARS, state, ["liar", "bid 1 4"])
+    assert action == Action("bid", (), (1, 4)) and "'liar' is not possible now: the opener must bid" in text
+    action, _, asked = choose(LIARS, state, ["Bid 1 2"])
+    assert action == Action("bid", (), (1, 2)) and len(asked) == 1
 
 
 def test_a_value_the_check_refuses_asks_that_value_again():

@@ -30,9 +30,9 @@ def screen(child) -> str:
 
 def test_a_liars_dice_match_typed_at_a_terminal_with_tab_completion():
     child = spawn("games/liars_dice.rules", "--human", "1", "--bots", "generic", "--seed", "3")
-    child.expect_exact(PROMPT)
+    child.expect_exact("how many dice? ")               # the one option's first question, at once
     shown = screen(child)
-    assert "P1, your decision: your turn" in shown and "your cup: " in shown
+    assert "P1, your decision: your turn" in shown and "your cup: " in shown and "1. bid: " in shown
     assert "P2: cup 1 die" in shown                      # a hidden cup: how many dice, not cards
     child.send("bi\t")                                   # Tab completes the option's name
     child.expect_exact("bid")

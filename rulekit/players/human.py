@@ -44,6 +44,15 @@ class _Back(Exception):
     """'back' typed at a question about cards or a value: the options are asked again."""
 
 
+class _WholeLine(Exception):
+    """A line naming the one option, typed at the first question asked straight away for
+    it (``offer 1 4 4``): it is read as a line typed at the options."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
 class HotSeat:
     """Several people at one keyboard: before a seat's decision that follows another seat's,
     the screen is cleared and the keyboard passed, so that no seat sees another's hand."""
@@ -151,6 +160,7 @@ class HumanPlayer:
         # the actions with cards this seat took: (length of its history then, action)
         self._mine: list = []
         self._checking = True          # sub-answers are checked (not after the match refused one)
+        self._straight = None          # (the one option's name, the decision) while its questions are asked straight away
         #: what Tab completes at this player's prompts now (see :func:`tab_completion`)
         self.words: tuple = ()
         from ..lang import model as m
@@ -280,10 +290,15 @@ class HumanPlayer:
         self._checking = rejected is None
         self.words = self.completions(decision, window)
         self._list_options(decision.options, window)
+        # one option (that takes cards or values): its questions are asked straight away,
+        # until 'back' asks for the option (to type it with its cards on one line)
+        straight = len(decision.options) == 1 and not window and not self.ask_always
         while True:
             try:
-                action = self._read(decision.options, decision.phase if window else None, view, decision)
+                action = self._read(decision.options, decision.phase if window else None, view, decision,
+                                    straight=straight)
             except _Back:
+                straight = False
                 self._list_options(decision.options, window)
                 continue
             except ValueError as exc:
@@ -389,9 +404,19 @@ class HumanPlayer:
 
     def _prompt(self, question: str, view: View | None) -> str:
         """The line typed for ``question``, once it is no command (commands are answered
-        and the question asked again)."""
+        and the question asked again).
+
+        Raises:
+            _WholeLine: at a question asked straight away for the one option, the line
+                begins with that option's name, or with an action of the phase not offered
+                now (whose reason is then told).
+        """
         while True:
             text = self.ask(question).strip()
+            first = text.lower().split()[:1]
+            if self._straight is not None and first and (first[0] == self._straight[0]
+                                                         or self._not_offered(first[0], self._straight[1])):
+                raise _WholeLine(text)
             if not self._command(text.lower(), view):
                 return text
 
@@ -448,15 +473,28 @@ class HumanPlayer:
             self._filters[window] = rule
 
     def _read(self, options, window: str | None = None, view: View | None = None,
-              decision: Decision | None = None) -> Action:
+              decision: Decision | None = None, straight: bool = False) -> Action:
         """One answer to the decision: an option, then its cards and values (typed on the
-        same line or asked one question at a time; a bad sub-answer asks that question again).
+        same line or asked one question at a time; a bad sub-answer asks that question again);
+        ``straight``: the one option is taken without asking, its questions asked at once.
 
         Raises:
             ValueError: the option is not one of ``options`` (or a window word was wrong).
             _Back: 'back' was typed at a question about cards or a value.
         """
-        text = self._prompt("choose an option by number or name", view)
+        text = None
+        if straight:
+            option = options[0]
+            self._straight = (option.name.lower(), decision)
+            try:
+                cards = self._cards(option, None, view, decision) if option.cards is not None else ()
+                return Action(option.name, cards, self._values(option, cards, None, view, decision))
+            except _WholeLine as line:
+                text = line.text
+            finally:
+                self._straight = None
+        if text is None:
+            text = self._prompt("choose an option by number or name", view)
         if window is not None:
             declined = self._window_word(text, window, view)
             if declined is not None:
