@@ -81,7 +81,7 @@ def test_cli_human_seat_plays_through_bad_input():
     runner = CliRunner()
     answers = "\n".join(["x", "offer", "1", "9", "offer", "1", "6"] + ["refuse"] * 200 + ["accept"] * 50) + "\n"
     result = runner.invoke(main, ["run", str(GAMES / "dtc.rules"), "--players", "2", "--seed", "4",
-                                  "--human", "1", "--bots", "random"], input=answers)
+                                  "--human", "1", "--bots", "random", "--ask-always"], input=answers)
     assert "your decision" in result.output
     assert "'x' is not one of the options" in result.output
     assert "'9' is not one of 1, 2, 3, 4, 5, 6" in result.output
@@ -374,3 +374,27 @@ def test_claims_would_hold_agrees_with_claim_would_hold():
         claims = [("bid", (q, f), seed % 2) for q in (1, 2) for f in range(1, 7)]
         assert engine.claims_would_hold(state, claims) == [engine.claim_would_hold(state, *c) for c in claims]
         assert any(engine.claims_would_hold(state, claims)) and not all(engine.claims_would_hold(state, claims))
+
+
+def test_random_bot_is_uniform_over_the_options():
+    """After a bid of 2 × 5 in one-die Liar's Dice only one bid of twelve (2 × 6) is legal:
+    the bot still bids half the time and calls 'liar' half the time. It drew the option
+    again after each illegal bid, and so called 'liar' about 92 % of the time."""
+    from rulekit import Action
+    engine = Engine(load(str(GAMES / "liars_dice.rules")))
+    state, _ = engine.new_match(2, random.Random(1))
+    state, _ = engine.apply(state, Action("bid", (), (2, 5)), random.Random(1))
+    decision = engine.decision(state)
+    bot = RandomBot(random.Random(7))
+    picks = [bot.choose(None, decision) for _ in range(2000)]
+    assert {a for a in picks if a.name == "bid"} == {Action("bid", (), (2, 6))}
+    share = sum(a.name == "bid" for a in picks) / len(picks)
+    assert 0.45 <= share <= 0.55, share
+    # the same draws in a play-out step on a working copy
+    from rulekit.players.base import random_step
+    rng, bids = random.Random(7), 0
+    for _ in range(600):
+        live = engine.working_copy(state)
+        random_step(engine, live, engine.decide_in_place(live, (False, False))[2], rng)
+        bids += engine.snapshot(live).claim is not None and engine.snapshot(live).claim[1] == (2, 6)
+    assert 0.42 <= bids / 600 <= 0.58, bids

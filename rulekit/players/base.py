@@ -62,29 +62,38 @@ def random_concrete(option: Option, rng: random.Random) -> Action:
 
 
 def random_legal(decision: Decision, rng: random.Random, options=None, tries: int = 30) -> Action:
-    """A random legal action: an option chosen uniformly, then a random concrete choice of
-    it; falls back to listing concrete actions when random choices keep failing. A choice
-    of an ``exact`` option is legal as made, unchecked."""
-    options = tuple(decision.options if options is None else options)
+    """A random legal action: an option chosen uniformly among those with a legal choice,
+    then a random concrete choice of it (up to ``tries`` draws, then a choice among the
+    option's legal actions as listed; an option with none is dropped and another drawn).
+    A choice of an ``exact`` option is legal as made, unchecked. The match judges: where
+    the check (which answers from a state sampled from the view) finds nothing legal, a
+    random choice goes to the match."""
+    options = list(decision.options if options is None else options)
+    first = options[:]
     draw = rng.random
-    for _ in range(tries):
-        option = options[int(draw() * len(options))]
-        action = random_concrete(option, rng)
-        if option.exact or decision.is_legal(action):
-            return action
-    return listed_choice(decision, rng, options)
+    while options:
+        at = int(draw() * len(options))
+        option = options[at]
+        for _ in range(tries):
+            action = random_concrete(option, rng)
+            if option.exact or decision.is_legal(action):
+                return action
+        listed = _listed(decision, option)
+        if listed:
+            return rng.choice(listed)
+        del options[at]
+    return random_concrete(rng.choice(first), rng)
 
 
-def listed_choice(decision: Decision, rng: random.Random, options) -> Action:
-    """A random legal action of ``options`` from the concrete actions ``decision`` lists
-    (when random choices keep failing: see :func:`random_legal`)."""
-    names = {o.name for o in options}
-    # larger choices first, then smaller ones: one of the two finds a legal choice fast
-    listed = decision.actions(200, True, 20_000) or decision.actions(200, False, 20_000)
-    if not listed:
-        # the check answers from a state sampled from the view: let the match judge
-        return random_concrete(rng.choice(options), rng)
-    return rng.choice([a for a in listed if a.name in names] or listed)
+def _listed(decision: Decision, option: Option) -> list:
+    """The legal actions of ``option`` that ``decision`` lists (when random choices keep
+    failing: see :func:`random_legal`); larger choices first, then smaller ones: one of the
+    two finds a legal choice fast."""
+    for larger in (True, False):
+        listed = [a for a in decision.actions(200, larger, 20_000) if a.name == option.name]
+        if listed:
+            return listed
+    return []
 
 
 def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> None:
@@ -95,20 +104,30 @@ def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> N
 
     Raises:
         IllegalAction: an ``exact`` option's choice was refused (the options are not those
-            of ``live``).
+            of ``live``), or no option has a legal choice.
     """
+    options = list(options)
     draw = rng.random
-    for _ in range(tries):
-        option = options[int(draw() * len(options))]
-        action = random_concrete(option, rng)
-        try:
-            engine.apply_in_place(live, action, rng)
+    decision = None
+    while options:
+        at = int(draw() * len(options))
+        option = options[at]
+        for _ in range(tries):
+            action = random_concrete(option, rng)
+            try:
+                engine.apply_in_place(live, action, rng)
+                return
+            except IllegalAction:
+                if option.exact:
+                    raise
+        if decision is None:
+            decision = engine.decision(engine.snapshot(live), False)
+        listed = _listed(decision, option)
+        if listed:
+            engine.apply_in_place(live, rng.choice(listed), rng)
             return
-        except IllegalAction:
-            if option.exact:
-                raise
-    action = listed_choice(engine.decision(engine.snapshot(live), False), rng, options)
-    engine.apply_in_place(live, action, rng)
+        del options[at]
+    raise IllegalAction("no option has a legal choice")
 
 
 def unchecked_choice(decision: Decision, rng: random.Random) -> Action:
