@@ -786,11 +786,11 @@ def test_cli_compile_of_a_broken_file_is_a_located_error(tmp_path):
 
 # ---------------------------------------------------------------------------- 4. no text of the file in the code
 #: texts that would be code, or would end a literal or a comment, if copied into the module
-HOSTILE = ["import os", "'); print(1); ('", "'''; print(2); '''", "\\n", "__import__('os')", "\u2029",
-           "\u2028", "{{"]   # (CR, FF and other controls are refused when loading: test_hostile.py)
+HOSTILE = ["import os", "'); print(1); ('", "'''; print(2); '''", "\\n", "__import__('os')", "\u00a0",
+           "\u200b", "{{"]   # (CR, FF, U+2028, U+2029 and other controls are refused when loading: test_hostile.py)
 
 HOSTILE_GAME = """\
-game "Hostile '''; import os; print(1); ''' \\\\ \u2029 print(3) \u2028 \u2028"
+game "Hostile '''; import os; print(1); ''' \\\\ \u00a0 print(3) \u200b \u200b"
 players 2..3
 deck { card coin "coin\\\\n'); print(1); ('": count 4 }
 zone stock: shared, holds the deck
@@ -799,14 +799,14 @@ counter a = 0
 claim gold "'''; print(2); ''' __import__('os') \\\\": true when every card in claimed cards is coin
 setup { deal 1 from stock to each hand  go to play }
 turn play {
-  action give "import os {a} '); print(1); ('\\\\n \u2029 print(3)" {
+  action give "import os {a} '); print(1); ('\\\\n \u00a0 print(3)" {
     choose 1 from your hand
     choose v in 1..2
-    require a < 3 "'''; print(2); '''; # \\\\x00 \u2029 print(3)"
-    require v != 2 or count of chosen = 1 "'); print(1); (' \u2028 print(3)"
+    require a < 3 "'''; print(2); '''; # \\\\x00 \u00a0 print(3)"
+    require v != 2 or count of chosen = 1 "'); print(1); (' \u200b print(3)"
     lay chosen on stock
     claim gold
-    log "\\\\n import os '); print(1); (' {{ \u2029 print(3) \u2028"
+    log "\\\\n import os '); print(1); (' {{ \u00a0 print(3) \u200b"
     add 1 to a
     set current = left of current
     go to play
@@ -826,12 +826,12 @@ def test_the_hostile_game_holds_its_texts():
     """The game below really carries those texts (as labels, messages, logs, card and claim
     texts and its title), so that the next test means something."""
     game = loads(HOSTILE_GAME)
-    assert "'''; import os; print(1); '''" in game.title and "\u2029" in game.title
+    assert "'''; import os; print(1); '''" in game.title and "\u00a0" in game.title
     engine = Engine(game)
     state, _ = engine.new_match(2, random.Random(0))
     state, events = engine.apply(state, Action("give", (0,), (1,)), random.Random(0))
     texts = " ".join(str(e.data.get("text")) for e in events)
-    assert "import os 0 '); print(1); ('" in texts and "{{ \u2029 print(3)" in texts
+    assert "import os 0 '); print(1); ('" in texts and "{{ \u00a0 print(3)" in texts
 
 
 @pytest.mark.parametrize("players", [2, 3])

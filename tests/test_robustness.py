@@ -64,8 +64,8 @@ def test_markup_in_titles_labels_and_card_names_is_printed_as_text(tmp_path):
 
 def test_markup_typed_at_the_prompt_is_explained_and_asked_again():
     """Typing `[/]` at a DTC prompt is a bad entry like any other: explained, asked again."""
-    result = CliRunner().invoke(main, ["run", str(DTC), "--seed", "1", "--human", "1", "--bots", "generic", "--players", "2"],
-                                input="[/]\n")
+    result = CliRunner().invoke(main, ["run", str(DTC), "--seed", "1", "--human", "1", "--bots", "generic", "--players", "2",
+                                       "--ask-always"], input="[/]\n")
     assert "'[/]' is not one of the options" in result.output
     assert "MarkupError" not in result.output and "Traceback" not in result.output
 
