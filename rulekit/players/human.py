@@ -46,7 +46,8 @@ class _Back(Exception):
 
 class _WholeLine(Exception):
     """A line naming the one option, typed at the first question asked straight away for
-    it (``offer 1 4 4``): it is read as a line typed at the options."""
+    it (the option's name, then its cards and values): it is read as a line typed at the
+    options."""
 
     def __init__(self, text: str):
         super().__init__(text)
