@@ -1,8 +1,8 @@
 """The games shipped with rulekit: the files of ``games/`` at the top of the repository,
 installed as the package data ``rulekit.games`` (``rulekit/games/NAME.rules``).
 
-A shipped game is known by its name, the stem of its file (``lugenbeutel``,
-``liars_dice``): ``rulekit run lugenbeutel`` plays ``games/lugenbeutel.rules`` from
+A shipped game is known by its name, the stem of its file (``NAME`` for
+``games/NAME.rules``): ``rulekit run NAME`` plays ``games/NAME.rules`` from
 wherever rulekit is installed. Only ``importlib.resources`` finds the files, so an
 installed wheel and a source checkout (an editable install, or ``rulekit`` imported from
 the top of the repository) read them alike.
@@ -30,9 +30,9 @@ atexit.register(_extracted.close)
 class ShippedGame:
     """One shipped game, as its file declares it (before any variant is applied)."""
 
-    #: the stem of its file, the name the commands take: "lugenbeutel"
+    #: the stem of its file, the name the commands take: "NAME" of "NAME.rules"
     name: str
-    #: its ``game "TITLE"``: "Lügenbeutel"
+    #: its ``game "TITLE"``: TITLE
     title: str
     #: its ``players LOW..HIGH`` (LOW = HIGH for ``players N``)
     players: tuple[int, int]
@@ -53,7 +53,7 @@ def _folder():
 
 
 def shipped_names() -> tuple[str, ...]:
-    """The names of the shipped games, sorted: ``("bluff", "coup", …)``; () when none is found.
+    """The names of the shipped games, sorted: ``("NAME1", "NAME2", …)``; () when none is found.
     Reads no file (quick enough for an error message)."""
     folder = _folder()
     try:
@@ -65,7 +65,7 @@ def shipped_names() -> tuple[str, ...]:
 
 def shipped_path(name: str) -> str | None:
     """The path of the shipped game called ``name`` (the stem of its file, exactly:
-    ``"lugenbeutel"``), or None when no shipped game has that name (a path such as
+    ``"NAME"`` for ``NAME.rules``), or None when no shipped game has that name (a path such as
     ``games/x`` or ``x.rules`` never names one). From a zipped install, the file is first
     extracted to a temporary file that lasts until the interpreter exits."""
     if name not in shipped_names():

@@ -223,8 +223,8 @@ def games():
     """List the games shipped with rulekit: name, title, players and variants.
 
     A name stands for the game's file in every command that takes a FILE
-    (`rulekit run lugenbeutel`, `rulekit explain coup --variant
-    first_player_one_coin`). On a terminal, a table; piped, one line per game,
+    (`rulekit run NAME`, `rulekit explain NAME --variant
+    VARIANT`). On a terminal, a table; piped, one line per game,
     its fields separated by tabs, after a header line (variants separated by
     commas).
     """

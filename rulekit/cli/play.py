@@ -122,7 +122,7 @@ def run(file, players, seed, variants, humans, ask_always, bots, think, log_path
     129) and the end of input at a prompt of --human (status 1); --log then
     holds what was played so far. `rulekit replay FILE.jsonl` plays a --log
     again and checks every event. FILE is a regular file of at most 1 MiB, or the
-    name of a shipped game (`rulekit games` lists them: `rulekit run lugenbeutel`);
+    name of a shipped game (`rulekit games` lists them; `rulekit run NAME`);
     no output may be FILE itself.
     """
     from rich.console import Console

@@ -159,7 +159,7 @@ _DECLARED = re.compile(rf"^[ \t]*({'|'.join(DECLARING)})[ \t]+({NAME})", re.M)
 
 def scan_declarations(text: str) -> list[Declaration]:
     """The names a text that does not parse seems to declare: each line that begins with a
-    declaring keyword and a name (``zone hand``, ``  card joker``), but a ``claim NAME``
+    declaring keyword and a name (``zone NAME``, ``  card NAME``), but a ``claim NAME``
     without a ``:`` further on its line (the statement that makes a claim); and on the same
     line, the symbols of ``symbols NAME: A < B`` and the action of ``turn NAME: action A``."""
     found = []

@@ -68,12 +68,8 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
     A choice of an ``exact`` option is legal as made, unchecked. The match judges: where
     the check (which answers from a state sampled from the view) finds nothing legal, a
     random choice goes to the match."""
-    options = list(decision.options if options is None else options)
-    first = options[:]
-    draw = rng.random
-    while options:
-        at = int(draw() * len(options))
-        option = options[at]
+    options = tuple(decision.options if options is None else options)
+    for option in _drawn(options, rng):
         for _ in range(tries):
             action = random_concrete(option, rng)
             if option.exact or decision.is_legal(action):
@@ -81,8 +77,18 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
         listed = _listed(decision, option)
         if listed:
             return rng.choice(listed)
-        del options[at]
-    return random_concrete(rng.choice(first), rng)
+    return random_concrete(rng.choice(options), rng)
+
+
+def _drawn(options, rng: random.Random):
+    """``options`` in a uniformly random order, each drawn (one ``rng.random()``) only when
+    the one before it had no legal choice: :func:`random_legal` and :func:`random_step`."""
+    left = list(options)
+    draw = rng.random
+    while left:
+        at = int(draw() * len(left))
+        yield left[at]
+        del left[at]
 
 
 def _listed(decision: Decision, option: Option) -> list:
@@ -106,12 +112,8 @@ def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> N
         IllegalAction: an ``exact`` option's choice was refused (the options are not those
             of ``live``), or no option has a legal choice.
     """
-    options = list(options)
-    draw = rng.random
     decision = None
-    while options:
-        at = int(draw() * len(options))
-        option = options[at]
+    for option in _drawn(options, rng):
         for _ in range(tries):
             action = random_concrete(option, rng)
             try:
@@ -126,7 +128,6 @@ def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> N
         if listed:
             engine.apply_in_place(live, rng.choice(listed), rng)
             return
-        del options[at]
     raise IllegalAction("no option has a legal choice")
 
 

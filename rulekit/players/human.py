@@ -19,7 +19,7 @@ DECLINE_WORDS = ("", "n", "no", "decline", "pass")
 BACK_WORD = "back"
 #: what a person types at any prompt to be asked at every window again
 ALWAYS_WORDS = ("always", "windows")
-COMMANDS = ("Type an option's number or name, or a whole move on one line (e.g. 'play 2x K 3'); at a "
+COMMANDS = ("Type an option's number or name, or a whole move on one line (the option, then its cards and values); at a "
             "question about cards or a value, 'back' returns to the options. Other commands: history "
             "(everything you have seen this match) · rules (the rulebook of the game) · help (this list) · "
             "always (be asked at every window again).")
@@ -36,7 +36,7 @@ WINDOW_HELP_NO_CARDS = "Enter: decline · never: not again this deal · never fo
 #: the check's answers to an action cut short after a choice (rulekit.engine.codegen's
 #: ``checker``): the choices still to come are missing, nothing is wrong with those made
 _INCOMPLETE = ("this action takes a different number of values", "choose which card, counting from the top")
-#: a count typed before a card's name: '2x', '2×' (alone), or '2xjoker' (the name after it)
+#: a count typed before a card's name: '2x', '2×' (alone), or '2xCARD' (the name after it)
 _TIMES = re.compile(r"^(\d{1,3})[x×](.*)$")
 
 
@@ -98,7 +98,7 @@ def grouped_text(engine: Engine, cards) -> str:
 
 def received_lines(engine: Engine, events, seat: int, n: int) -> list[str]:
     """What ``events`` put into the zones of ``seat`` from zones not its own, as that seat
-    sees it: '  you get 6, 2×joker in your hand' per zone (none for cards it may not see)."""
+    sees it: '  you get CARD, 2×CARD in your hand' per zone (none for cards it may not see)."""
     got: dict = {}
     for event in events:
         if event.kind not in ("move", "draw"):
@@ -188,7 +188,7 @@ class HumanPlayer:
 
     def history_lines(self, view: View, start: int = 0) -> list[str]:
         """The lines of this seat's history from event ``start``: its own actions marked
-        '(you)', each followed by the cards it chose ('  (you chose: 2, joker)'), which the
+        '(you)', each followed by the cards it chose ('  (you chose: CARD, CARD)'), which the
         others did not see but it did."""
         me, lines = view.seat, []
         mine = [(at, action) for at, action in self._mine if at >= start]
@@ -684,7 +684,7 @@ class HumanPlayer:
         return f"'{action.name}' is not possible now" + (f": {reason}" if reason else "")
 
     def _parse_cards(self, tokens: list, pool: list) -> tuple:
-        """The cards typed: by their names ('joker joker 2', '2x joker, 2', '2xjoker 2', in
+        """The cards typed: by their names ('A A B', '2x A, B', '2xA B', in
         any case, commas or spaces between, names of several words too, in brackets or not),
         or by their numbers in the listing; each card at most as often as the pool holds it.
 
@@ -795,7 +795,7 @@ def _for_the_match(words: list) -> tuple[list, bool]:
 
 def _with_counts(words: list, labels) -> list:
     """The words of a card entry with each count written before a name ('2x', '2×', the
-    '2x' of '2xjoker') as an int; a word that is itself a card's name stays a word."""
+    '2x' of '2xCARD') as an int; a word that is itself a card's name stays a word."""
     out: list = []
     for word in words:
         found = _TIMES.match(word)
