@@ -102,3 +102,94 @@ def test_every_step_is_handled_by_every_function_of_an_action(cls, writer):
     (a Require is the fall-through of the listing, whose other branches name theirs)."""
     names = source_names(getattr(Generator, writer))
     assert cls.__name__ in names, f"Generator.{writer} does not handle ir.{cls.__name__}"
+
+
+# ---------------------------------------------------------------- names, resolved once
+def naming_names(fn) -> set:
+    """The ``naming.X`` symbol classes the source of ``fn`` mentions."""
+    return set(re.findall(r"\bnaming\.([A-Z][A-Za-z]*)\b", inspect.getsource(fn)))
+
+
+#: what a name read as a value may stand for: each is given a kind by the compiler and a
+#: translation by the generator
+VALUE_SYMBOLS = {"Local", "Counter", "SeatSlot", "NumberedSeat", "Group", "SymbolValue"}
+#: what a name read as a set of seats may stand for
+SEAT_SET_SYMBOLS = {"Local", "Group", "Winners", "SeatSlot", "NumberedSeat"}
+#: what the target of set/add/subtract may stand for
+TARGET_SYMBOLS = {"Group", "SeatSlot", "Counter"}
+
+
+def test_every_symbol_class_is_one_a_resolver_makes():
+    made = set(re.findall(r"return ([A-Z][A-Za-z]*)\(", inspect.getsource(ir.names)))
+    declared = {n for n, c in vars(ir.names).items() if isinstance(c, type) and issubclass(c, ir.names.Symbol)}
+    assert made == declared - {"Symbol"}
+    assert VALUE_SYMBOLS | SEAT_SET_SYMBOLS | TARGET_SYMBOLS <= declared
+
+
+@pytest.mark.parametrize("reader, symbols", [
+    (Compiler.name, VALUE_SYMBOLS), (Generator.value_of, VALUE_SYMBOLS),
+    (Compiler.seat_set, SEAT_SET_SYMBOLS - {"Local", "Group", "Winners"}),    # the rest are sets as they are
+    (Generator.seats_var, SEAT_SET_SYMBOLS),
+    (Compiler.assign, TARGET_SYMBOLS), (Generator.st_Assign, TARGET_SYMBOLS),
+    (Generator.cpred, {"Local", "CardTest"})], ids=lambda x: getattr(x, "__qualname__", ""))
+def test_every_symbol_is_read_by_each_pass(reader, symbols):
+    missing = symbols - naming_names(reader)
+    assert not missing, f"{reader.__qualname__} does not handle naming.{', naming.'.join(sorted(missing))}"
+
+
+class _Table:
+    """A layout with one of each kind of name (as CompiledGame gives them)."""
+
+    counter_index = {"score": 0, "chips": 1}
+    seat_index = {"current": 0, "actor": 1, "claimant": 2, "dealer": 3}
+    group_index = {"folded": 0}
+    symbol_of = {"red": ("colour", 0), "blue": ("colour", 1)}
+    symbols = {"colour": ("red", "blue")}
+    flag_names = {"wild"}
+    card_names = {"ace"}
+
+    class game:
+        class _C:
+            def __init__(self, per_player):
+                self.per_player = per_player
+
+        counters = (_C(True), _C(False))
+
+
+def test_a_bound_value_hides_every_declaration_of_its_name():
+    n = ir.names
+    assert n.resolve_value(_Table, "score", {"score": "num"}) == n.Local("score", "num")
+    assert n.resolve_value(_Table, "score", {}) == n.Counter(0, True)
+    assert n.resolve_value(_Table, "chips", {}) == n.Counter(1, False)
+    assert n.resolve_value(_Table, "dealer", {}) == n.SeatSlot(3)
+    assert n.resolve_value(_Table, "folded", {}) == n.Group(0)
+    assert n.resolve_value(_Table, "blue", {}) == n.SymbolValue("colour", 1)
+    assert n.resolve_value(_Table, "P3", {}) == n.NumberedSeat(3)
+    assert n.resolve_value(_Table, "P0", {}) is None and n.resolve_value(_Table, "nothing", {}) is None
+
+
+def test_a_name_read_as_seats():
+    n = ir.names
+    assert n.resolve_seats(_Table, "p", {"p": "seat"}) == n.Local("p", "seat")
+    assert n.resolve_seats(_Table, "p", {"p": "num"}) is None              # a number is no set of seats
+    assert n.resolve_seats(_Table, "folded", {"folded": "num"}) == n.Group(0)
+    assert n.resolve_seats(_Table, "winners", {}) is None                  # known only in 'returns'
+    assert n.resolve_seats(_Table, "winners", {"$winners": "group"}) == n.Winners()
+    assert n.resolve_seats(_Table, "dealer", {}) == n.SeatSlot(3)
+    assert n.resolve_seats(_Table, "P2", {}) == n.NumberedSeat(2)
+    assert n.is_one_seat(_Table, "dealer", {}) and not n.is_one_seat(_Table, "folded", {})
+    assert not n.is_one_seat(_Table, "g", {"g": "group"})
+
+
+def test_names_in_card_conditions_targets_and_loops():
+    n = ir.names
+    assert n.resolve_card_test(_Table, "k", {"k": "kind"}) == n.Local("k", "kind")
+    assert n.resolve_card_test(_Table, "s", {"s": "sym:colour"}) == n.Local("s", "sym:colour")
+    assert n.resolve_card_test(_Table, "s", {"s": "num"}) is None
+    assert [n.resolve_card_test(_Table, x, {}) for x in ("wild", "ace", "red")] == [
+        n.CardTest("wild", "flag"), n.CardTest("ace", "card"), n.CardTest("red", "symbol")]
+    assert n.resolve_target(_Table, "folded", False) == n.Group(0)
+    assert n.resolve_target(_Table, "score", True) == n.Counter(0, True)
+    assert n.resolve_target(_Table, "dealer", True) is None                 # 'set dealer of P1' means nothing
+    assert n.resolve_loop(_Table, "colour", {}) == n.SymbolSet("colour")
+    assert n.resolve_loop(_Table, "colour", {"colour": "group"}) is None

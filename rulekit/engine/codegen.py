@@ -32,8 +32,9 @@ import attrs
 from typing import Callable
 
 from .. import ir
+from ..ir import names as naming
 from ..lang import model as m
-from .compile import (BOOL, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, _PLAYER_NAME, CompiledGame, Compiler, _seats_found,
+from .compile import (BOOL, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, CompiledGame, Compiler, _seats_found,
                       names_read, note_revealed)
 from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
 
@@ -140,27 +141,27 @@ class Generator:
         return self.ex_Name(node)
 
     def ex_Name(self, node):
-        name = node.name
+        return self.value_of(naming.resolve_value(self.cg, node.name, self.scope), node)
+
+    def value_of(self, sym, node) -> str | None:
+        """The Python expression of what a name stands for (see :mod:`rulekit.ir.names`)."""
         cg = self.cg
-        if name in self.scope:
-            return self.env.get(name) or f"ctx.locals[{name!r}]"
-        if name in cg.counter_index:
-            ci = cg.counter_index[name]
-            base = cg.counter_base(self.n)[ci]
-            if cg.game.counters[ci].per_player:
-                return f"ctx.counters[{base} + ctx.seats[{ACTOR}]]"
-            return f"ctx.counters[{base}]"
-        if name in cg.seat_index:
-            return f"ctx.seats[{cg.seat_index[name]}]"
-        if name in cg.group_index:
-            return f"tuple([s for s in ctx.groups[{cg.group_index[name]}] if not ctx.out[s]])"
-        if name in cg.symbol_of:
-            return repr(cg.symbol_of[name][1])
-        numbered = _PLAYER_NAME.match(name)
-        if numbered and int(numbered.group(1)) <= self.n:
-            return repr(int(numbered.group(1)) - 1)
-        if numbered and int(numbered.group(1)) <= cg.game.players[1]:
-            return f"no_seat({name!r}, ctx.n, {node.span.line})"     # a seat this player count lacks
+        match sym:
+            case naming.Local(name=name):
+                return self.env.get(name) or f"ctx.locals[{name!r}]"
+            case naming.Counter(index=index, per_player=per_player):
+                base = cg.counter_base(self.n)[index]
+                return f"ctx.counters[{base} + ctx.seats[{ACTOR}]]" if per_player else f"ctx.counters[{base}]"
+            case naming.SeatSlot(index=index):
+                return f"ctx.seats[{index}]"
+            case naming.Group(index=index):
+                return f"tuple([s for s in ctx.groups[{index}] if not ctx.out[s]])"
+            case naming.SymbolValue(value=value):
+                return repr(value)
+            case naming.NumberedSeat(number=number) if number <= self.n:
+                return repr(number - 1)
+            case naming.NumberedSeat(number=number) if number <= cg.game.players[1]:
+                return f"no_seat({node.name!r}, ctx.n, {node.span.line})"     # a seat this player count lacks
         return None
 
     def seat(self, node) -> str:
@@ -208,12 +209,9 @@ class Generator:
 
     def seats_except(self, node) -> str:
         other = node.other
-        name = other.name
-        single = other.kind == "var" and (self.scope.get(name) == SEAT or name not in self.scope
-                                          and name not in self.cg.group_index)
-        if node.base.kind == "everyone" and single:
+        if node.base.kind == "everyone" and other.kind == "var" and naming.is_one_seat(self.cg, other.name, self.scope):
             # everyone except a seat: clockwise from the seat's left
-            return f"clockwise(ctx, {self.seat(m.SeatName(name, span=other.span))}, 1)"
+            return f"clockwise(ctx, {self.seat(m.SeatName(other.name, span=other.span))}, 1)"
         return f"except_seats({self.seat_set(other)}, {self.seat_set(node.base)})"
 
     def seat_pairs(self, var: str, seats_node, value_node) -> str:
@@ -241,19 +239,17 @@ class Generator:
         return (f"[s for s in range(ctx.n) if ctx.votes[s] is not None and ctx.votes[s].name == {node.name!r}]")
 
     def seats_var(self, node) -> str | None:
-        name, typ = node.name, self.scope.get(node.name)
-        local = self.env.get(name) or f"ctx.locals[{name!r}]"
-        if typ == SEAT:
-            return f"single_seat(ctx, {local})"
-        if typ == GROUP:
-            return f"list({local})"
-        if name in self.cg.group_index:
-            return f"[s for s in ctx.groups[{self.cg.group_index[name]}] if not ctx.out[s]]"
-        if name == "winners" and "$winners" in self.scope:
-            return "list(ctx.winners)"          # the seats that won (in 'returns')
-        if name not in self.scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
-            seat = self.ex_Name(m.Name(name, span=node.span))
-            return None if seat is None else f"single_seat(ctx, {seat})"
+        match naming.resolve_seats(self.cg, node.name, self.scope):
+            case naming.Local(name=name, kind=kind):
+                local = self.env.get(name) or f"ctx.locals[{name!r}]"
+                return f"single_seat(ctx, {local})" if kind == SEAT else f"list({local})"
+            case naming.Group(index=index):
+                return f"[s for s in ctx.groups[{index}] if not ctx.out[s]]"
+            case naming.Winners():
+                return "list(ctx.winners)"          # the seats that won (in 'returns')
+            case naming.SeatSlot() | naming.NumberedSeat() as sym:
+                seat = self.value_of(sym, node)
+                return None if seat is None else f"single_seat(ctx, {seat})"
         return None
 
     def ex_CountOf(self, node):
@@ -287,20 +283,19 @@ class Generator:
             has = self.has_attr(node.attr)
             return f"({has}[k] and {col}[k] {_PY_COMPARE[node.op]} {self.ex(node.value)})"
         if isinstance(node, m.CpName):
-            name = node.name
-            typ = self.scope.get(name) or ""
-            if typ == KIND:
-                return f"({self.env.get(name) or f'ctx.locals[{name!r}]'} == k)"
-            if typ.startswith("sym:"):
-                return f"({self.symbol_columns(name)}[k] > 0)"
-            if name in cg.flag_names:
-                table = tuple(name in flags for flags in cg.kind_flags)
-            elif name in cg.card_names:
-                table = tuple(kind.card == name for kind in cg.kinds)
-            elif name in cg.symbol_of:
-                table = tuple(v > 0 for v in cg.attr_table[name])
-            else:
-                raise untranslated(node, f"the card condition {name!r}")
+            match naming.resolve_card_test(cg, node.name, self.scope):
+                case naming.Local(name=name, kind="kind"):
+                    return f"({self.env.get(name) or f'ctx.locals[{name!r}]'} == k)"
+                case naming.Local(name=name):
+                    return f"({self.symbol_columns(name)}[k] > 0)"          # a bound symbol
+                case naming.CardTest(name=name, what="flag"):
+                    table = tuple(name in flags for flags in cg.kind_flags)
+                case naming.CardTest(name=name, what="card"):
+                    table = tuple(kind.card == name for kind in cg.kinds)
+                case naming.CardTest(name=name, what="symbol"):
+                    table = tuple(v > 0 for v in cg.attr_table[name])
+                case _:
+                    raise untranslated(node, f"the card condition {node.name!r}")
             return f"{self.ref(table, 'kinds')}[k]"
         raise untranslated(node)
 
@@ -1028,10 +1023,10 @@ class Generator:
 
     def st_ForEach(self, node):
         cg = self.cg
-        name = node.seats.name
-        if node.seats.kind == "var" and name in cg.symbols and name not in self.scope:
-            return self.loop(node.var, self.ref(range(len(cg.symbols[name])), "R"), "sym:" + name, node.body,
-                             node.span.line)
+        over = naming.resolve_loop(cg, node.seats.name, self.scope) if node.seats.kind == "var" else None
+        if over is not None:            # each symbol of a set
+            return self.loop(node.var, self.ref(range(len(cg.symbols[over.name])), "R"), "sym:" + over.name,
+                             node.body, node.span.line)
         return self.loop(node.var, self.seat_set(node.seats), SEAT, node.body, node.span.line)
 
     def st_ForKinds(self, node):
@@ -1142,26 +1137,25 @@ class Generator:
         return [f"roll_dice_in(ctx, {self.selection(node.cards)}, faces)"]
 
     def st_Assign(self, node):
-        cg = self.cg
         t = node.target
-        if t.name in cg.group_index and t.seat is None:
-            if node.op != "+":
-                return None
-            return [f"add_to_group(ctx, {cg.group_index[t.name]}, {self.ex(node.value)})"]
-        value = self.ex(node.value)
-        if t.name in cg.seat_index and t.seat is None:
-            return [f"ctx.seats[{cg.seat_index[t.name]}] = {value}"]
-        ci = cg.counter_index[t.name]
-        base = cg.counter_base(self.n)[ci]
-        if cg.game.counters[ci].per_player:
-            seat = self.seat(t.seat) if t.seat is not None else f"ctx.seats[{ACTOR}]"
-            slot = f"{base} + {seat}"
-        else:
-            slot = str(base)
-        op = {"+": "+=", "-": "-=", "=": "="}[node.op]
-        if op == "=":
-            return [f"ctx.counters[{slot}] = {value}"]
-        return [f"slot = {slot}", f"ctx.counters[slot] {op} {value}"]
+        match naming.resolve_target(self.cg, t.name, t.seat is not None):
+            case naming.Group(index=index):
+                return [f"add_to_group(ctx, {index}, {self.ex(node.value)})"] if node.op == "+" else None
+            case naming.SeatSlot(index=index):
+                return [f"ctx.seats[{index}] = {self.ex(node.value)}"]
+            case naming.Counter(index=index, per_player=per_player):
+                value = self.ex(node.value)
+                base = self.cg.counter_base(self.n)[index]
+                if per_player:
+                    seat = self.seat(t.seat) if t.seat is not None else f"ctx.seats[{ACTOR}]"
+                    slot = f"{base} + {seat}"
+                else:
+                    slot = str(base)
+                op = {"+": "+=", "-": "-=", "=": "="}[node.op]
+                if op == "=":
+                    return [f"ctx.counters[{slot}] = {value}"]
+                return [f"slot = {slot}", f"ctx.counters[slot] {op} {value}"]
+        return None
 
     def st_LetValue(self, node):
         value = self.ex(node.value)

@@ -19,12 +19,12 @@ whatever the ``.rules`` file calls them.
 
 from __future__ import annotations
 
-import re
 from math import prod
 
 import attrs
 
 from .. import ir
+from ..ir import names as naming
 from ..lang import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
 from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, EndOfDeal, multiset_contains, remove_cards
@@ -50,9 +50,6 @@ def _comb(name: str) -> str:
 def base_type(typ):
     """A number with display names ("num:rank") is a number."""
     return NUM if typ is not None and typ.startswith("num:") else typ
-
-
-_PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 
 def shown_in(stmts, tracked: dict, procedures: dict, groups, seen: set):
@@ -386,11 +383,10 @@ class Compiler:
         if kind == "except":
             self.seat_set(node.base, scope)
             self.seat_set(node.other, scope)
-            single = node.other.kind == "var" and (scope.get(node.other.name) == SEAT or node.other.name not in scope
-                                                   and node.other.name not in self.cg.group_index)
-            if node.base.kind == "everyone" and single:
+            other = node.other
+            if node.base.kind == "everyone" and other.kind == "var" and naming.is_one_seat(self.cg, other.name, scope):
                 # everyone except a seat: clockwise from the seat's left, as people go round a table
-                self.seat(m.SeatName(node.other.name, span=node.other.span), scope)
+                self.seat(m.SeatName(other.name, span=other.span), scope)
             return
         if kind in ("highest", "lowest"):
             self.seat_values(node.name, node.base, node.cond, scope, NUM)
@@ -403,15 +399,17 @@ class Compiler:
                 self.err(f"no vote has a choice named '{node.name}'", node.span)
             return
         name = node.name
-        if name in scope and scope[name] in (SEAT, GROUP) or name in self.cg.group_index:
-            return
+        match naming.resolve_seats(self.cg, name, scope):
+            case naming.SeatSlot() | naming.NumberedSeat():
+                self.seat(m.SeatName(name, span=node.span), scope)
+                return
+            case None:
+                pass
+            case _:
+                return
         if name == "winners" and name not in scope:
-            if "$winners" not in scope:
-                self.err("'winners' names the seats that won the match: it is known only in 'returns'", node.span,
-                         "declare a group to keep a set of seats during the match")
-            return
-        if name not in scope and (name in self.cg.seat_index or _PLAYER_NAME.match(name)):
-            self.seat(m.SeatName(name, span=node.span), scope)
+            self.err("'winners' names the seats that won the match: it is known only in 'returns'", node.span,
+                     "declare a group to keep a set of seats during the match")
             return
         self.err(f"'{name}' is not a set of seats", node.span,
                  self.hint_for(name, list(self.cg.group_index))
@@ -427,25 +425,26 @@ class Compiler:
 
     # ------------------------------------------------------------ names
     def name(self, node: m.Name, scope) -> str | None:
-        """The kind of a bare name's value (None: unknown, reported)."""
+        """The kind of a bare name's value (None: unknown, reported); what the name stands
+        for is :func:`rulekit.ir.naming.resolve_value`'s answer."""
         name = node.name
         cg = self.cg
-        if name in scope:
-            return scope[name]
-        if name in cg.counter_index:
-            return self.counter_type(cg.game.counters[cg.counter_index[name]])
-        if name in cg.seat_index:
-            return SEAT
-        if name in cg.group_index:
-            return GROUP                  # a group's seats still in, passed to a procedure
-        if name in cg.symbol_of:
-            return _sym(cg.symbol_of[name][0])
-        numbered = _PLAYER_NAME.match(name)
-        if numbered:
-            high = cg.game.players[1]
-            if int(numbered.group(1)) - 1 >= high:
-                self.err(f"there is no {name}: this game is for at most {high} players", node.span)
-            return SEAT
+        match naming.resolve_value(cg, name, scope):
+            case naming.Local(kind=kind):
+                return kind
+            case naming.Counter(index=index):
+                return self.counter_type(cg.game.counters[index])
+            case naming.SeatSlot():
+                return SEAT
+            case naming.NumberedSeat(number=number):
+                high = cg.game.players[1]
+                if number > high:
+                    self.err(f"there is no {name}: this game is for at most {high} players", node.span)
+                return SEAT
+            case naming.Group():
+                return GROUP                  # a group's seats still in, passed to a procedure
+            case naming.SymbolValue(set=symbols):
+                return _sym(symbols)
         candidates = list(scope) + list(cg.counter_index) + list(cg.seat_index)
         hint = self.hint_for(name, candidates) or "declare it as a counter or a seat, or choose it in the action"
         if name in cg.attr_table:
@@ -937,10 +936,8 @@ class Compiler:
         cg = self.cg
         if isinstance(node, m.CpName):
             name = node.name
-            if scope.get(name) == KIND or (scope.get(name) or "").startswith("sym:"):
-                return           # a kind named by 'for each … in deck'; a chosen or claimed symbol
-            if name in cg.flag_names or name in cg.card_names or name in cg.symbol_of:
-                return
+            if naming.resolve_card_test(cg, name, scope) is not None:
+                return           # a flag, a card's name, a symbol; a bound kind or symbol
             if name in cg.attr_table:
                 self.err(f"'{name}' is a card attribute, not a condition: after 'is', a comparison goes "
                          f"in parentheses", node.span, f"write: is ({name} = …)")
@@ -1212,8 +1209,9 @@ class Compiler:
     def _stmt_ForEach(self, node, scope) -> None:
         """``for each NAME in SEATS { … }`` (or in a symbol set)."""
         inner = dict(scope)
-        if node.seats.kind == "var" and node.seats.name in self.cg.symbols and node.seats.name not in scope:
-            inner[node.var] = _sym(node.seats.name)      # for each value of a symbol set
+        over = naming.resolve_loop(self.cg, node.seats.name, scope) if node.seats.kind == "var" else None
+        if over is not None:
+            inner[node.var] = _sym(over.name)      # for each value of a symbol set
         else:
             self.seat_set(node.seats, scope)
             inner[node.var] = SEAT
@@ -1419,27 +1417,26 @@ class Compiler:
         t = node.target
         typ = self.expr(node.value, scope)
         op = node.op
-        if t.name in cg.group_index and t.seat is None:
-            if op != "+":
-                self.err(f"'{t.name}' is a group of seats: add a seat to it or remove one", node.span)
-                return
-            self.want(typ, SEAT, node.value)
-            self.shown_to_all(node.value, scope, "every seat sees who is in a group")
-            return
-        if t.name in cg.seat_index and t.seat is None:
-            if op != "=":
-                self.err(f"'{t.name}' is a seat: it can be set, not added to", node.span)
-            self.want(typ, SEAT, node.value)
-            return
-        if t.name not in cg.counter_index:
-            self.err(f"unknown counter or seat '{t.name}'", t.span,
-                     self.hint_for(t.name, list(cg.counter_index) + list(cg.seat_index)))
-            return
-        self.want(typ, NUM, node.value)
-        if t.seat is not None and not cg.game.counters[cg.counter_index[t.name]].per_player:
-            self.err(f"'{t.name}' is one counter for the whole table", t.span, f"write just '{t.name}'")
-        if t.seat is not None:
-            self.seat(t.seat, scope)
+        match naming.resolve_target(cg, t.name, t.seat is not None):
+            case naming.Group():
+                if op != "+":
+                    self.err(f"'{t.name}' is a group of seats: add a seat to it or remove one", node.span)
+                    return
+                self.want(typ, SEAT, node.value)
+                self.shown_to_all(node.value, scope, "every seat sees who is in a group")
+            case naming.SeatSlot():
+                if op != "=":
+                    self.err(f"'{t.name}' is a seat: it can be set, not added to", node.span)
+                self.want(typ, SEAT, node.value)
+            case naming.Counter(per_player=per_player):
+                self.want(typ, NUM, node.value)
+                if t.seat is not None and not per_player:
+                    self.err(f"'{t.name}' is one counter for the whole table", t.span, f"write just '{t.name}'")
+                if t.seat is not None:
+                    self.seat(t.seat, scope)
+            case None:
+                self.err(f"unknown counter or seat '{t.name}'", t.span,
+                         self.hint_for(t.name, list(cg.counter_index) + list(cg.seat_index)))
 
     # ------------------------------------------------------------ actions
     def action(self, node: m.Action, index: int, scope, kind: str) -> CompiledAction:

@@ -13,11 +13,8 @@ The analysis is conservative: a construct it does not know reads something hidde
 
 from __future__ import annotations
 
-import re
-
+from ..ir.names import PLAYER_NAME
 from ..lang import model as m
-
-_PLAYER_NAME = re.compile(r"P([1-9][0-9]*)$")
 
 #: expressions that read nothing of the state a seat could not see, whatever they hold
 #: (what they hold is judged on its own)
@@ -64,7 +61,7 @@ class _Reader:
         return True
 
     def name(self, name: str, names) -> bool:
-        if name in names or name in self.fixed or _PLAYER_NAME.match(name):
+        if name in names or name in self.fixed or PLAYER_NAME.match(name):
             return True
         counter = self.counters.get(name)
         # a bare per-player counter is the deciding seat's own
