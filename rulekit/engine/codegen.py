@@ -34,7 +34,7 @@ from typing import Callable
 from .. import ir
 from ..ir import names as naming
 from ..lang import model as m
-from .compile import (BOOL, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, CompiledGame, Compiler, _seats_found,
+from .compile import (BOOL, CONFLICT, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, CompiledGame, Compiler, _seats_found,
                       names_read, note_revealed)
 from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
 
@@ -163,6 +163,18 @@ class Generator:
             case naming.NumberedSeat(number=number) if number <= cg.game.players[1]:
                 return f"no_seat({node.name!r}, ctx.n, {node.span.line})"     # a seat this player count lacks
         return None
+
+    def kind_of(self, node) -> str | None:
+        """The kind the compiler found for ``node`` (a let's value, a text's part, what
+        'has' tests: see ``Compiler.kinds``); the generator does not check it again.
+
+        Raises:
+            RuntimeError: the compiler noted no single kind for it (a defect of rulekit).
+        """
+        noted = self.comp.kinds.get(id(node))
+        if noted is None or noted[0] is not node or noted[1] == CONFLICT:
+            raise untranslated(node, "an expression whose kind the compiler did not note once")
+        return noted[1]
 
     def seat(self, node) -> str:
         if isinstance(node, m.Neighbour):
@@ -463,7 +475,7 @@ class Generator:
         if isinstance(value, m.TableValue) and value.name in cg.combinations and value.name not in cg.tables:
             args = _tuple([self.ex(a) for a in value.args]) if value.args else "()"
             return f"combination_holds({selection}, COMBINATION_PARTS[{cg.combinations[value.name]}], {args})"
-        typ = self.comp.expr(value, self.scope) or ""
+        typ = self.kind_of(value) or ""
         if not typ.startswith("comb:"):
             return None
         return f"has_combination({selection}, COMBINATIONS[{cg.combination_kinds[typ[5:]]}].cards({self.ex(value)}))"
@@ -1062,7 +1074,7 @@ class Generator:
                 continue
             if self.comp.secret_in(part, self.scope.get("$revealed", frozenset())) is not None:
                 continue
-            pieces.append(self.shown(self.comp.expr(part, self.scope), self.ex(part)))
+            pieces.append(self.shown(self.kind_of(part), self.ex(part)))
         return f"''.join({_tuple(pieces)})" if pieces else "''"
 
     def shown(self, typ: str | None, value: str) -> str:
@@ -1159,7 +1171,7 @@ class Generator:
 
     def st_LetValue(self, node):
         value = self.ex(node.value)
-        self.scope[node.name] = self.comp.expr(node.value, self.scope)
+        self.scope[node.name] = self.kind_of(node.value)
         return [f"ctx.locals[{node.name!r}] = {value}"]
 
     def selection(self, node) -> str:

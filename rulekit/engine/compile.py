@@ -32,6 +32,8 @@ from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, EndOfDeal, mult
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 #: a seat chosen ``or nobody``: usable as a seat only where ``not NAME is nobody`` holds
 MAYBE_SEAT = "seat?"
+#: the kind noted for an expression checked twice with different kinds (see Compiler.noted)
+CONFLICT = "?conflict"
 #: the scope's key of {name: what its value reads that some seat may not see} (see secret_of)
 SECRET = "$secret"
 BUILTIN_SEATS = ("current", "actor", "claimant")
@@ -339,11 +341,22 @@ class Compiler:
         self.problems = cg.problems
         self.ask_frames: dict = {}    # each 'ask' and its scope -> (continuation index, names it keeps, phase name)
         self.ask_blocks: dict = {}    # continuation index -> ('then' block, its scope)
+        #: id(node) -> (node, kind) of each expression whose kind the generator reads (a
+        #: let's value, a text's part, what 'has' tests): checked once, here
+        self.kinds: dict = {}
 
     def err(self, message: str, span: Span, hint: str | None = None):
         problem = Problem(message, span, hint)
         if problem not in self.problems:        # a part checked twice (a seat set and the seat it names)
             self.problems.append(problem)
+
+    def noted(self, node, kind: str | None) -> str | None:
+        """``kind``, noted as the kind of ``node`` for the generator (see ``kinds``); a node
+        checked again with another kind is noted as having none (the generator then
+        refuses it)."""
+        seen = self.kinds.get(id(node))
+        self.kinds[id(node)] = (node, kind if seen is None or seen[1] == kind else CONFLICT)
+        return kind
 
     def hint_for(self, name, candidates):
         return suggest(name, candidates)
@@ -608,7 +621,7 @@ class Compiler:
         if isinstance(v, m.TableValue) and v.name in self.cg.combinations and v.name not in self.cg.tables:
             self.combination_args(v, scope)
             return BOOL
-        typ = self.expr(v, scope)
+        typ = self.noted(v, self.expr(v, scope))
         if typ is not None and not typ.startswith("comb:"):
             self.err("'has' tests a combination, and this is not one", v.span,
                      "write 'CARDS has C' with C a value of a 'combinations' order (a claim's or a chosen "
@@ -1083,7 +1096,7 @@ class Compiler:
                          "a text may show what the whole table sees: a number of cards (count of ZONE), "
                          "public counters, seats, the claim's values")
                 continue
-            self.expr(part, scope)
+            self.noted(part, self.expr(part, scope))
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope) -> None:
@@ -1252,7 +1265,7 @@ class Compiler:
     def _stmt_LetValue(self, node, scope) -> None:
         """``let NAME = EXPR``; a value that reads what some seat may not see makes the name
         secret for the rest of the block (see :meth:`secret_of`)."""
-        scope[node.name] = self.expr(node.value, scope)
+        scope[node.name] = self.noted(node.value, self.expr(node.value, scope))
         secret = self.secret_of(node.value, scope)
         if secret is not None:
             scope[SECRET] = {**scope.get(SECRET, {}), node.name: secret}
