@@ -351,7 +351,7 @@ class Engine:
         ctx.deal = 1
         ctx.phase = -2
         ctx.stack = ()
-        for i, init in enumerate(self.pieces(players).seat_inits):
+        for i, init in enumerate((self._programs.get(players) or self.program(players)).seat_inits):
             if init == "random":
                 ctx.seats[3 + i] = rng.randrange(players)
                 ctx.events.append(("pick", None, {"seat": self.cg.seat_names[3 + i], "value": ctx.seats[3 + i]}))
@@ -456,13 +456,19 @@ class Engine:
 
     def _options_of(self, ctx: Ctx, phase, texts: bool) -> tuple:
         """The options of the actor of ``ctx`` in ``phase`` (a window's 'decline' included)."""
-        made = []
-        for a, make in zip(phase.actions, (self._programs.get(ctx.n) or self.program(ctx.n)).options[phase.index]):
-            opt = make(ctx)
-            if opt is not None:
-                made.append(self._with_texts(ctx, a, opt) if texts else opt)
-        options = tuple(made)
-        if (phase.kind == "first" or phase.kind == "each") and self._forced(ctx, phase) is None:
+        prog = self._programs.get(ctx.n) or self.program(ctx.n)
+        if texts:
+            made = []
+            for a, make in zip(phase.actions, prog.options[phase.index]):
+                opt = make(ctx)
+                if opt is not None:
+                    made.append(self._with_texts(ctx, a, opt))
+            options = tuple(made)
+        else:
+            options = tuple([opt for make in prog.options[phase.index] if (opt := make(ctx)) is not None])
+        kind = phase.kind
+        if (kind == "first" or kind == "each") and \
+                (prog.forced[phase.index] is None or prog.forced[phase.index](ctx) is None):
             options = options + (_DECLINE_OPTION,)
         return options
 
@@ -595,20 +601,26 @@ class Engine:
         ``budget`` caps how many candidate choices of each action are examined; ``action``
         lists the choices of the action of that name alone ("decline" for a window's).
         """
-        if state.phase < 0:
+        index = state.phase
+        if index < 0:
             return []
-        phase = self.cg.phase_list[state.phase]
+        phase = self.cg.phase_list[index]
+        kind = phase.kind
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)     # conditions only read it
-        ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        ctx.seats[ACTOR] = state.seats[CURRENT] if kind == "turn" else state.poll[0]
         out: list[Action] = []
-        declines = (action is None or action == DECLINE) and phase.kind in ("first", "each")
+        declines = (action is None or action == DECLINE) and (kind == "first" or kind == "each")
         prog = self._programs.get(state.n) or self.program(state.n)
         if limit is None and budget is None and not largest_first:
-            listers = prog.listers[state.phase]
+            listers = prog.listers[index]
             if listers is not None:         # the fast path: every action listed by generated code
-                for a, lister in zip(phase.actions, listers):
-                    if action is None or a.name == action:
+                if action is None:
+                    for lister in listers:
                         lister(ctx, out)
+                else:
+                    for a, lister in zip(phase.actions, listers):
+                        if a.name == action:
+                            lister(ctx, out)
                 if declines and self._forced(ctx, phase) is None:
                     out.append(DECLINE_ACTION)
                 return out
@@ -627,7 +639,42 @@ class Engine:
 
     def is_legal(self, state: State, action: Action) -> bool:
         """Whether the deciding seat may take ``action`` now: ``why_illegal(...) is None``."""
-        return self.why_illegal(state, action) is None
+        if state.phase < 0:
+            return False
+        phase = self.cg.phase_list[state.phase]
+        name = action.name
+        if name == DECLINE:
+            return self.why_illegal(state, action) is None
+        a = phase.by_name.get(name)
+        if a is None:
+            return False
+        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
+        ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        return (self._programs.get(state.n) or self.program(state.n)).check_of[a](ctx, action) is None
+
+    def legal_test(self, state: State) -> Callable[[Action], bool]:
+        """A function of an action: :meth:`is_legal` in ``state`` (whose match is not over),
+        with one reading of the state for every action tested (a bot drawing random
+        choices until one is legal). The function holds ``state``: give it only to whoever
+        may read that state."""
+        phase = self.cg.phase_list[state.phase]
+        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
+        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
+        check_of = (self._programs.get(state.n) or self.program(state.n)).check_of
+        by_name = phase.by_name
+        seats = state.seats[:ACTOR] + (seat,) + state.seats[ACTOR + 1:]
+
+        def test(action: Action) -> bool:
+            name = action.name
+            if name == DECLINE:
+                return self.why_illegal(state, action) is None
+            a = by_name.get(name)
+            if a is None:
+                return False
+            ctx.seats = list(seats)         # as a new reading of the state has them
+            ctx.work = 0
+            return check_of[a](ctx, action) is None
+        return test
 
     def why_illegal(self, state: State, action: Action) -> str | None:
         """None if ``action`` is legal now, else a sentence saying why not."""
@@ -747,7 +794,7 @@ class Engine:
             reason = self._decline_reason(ctx, phase, action)
         else:
             a = phase.by_name.get(action.name)
-            reason = self._no_such_action(phase, action) if a is None else self._judge(ctx, a, action, prog)
+            reason = self._no_such_action(phase, action) if a is None else prog.check_of[a](ctx, action)
         if reason is not None:
             raise IllegalAction(reason)
         ctx.rng = rng
@@ -774,7 +821,13 @@ class Engine:
                                                 "text": self._label(ctx, a) if ctx.texts else None,
                                                 "ncards": len(action.cards)}))
         ctx.goto = None
-        self._run(ctx, prog.bodies[phase.index][a.index])
+        try:
+            prog.bodies[phase.index][a.index](ctx)
+        except EndOfDeal:
+            ctx.goto = None
+            self._end_deal(ctx)
+        except EndOfTurn:
+            self._end_turn(ctx)
         if ctx.phase == -1 or body_only:
             return
         if ctx.goto is None and kind == "each":
@@ -966,12 +1019,13 @@ class Engine:
     def _advance_poll(self, ctx: Ctx, phase) -> None:
         """Skip seats that could do nothing; when nobody is left, close the window or vote."""
         saved = ctx.seats[ACTOR]
+        makers = (self._programs.get(ctx.n) or self.program(ctx.n)).options[phase.index]
         while ctx.poll:
             if ctx.out[ctx.poll[0]]:            # knocked out while the window was open
                 ctx.poll = ctx.poll[1:]
                 continue
             ctx.seats[ACTOR] = ctx.poll[0]
-            if self._open[phase.index] or any(self._can_take(ctx, a) for a in phase.actions):
+            if self._open[phase.index] or any(make(ctx) is not None for make in makers):
                 ctx.seats[ACTOR] = saved
                 return
             ctx.poll = ctx.poll[1:]
@@ -1258,7 +1312,10 @@ class Engine:
 
 
 def _context(state: State, zones, counters, rng) -> Ctx:
-    ctx = Ctx()
+    """A :class:`Ctx` of ``state`` with these zones, counters and generator: its other slots
+    as ``Ctx()`` sets them (made here, without a call to ``Ctx.__init__``: a context is
+    made for every check)."""
+    ctx = _bare(Ctx)
     # one unpacking of the fields (reading them by name costs a call each)
     n, _, _, seats, ctx.phase, ctx.poll, ctx.votes, ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups, _, \
         out, ctx.stack = state
@@ -1268,7 +1325,19 @@ def _context(state: State, zones, counters, rng) -> Ctx:
     ctx.seats = list(seats)
     ctx.out = out or (0,) * n
     ctx.rng = rng
+    # as Ctx.__init__
+    ctx.texts = True
+    ctx.over = False
+    ctx.calls = ctx.work = ctx.deals_run = 0
+    ctx.made = ctx.asker = ctx.focus = ctx.goto = None
+    ctx.locals = {}
+    ctx.chosen = ()
+    ctx.chosen_zone = -1
+    ctx.events = []
     return ctx
+
+
+_bare = object.__new__
 
 
 def _place_text(value) -> str:
@@ -1315,8 +1384,14 @@ def multisets(pool: tuple, low: int, high: int, largest_first: bool = False) -> 
             yield from rec(i + 1, left - c, acc + [k] * c)
 
     sizes = range(high, low - 1, -1) if largest_first else range(low, high + 1)
+    total = len(pool)
     for size in sizes:
-        yield from rec(0, size, [])
+        if size == total:               # the only choice: every card (no recursion for it)
+            yield tuple(sorted(pool))
+        elif size == 0:
+            yield ()
+        elif size > 0:
+            yield from rec(0, size, [])
 
 
 def count_multisets(pool: tuple, low: int, high: int) -> int:

@@ -12,6 +12,9 @@ from collections import Counter
 from itertools import chain, repeat
 
 from .core import Engine, State, View, acting_seats, seen_counters
+from .runtime import CURRENT
+
+_new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 
 
 #: per engine (held weakly), per player count: (the deck as (kinds, copies) in the order of
@@ -132,12 +135,28 @@ def masked_state(engine: Engine, view: View) -> State:
 def seat_masked_state(engine: Engine, state: State, seat: int) -> State:
     """``masked_state(engine, engine.view(state, seat))``, made without the view: for a
     seat whose player reads none."""
-    n = state.n
-    prog = engine.program(n)
-    decider = engine.decider(state) if state.phase >= 0 else None
-    return State(n, _filled(prog.view_zones(state.zones, seat)), seen_counters(prog.view_counters(state.counters, seat)),
-                 acting_seats(state.seats, decider), state.phase, tuple(state.poll), (None,) * n, state.claim, state.claimed, (),
-                 state.deal, state.groups, (), state.out or (0,) * n, state.stack)
+    n, zones, counters, seats, phase, poll, _, claim, claimed, _, deal, groups, _, out, stack = state
+    prog = engine._programs.get(n) or engine.program(n)
+    decider = engine.decider(state) if phase >= 0 else None
+    return _new(State, (n, _filled(prog.view_zones(zones, seat)),
+                        seen_counters(prog.view_counters(counters, seat)) if counters else (),
+                        acting_seats(seats, decider), phase, tuple(poll), (None,) * n, claim, claimed, (),
+                        deal, groups, (), out or (0,) * n, stack))
+
+
+def copy_masked_state(engine: Engine, live, seat: int) -> State:
+    """``seat_masked_state(engine, engine.snapshot(live), seat)`` of a working copy ``live``
+    (see ``Engine.working_copy``) whose match is not over, made without the snapshot; it
+    shares nothing that changes with the copy."""
+    n = live.n
+    prog = engine._programs.get(n) or engine.program(n)
+    phase = live.phase
+    seats = tuple(live.seats)
+    decider = seats[CURRENT] if engine.cg.phase_list[phase].kind == "turn" else live.poll[0]
+    return _new(State, (n, _filled(prog.view_zones(tuple(live.zones), seat)),
+                        seen_counters(prog.view_counters(tuple(live.counters), seat)) if live.counters else (),
+                        acting_seats(seats, decider), phase, tuple(live.poll), (None,) * n, live.claim, live.claimed,
+                        (), live.deal, live.groups, (), live.out or (0,) * n, live.stack))
 
 
 def _filled(rows) -> tuple:

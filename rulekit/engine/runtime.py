@@ -14,6 +14,7 @@ import functools
 import itertools
 import math
 import operator
+import random
 from fractions import Fraction
 from typing import Callable
 
@@ -86,6 +87,71 @@ def loop_values(ctx, values, line: int):
     return values
 
 
+def _below(getrandbits, n: int) -> int:
+    """A uniform integer in 0..n-1 as ``random.Random._randbelow`` draws it (``n`` >= 1)."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _native_draws() -> bool:
+    """Whether :func:`_below` draws as ``random.Random``'s own ``shuffle`` and ``randint``
+    do in this Python (checked once, on a few seeds)."""
+    for seed in range(3):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        cards = list(range(40))
+        theirs.shuffle(cards)
+        if _shuffled(mine.getrandbits, list(range(40))) != cards:
+            return False
+        bits = mine.getrandbits
+        if [1 + _below(bits, s) for s in (1, 2, 3, 6, 8, 13, 100)] != \
+                [theirs.randint(1, s) for s in (1, 2, 3, 6, 8, 13, 100)]:
+            return False
+    return True
+
+
+def _shuffled(getrandbits, cards: list) -> list:
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+_NATIVE: list = []          # [whether the draws above are random.Random's], once checked
+
+
+def _native(rng) -> bool:
+    """Whether ``rng`` is a ``random.Random`` (not a subclass) whose draws :func:`_below` and
+    :func:`_shuffled` make with the same results, fewer Python calls."""
+    if type(rng) is not random.Random:
+        return False
+    if not _NATIVE:
+        _NATIVE.append(_native_draws())
+    return _NATIVE[0]
+
+
+def shuffle_in_place(rng, cards: list) -> None:
+    """``rng.shuffle(cards)``: the same draws and the same order (a ``random.Random`` is
+    shuffled here, with one call per card less)."""
+    if _native(rng):
+        _shuffled(rng.getrandbits, cards)
+    else:
+        rng.shuffle(cards)
+
+
+def rand_face(rng, sides: int) -> int:
+    """``rng.randint(1, sides)``, the same draw (cheaper for a ``random.Random``)."""
+    if _native(rng):
+        return 1 + _below(rng.getrandbits, sides)
+    return rng.randint(1, sides)
+
+
 #: the events of a step nobody reads: appending to it keeps nothing (a deque of length 0)
 NO_EVENTS = collections.deque(maxlen=0)
 
@@ -100,6 +166,7 @@ class Ctx:
                  "deals_run", "texts", "made", "work")
 
     def __init__(self):
+        # (rulekit.engine.core._context sets these too, without this call: keep them alike)
         self.texts = True             # render the texts of events (labels, claims, logs)
         self.over = False
         self.calls = 0                # procedures running inside one another
@@ -230,11 +297,13 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
             carried += tuple([(v, d, cards, False) for v, s, cards, g in ctx.known
                               if s == slot and (whole or g)])
         zones[slot] = left
-        touch(ctx, slot)
+        if ctx.known or ctx.claimed is not None and ctx.claimed[0] == slot:
+            touch(ctx, slot)
         moved.extend(ks)
     if moved:
         zones[d] = (tuple(moved) + zones[d]) if bottom else (zones[d] + tuple(moved))
-        touch(ctx, d, added=True)
+        if ctx.known or ctx.claimed is not None and ctx.claimed[0] == d:
+            touch(ctx, d, added=True)
         if own and ctx.chosen_zone >= 0 and cg.keeper(ctx.chosen_zone, d, ctx.n) == ctx.seats[ACTOR] >= 0:
             # the actor remembers the cards he laid or passed face down
             carried += ((ctx.seats[ACTOR], d, tuple(moved), lay),)
@@ -274,7 +343,7 @@ def refill_zone(ctx, cg, s: int, refill: int) -> None:
     r = cg.zone_base(ctx.n)[refill]
     if zones[r]:
         cards = list(zones[r])
-        ctx.rng.shuffle(cards)
+        shuffle_in_place(ctx.rng, cards)
         zones[s] = tuple(cards)
         zones[r] = ()
         touch(ctx, r)
@@ -303,9 +372,10 @@ def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
             zones[s] = zones[s][:-1]
         got = tuple(got)
     if got:
-        touch(ctx, s)
         zones[d] = zones[d] + got
-        touch(ctx, d, added=True)
+        if ctx.known or ctx.claimed is not None and ctx.claimed[0] in (s, d):
+            touch(ctx, s)
+            touch(ctx, d, added=True)
     if ctx.events is not NO_EVENTS:
         ctx.events.append(("draw", None, {"to": d, "from": s, "cards": got, "wanted": want}))
 
@@ -393,7 +463,11 @@ def roll_dice_in(ctx, picked, faces: tuple) -> None:
         dice = [k for k in ks if faces[k] is not None]
         if not dice:
             continue
-        rolled = tuple([faces[k][0] + rng.randint(1, faces[k][1]) - 1 for k in dice])
+        if _native(rng):
+            bits = rng.getrandbits
+            rolled = tuple([faces[k][0] + _below(bits, faces[k][1]) for k in dice])
+        else:
+            rolled = tuple([faces[k][0] + rng.randint(1, faces[k][1]) - 1 for k in dice])
         zone = ctx.zones[slot]
         # the dice are part of the zone: as many as it holds, they are all of it
         ctx.zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
@@ -672,7 +746,7 @@ def first_seat(found: list, line: int) -> int:
 
 def roll_die(ctx, sides: int, die: str) -> int:
     """``roll DIE``: a face from 1 to ``sides``, recorded as a roll event."""
-    value = ctx.rng.randint(1, sides)
+    value = rand_face(ctx.rng, sides)
     ctx.events.append(("roll", None, {"die": die, "value": value}))
     return value
 
@@ -769,20 +843,22 @@ def deal_cards(ctx, cg, s: int, zi: int, wanted: int, refill: int | None = None)
     base = cg.zone_base(ctx.n)[zi]
     # zone instance -> the cards it got, in the order dealt: only for an event someone reads
     dealt: dict | None = {} if ctx.events is not NO_EVENTS else None
+    zones = ctx.zones
     for _ in range(wanted):
-        if not ctx.zones[s] and refill is not None:
+        if not zones[s] and refill is not None:
             refill_zone(ctx, cg, s, refill)
-        if not ctx.zones[s]:
+        if not zones[s]:
             break                # the source is empty: nothing more to deal
         for seat in in_play(ctx):
-            if not ctx.zones[s] and refill is not None:
+            if not zones[s] and refill is not None:
                 refill_zone(ctx, cg, s, refill)
-            if not ctx.zones[s]:
+            if not zones[s]:
                 break
-            card = ctx.zones[s][-1]
-            ctx.zones[s] = ctx.zones[s][:-1]
-            ctx.zones[base + seat] = ctx.zones[base + seat] + (card,)
-            touch(ctx, base + seat, added=True)
+            card = zones[s][-1]
+            zones[s] = zones[s][:-1]
+            zones[base + seat] = zones[base + seat] + (card,)
+            if ctx.known or ctx.claimed is not None and ctx.claimed[0] == base + seat:
+                touch(ctx, base + seat, added=True)
             if dealt is not None:
                 dealt.setdefault(base + seat, []).append(card)
     touch(ctx, s)
@@ -805,22 +881,24 @@ def shuffle_zone(ctx, d: int, picked: list | None) -> None:
         ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
         touch(ctx, slot)
         cards.extend(ks)
-    ctx.rng.shuffle(cards)
-    ctx.zones[d] = tuple(cards)
+    shuffle_in_place(ctx.rng, cards)
+    ctx.zones[d] = order = tuple(cards)
     touch(ctx, d)
-    ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": tuple(cards)}))
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": order}))
 
 
 def gather_cards(ctx, d: int, faces: tuple) -> None:
     """``gather all cards into ZONE``: every card (not the dice) of every other zone joins
     zone instance ``d``; what was known of where cards are is forgotten."""
     cards = []
-    for slot, zone in enumerate(ctx.zones):
+    zones = ctx.zones
+    for slot, zone in enumerate(zones):
         if slot != d and zone:
-            dice = tuple(k for k in zone if faces[k] is not None)
-            cards.extend(k for k in zone if faces[k] is None)
-            ctx.zones[slot] = dice
-    ctx.zones[d] = ctx.zones[d] + tuple(cards)
+            dice = tuple([k for k in zone if faces[k] is not None])
+            cards.extend([k for k in zone if faces[k] is None] if dice else zone)
+            zones[slot] = dice
+    zones[d] = zones[d] + tuple(cards)
     ctx.claimed = None
     ctx.known = ()
 

@@ -50,15 +50,18 @@ def random_concrete(option: Option, rng: random.Random) -> Action:
     """A random concrete action of an option: a uniformly random number of cards, then a
     uniformly random choice of that many, and uniformly random values (each draw one
     ``rng.random()``)."""
-    cards: tuple = ()
+    name, _, pool, low, high, params, _, _, _ = option
+    if pool is None:
+        if not params:
+            return _new(Action, (name, (), ()))
+        draw = rng.random
+        return _new(Action, (name, (), tuple([values[int(draw() * len(values))] for _, values in params])))
     draw = rng.random
-    if option.cards is not None:
-        low = option.low
-        top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
-        size = low + int(draw() * (top - low + 1))
-        cards = tuple(sorted(sample(rng, option.cards, size)))
-    params = tuple([values[int(draw() * len(values))] for _, values in option.params]) if option.params else ()
-    return _new(Action, (option.name, cards, params))
+    top = len(pool) if high is None or high > len(pool) else high
+    size = low + int(draw() * (top - low + 1))
+    cards = tuple(sorted(sample(rng, pool, size)))
+    chosen = tuple([values[int(draw() * len(values))] for _, values in params]) if params else ()
+    return _new(Action, (name, cards, chosen))
 
 
 def random_legal(decision: Decision, rng: random.Random, options=None, tries: int = 30) -> Action:
@@ -69,10 +72,15 @@ def random_legal(decision: Decision, rng: random.Random, options=None, tries: in
     the check (which answers from a state sampled from the view) finds nothing legal, a
     random choice goes to the match."""
     options = tuple(decision.options if options is None else options)
+    legal = None
     for option in _drawn(options, rng):
+        if option.exact:
+            return random_concrete(option, rng)
+        if legal is None:
+            legal = decision.legal if decision.legal is not None else decision.is_legal
         for _ in range(tries):
             action = random_concrete(option, rng)
-            if option.exact or decision.is_legal(action):
+            if legal(action):
                 return action
         listed = _listed(decision, option)
         if listed:
