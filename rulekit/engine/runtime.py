@@ -265,14 +265,16 @@ def multiset_contains(pool: tuple, cards) -> bool:
     return True
 
 
-def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool,
+def move_cards(ctx, keepers: dict, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool,
                checked: bool = False) -> None:
     """``move``: the cards of the selection ``picked`` [(zone instance, kinds)] go to zone
     instance ``d`` (to its bottom when ``bottom``; ``lay``: they become the claimed cards).
     What is known of them moves along when everyone can tell which cards moved (``whole``
     a zone, or the claimed ``group``); the actor remembers the cards he moved face down
-    from his own zone (``own``: the chosen cards). ``checked``: the cards are known to be
-    in their zones (the action's check found them there and nothing moved since)."""
+    from his own zone (``own``: the chosen cards; ``keepers``: {(zone instance, zone
+    instance): the seat that still knows cards moved face down from the first to the
+    second}, the module's ``KEEPERS``). ``checked``: the cards are known to be in their
+    zones (the action's check found them there and nothing moved since)."""
     zones = ctx.zones
     moved = []
     carried = ()
@@ -304,7 +306,7 @@ def move_cards(ctx, cg, picked, d: int, bottom: bool, lay: bool, whole: bool, gr
         zones[d] = (tuple(moved) + zones[d]) if bottom else (zones[d] + tuple(moved))
         if ctx.known or ctx.claimed is not None and ctx.claimed[0] == d:
             touch(ctx, d, added=True)
-        if own and ctx.chosen_zone >= 0 and cg.keeper(ctx.chosen_zone, d, ctx.n) == ctx.seats[ACTOR] >= 0:
+        if own and ctx.chosen_zone >= 0 and keepers.get((ctx.chosen_zone, d), -1) == ctx.seats[ACTOR] >= 0:
             # the actor remembers the cards he laid or passed face down
             carried += ((ctx.seats[ACTOR], d, tuple(moved), lay),)
         if carried:
@@ -336,11 +338,10 @@ def swap_zones(ctx, a: int, b: int) -> None:
         ctx.events.append(("move", None, {"to": a, "cards": second, "from": [b] if second else [], "lay": False}))
 
 
-def refill_zone(ctx, cg, s: int, refill: int) -> None:
-    """An empty zone instance ``s`` that declares ``refill from Z when empty`` (``refill``:
-    the index of shared zone Z) takes Z's cards, shuffled (a ``refill`` event)."""
+def refill_zone(ctx, s: int, r: int) -> None:
+    """An empty zone instance ``s`` that declares ``refill from Z when empty`` (``r``: the
+    zone instance of shared zone Z) takes Z's cards, shuffled (a ``refill`` event)."""
     zones = ctx.zones
-    r = cg.zone_base(ctx.n)[refill]
     if zones[r]:
         cards = list(zones[r])
         shuffle_in_place(ctx.rng, cards)
@@ -350,10 +351,10 @@ def refill_zone(ctx, cg, s: int, refill: int) -> None:
         ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards), "order": tuple(cards)}))
 
 
-def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
+def draw_cards(ctx, want: int, s: int, d: int, refill: int | None) -> None:
     """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
-    (the topmost first); an empty ``s`` is first refilled from the zone declared
-    ``refill`` (shuffled), if any; fewer are drawn when both run out."""
+    (the topmost first); an empty ``s`` is first refilled from the zone instance ``refill``
+    (shuffled), if any; fewer are drawn when both run out."""
     zones = ctx.zones
     zone = zones[s]
     if want <= len(zone):
@@ -365,7 +366,7 @@ def draw_cards(ctx, cg, want: int, s: int, d: int, refill: int | None) -> None:
         got = []
         for _ in range(want):
             if not zones[s] and refill is not None:
-                refill_zone(ctx, cg, s, refill)
+                refill_zone(ctx, s, refill)
             if not zones[s]:
                 break
             got.append(zones[s][-1])
@@ -836,22 +837,22 @@ def loop_range(ctx, low: int, high: int, line: int) -> range:
     return range(low, high + 1)
 
 
-def deal_cards(ctx, cg, s: int, zi: int, wanted: int, refill: int | None = None) -> None:
+def deal_cards(ctx, s: int, zi: int, base: int, wanted: int, refill: int | None = None) -> None:
     """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
     the top of zone instance ``s``, ``wanted`` rounds or until it is empty (an empty ``s``
-    first refilled from the zone declared ``refill``, as ``draw`` does)."""
-    base = cg.zone_base(ctx.n)[zi]
+    first refilled from the zone instance ``refill``, as ``draw`` does); ``zi``: the index
+    of Z, ``base``: the zone instance of Z of the first seat."""
     # zone instance -> the cards it got, in the order dealt: only for an event someone reads
     dealt: dict | None = {} if ctx.events is not NO_EVENTS else None
     zones = ctx.zones
     for _ in range(wanted):
         if not zones[s] and refill is not None:
-            refill_zone(ctx, cg, s, refill)
+            refill_zone(ctx, s, refill)
         if not zones[s]:
             break                # the source is empty: nothing more to deal
         for seat in in_play(ctx):
             if not zones[s] and refill is not None:
-                refill_zone(ctx, cg, s, refill)
+                refill_zone(ctx, s, refill)
             if not zones[s]:
                 break
             card = zones[s][-1]
