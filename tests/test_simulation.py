@@ -446,3 +446,26 @@ def test_plot_without_matplotlib_names_the_extra(monkeypatch, tmp_path):
     assert 2 == result.exit_code, result.output
     assert '--plot needs matplotlib, which is not installed here: pip install "rulekit[plot]"' in result.stderr
     assert "Traceback" not in result.output and not (tmp_path / "p.png").exists()
+
+
+@pytest.mark.parametrize("game", sorted(p.name for p in GAMES.glob("*.rules")))
+def test_a_random_bot_played_in_place_plays_as_its_choose_does(game):
+    """A plain RandomBot's draws, judged on the working copy of a match played in place,
+    give the match its ``choose`` gives (the same bot through ``choose``: a subclass)."""
+    from rulekit.engine import Engine
+    from rulekit.play.match import play_match, seat_rng
+    from rulekit.players import RandomBot
+    from rulekit.sema.load import load
+
+    class Chooser(RandomBot):
+        uses_view = False
+
+        def choose(self, view, decision):
+            return super().choose(view, decision)
+
+    engine = Engine(load(GAMES / game))
+    n = 2 if game == "liars_dice.rules" else 3
+    for seed in range(4):
+        plain = play_match(engine, [RandomBot(seat_rng(seed, s)) for s in range(n)], n, seed, keep_log=False)
+        chosen = play_match(engine, [Chooser(seat_rng(seed, s)) for s in range(n)], n, seed, keep_log=False)
+        assert (plain.state, plain.steps) == (chosen.state, chosen.steps)

@@ -260,14 +260,17 @@ _READINGS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _reading(engine):
-    """(the indices of turn phases, the challenge actions as (phase index, action name)) of
-    ``engine``'s game, made once per engine."""
+    """(the indices of turn phases, the challenge actions as (phase index, action name), the
+    names of the challenge actions by phase index (none in a vote phase, where no decision
+    is a seat's own action)) of ``engine``'s game, made once per engine."""
     got = _READINGS.get(engine)
     if got is None:
         cg = engine.cg
-        got = _READINGS[engine] = (
-            frozenset(p.index for p in cg.phase_list if p.kind == "turn"),
-            frozenset((cg.phases[phase].index, action) for phase, action in challenge_actions(engine.game)))
+        challengers = frozenset((cg.phases[phase].index, action) for phase, action in challenge_actions(engine.game))
+        named = tuple(frozenset() if p.kind == "vote" else
+                      frozenset(name for index, name in challengers if index == p.index and name != DECLINE)
+                      for p in cg.phase_list)
+        got = _READINGS[engine] = (frozenset(p.index for p in cg.phase_list if p.kind == "turn"), challengers, named)
     return got
 
 
@@ -276,21 +279,37 @@ class _Watch:
     (see :class:`MatchOutcome`). ``play_match`` tells it of every step in one of two forms,
     both read into :meth:`_tally`: ``on_events`` (:meth:`__call__`) when the match records
     events anyway (a bot reads the history), else ``on_step`` (:meth:`step`), read from the
-    working copy of a match played in place."""
+    working copy of a match played in place. Made once for the matches of ``n`` seats of
+    ``engine``'s game that one process plays in turn; :meth:`start` readies it for the next."""
 
-    __slots__ = ("engine", "turn_phases", "challengers", "phase", "claim", "read", "standing", "turns",
-                 "claims", "false_claims", "unjudged_claims", "challenges", "successful_challenges", "lies_caught")
+    __slots__ = ("engine", "n", "turn_phases", "challengers", "named", "holds_in_place", "phase", "claim", "read",
+                 "lie", "caught", "turns", "claims", "false_claims", "unjudged_claims", "challenges",
+                 "successful_challenges", "lies_caught")
 
     def __init__(self, engine, n: int):
         self.engine = engine
-        self.turn_phases, self.challengers = _reading(engine)
+        self.n = n
+        self.turn_phases, self.challengers, self.named = _reading(engine)
+        # whether the standing claim of a working copy is true (``Engine.claim_holds_in_place``
+        # without its checks: read only where a claim stands)
+        self.holds_in_place = engine.program(n).holds
+        self.start()
+
+    def start(self) -> None:
+        """Forget the match read so far: the next step reported is of a new match."""
+        n = self.n
         self.phase = None                   # the phase (index) of the decision being reported (on_events)
         self.claim = None                   # the claim standing before the step being reported
         self.read = 0                       # claims of the working copy's ``made`` read so far
-        self.standing = None                # [the standing claim, false when made, caught already]
+        self.lie = None                     # the last claim made, if it was false when made
+        self.caught = False                 # whether that lie was challenged already
         self.turns = 0
-        for name in COUNTS:
-            setattr(self, name, [0] * n)
+        self.claims = [0] * n
+        self.false_claims = [0] * n
+        self.unjudged_claims = [0] * n
+        self.challenges = [0] * n
+        self.successful_challenges = [0] * n
+        self.lies_caught = [0] * n
 
     def __call__(self, state, events) -> None:
         """``on_events``: a step as a new state and its events."""
@@ -307,24 +326,51 @@ class _Watch:
 
     def step(self, live, seat, phase, action) -> None:
         """``on_step``: a step read from the working copy ``live`` (None for the seat, phase
-        and action before the first decision)."""
-        made = live.made
-        if made is not None and len(made) > self.read:
-            claimants = made[self.read:]
-            self.read = len(made)
-        else:
-            claimants = ()
-        own = not (phase is None or phase.kind == "vote" or action.name == DECLINE)
-        if claimants or own and self.claim is not None and (phase.index, action.name) in self.challengers:
-            if own:
-                self._tally(phase.index, seat, action.name, claimants, live, self.engine.claim_holds_in_place)
-            else:
-                self._tally(None, None, None, claimants, live, self.engine.claim_holds_in_place)
-        else:
-            # most steps make no claim and challenge none: what _tally does of them
-            if own and phase.index in self.turn_phases:
+        and action before the first decision). What :meth:`_tally` does, written out for
+        the steps of a match played in place: a step in a vote phase or a decline is never
+        a turn nor a challenge (see :func:`_reading`), and a decision in a turn phase is
+        always the seat's own action (no turn is declined)."""
+        claim = self.claim                  # the claim standing before the step
+        if phase is not None:
+            index = phase.index
+            if index in self.turn_phases:
                 self.turns += 1
-            self.claim = live.claim
+            if claim is not None and action.name in self.named[index] and claim[2] != seat:
+                self.challenges[seat] += 1
+                lie = self.lie
+                if lie is not None and lie == claim:
+                    self.successful_challenges[seat] += 1
+                    if not self.caught:
+                        self.caught = True
+                        self.lies_caught[claim[2]] += 1
+        claim = self.claim = live.claim
+        made = live.made
+        if made is None:
+            return
+        read = self.read
+        if len(made) == read:
+            return                          # most steps make no claim
+        self.read = len(made)
+        if len(made) == read + 1:           # one claim, as a rule
+            last = made[read]
+            self.claims[last] += 1
+        else:
+            claimants = made[read:]
+            for s in claimants:
+                self.claims[s] += 1
+            last = claimants[-1]
+            for s in claimants[:-1]:        # a second claim in one decision: the first no longer stands
+                self.unjudged_claims[s] += 1
+        # only a claim sets a standing claim: one standing now is the last one made
+        if claim is None:
+            self.unjudged_claims[last] += 1
+            self.lie = None
+        elif self.holds_in_place(live):
+            self.lie = None
+        else:
+            self.false_claims[last] += 1
+            self.lie = claim
+            self.caught = False
 
     def _tally(self, phase, seat, name, claimants, now, holds) -> None:
         """One step: the seat and name of the decision's own action in ``phase`` (an index;
@@ -337,11 +383,11 @@ class _Watch:
                 self.turns += 1
             if claim is not None and (phase, name) in self.challengers and claim[2] != seat:
                 self.challenges[seat] += 1
-                standing = self.standing
-                if standing is not None and standing[0] == claim and standing[1]:
+                lie = self.lie
+                if lie is not None and lie == claim:
                     self.successful_challenges[seat] += 1
-                    if not standing[2]:
-                        standing[2] = True
+                    if not self.caught:
+                        self.caught = True
                         self.lies_caught[claim[2]] += 1
         claim = self.claim = now.claim
         if claimants:
@@ -352,20 +398,23 @@ class _Watch:
                 self.unjudged_claims[s] += 1
             # only a claim sets a standing claim: one standing now is the last one made
             if claim is not None:
-                false = not holds(now)
-                if false:
+                if holds(now):
+                    self.lie = None
+                else:
                     self.false_claims[last] += 1
-                self.standing = [claim, false, False]
+                    self.lie = claim
+                    self.caught = False
             else:
                 self.unjudged_claims[last] += 1
-                self.standing = None
+                self.lie = None
 
     def outcome(self, k: int, seed: int, lineup: tuple, finished: bool, winners: tuple, returns: tuple,
                 decisions: int, last) -> MatchOutcome:
         """The match's outcome; ``last``: the last state it reached (deals are numbered from
         1, one at a time: its ``deal`` is how many were played)."""
         return MatchOutcome(k, seed, finished, winners, returns, decisions, lineup, self.turns, last.deal,
-                            *(tuple(getattr(self, name)) for name in COUNTS))
+                            tuple(self.claims), tuple(self.false_claims), tuple(self.unjudged_claims),
+                            tuple(self.challenges), tuple(self.successful_challenges), tuple(self.lies_caught))
 
 
 def play_matches(spec: SimulationSpec, first: int, count: int) -> list[MatchOutcome]:
@@ -394,15 +443,18 @@ def _play_into(played: list, engine, spec: SimulationSpec, first: int, count: in
     """:func:`play_matches`, each outcome appended to ``played`` as its match ends."""
     from ..errors import RulesRuntimeError
     from ..play.match import MatchTooLong, play_match
-    from ..players import make_bot
+    from ..players import bot_maker
 
     n = spec.players
+    # made once for the chunk: each kind's maker of bots (a bot is made for each match, from
+    # its seed and seat alone) and the reader of the statistics
+    makers = {kind: bot_maker(kind, engine, source=spec.text, variants=spec.variants, players=n) for kind in spec.bots}
+    watch = _Watch(engine, n)
     for k in range(first, first + count):
         seed = spec.seed + k
         lineup = spec.lineup(k)
-        bots = [make_bot(kind, engine, seed, s, source=spec.text, variants=spec.variants, players=n)
-                for s, kind in enumerate(lineup)]
-        watch = _Watch(engine, n)
+        bots = [makers[kind](seed, s) for s, kind in enumerate(lineup)]
+        watch.start()
         try:
             record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,
                                 texts=False, on_step=watch.step)

@@ -652,30 +652,6 @@ class Engine:
         ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
         return (self._programs.get(state.n) or self.program(state.n)).check_of[a](ctx, action) is None
 
-    def legal_test(self, state: State) -> Callable[[Action], bool]:
-        """A function of an action: :meth:`is_legal` in ``state`` (whose match is not over),
-        with one reading of the state for every action tested (a bot drawing random
-        choices until one is legal). The function holds ``state``: give it only to whoever
-        may read that state."""
-        phase = self.cg.phase_list[state.phase]
-        seat = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
-        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
-        check_of = (self._programs.get(state.n) or self.program(state.n)).check_of
-        by_name = phase.by_name
-        seats = state.seats[:ACTOR] + (seat,) + state.seats[ACTOR + 1:]
-
-        def test(action: Action) -> bool:
-            name = action.name
-            if name == DECLINE:
-                return self.why_illegal(state, action) is None
-            a = by_name.get(name)
-            if a is None:
-                return False
-            ctx.seats = list(seats)         # as a new reading of the state has them
-            ctx.work = 0
-            return check_of[a](ctx, action) is None
-        return test
-
     def why_illegal(self, state: State, action: Action) -> str | None:
         """None if ``action`` is legal now, else a sentence saying why not."""
         if state.phase < 0:

@@ -12,7 +12,6 @@ from collections import Counter
 from itertools import chain, repeat
 
 from .core import Engine, State, View, acting_seats, seen_counters
-from .runtime import CURRENT
 
 _new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 
@@ -142,21 +141,6 @@ def seat_masked_state(engine: Engine, state: State, seat: int) -> State:
                         seen_counters(prog.view_counters(counters, seat)) if counters else (),
                         acting_seats(seats, decider), phase, tuple(poll), (None,) * n, claim, claimed, (),
                         deal, groups, (), out or (0,) * n, stack))
-
-
-def copy_masked_state(engine: Engine, live, seat: int) -> State:
-    """``seat_masked_state(engine, engine.snapshot(live), seat)`` of a working copy ``live``
-    (see ``Engine.working_copy``) whose match is not over, made without the snapshot; it
-    shares nothing that changes with the copy."""
-    n = live.n
-    prog = engine._programs.get(n) or engine.program(n)
-    phase = live.phase
-    seats = tuple(live.seats)
-    decider = seats[CURRENT] if engine.cg.phase_list[phase].kind == "turn" else live.poll[0]
-    return _new(State, (n, _filled(prog.view_zones(tuple(live.zones), seat)),
-                        seen_counters(prog.view_counters(tuple(live.counters), seat)) if live.counters else (),
-                        acting_seats(seats, decider), phase, tuple(live.poll), (None,) * n, live.claim, live.claimed,
-                        (), live.deal, live.groups, (), live.out or (0,) * n, live.stack))
 
 
 def _filled(rows) -> tuple:

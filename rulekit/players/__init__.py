@@ -60,28 +60,46 @@ def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, var
         ValueError: an unknown kind, a bad budget, or ``solved``/``auto`` without ``source``
             and ``players``, or ``solved`` for a game that cannot be solved.
     """
+    return bot_maker(kind, engine, source=source, variants=variants, players=players, think=think)(seed, seat)
+
+
+def bot_maker(kind: str, engine, *, source=None, variants=(), players: int | None = None,
+              think: float | None = None):
+    """What :func:`make_bot` does for one kind, with what does not depend on the match done
+    once (the name read, ``auto`` resolved): a function of (seed, seat) giving the bot
+    ``make_bot(kind, engine, seed, seat, ...)`` gives, for the many matches of a simulation.
+
+    Raises:
+        ValueError: as :func:`make_bot`, when made (a ``solved`` bot for a game that cannot
+            be solved: when the function is called).
+    """
     from ..play.match import seat_rng
     name, budget = bot_kind(kind)
-    rng = seat_rng(seed, seat)
     if name == "random":
-        return RandomBot(rng)
+        return lambda seed, seat: RandomBot(seat_rng(seed, seat))
     if name == "generic":
-        return GenericBot(engine, rng)
+        return lambda seed, seat: GenericBot(engine, seat_rng(seed, seat))
     if name == "search":
         from .search import SearchBot
         if think is not None:
-            return SearchBot(engine, rng, think=think)
-        return SearchBot(engine, rng) if budget is None else SearchBot(engine, rng, iterations=budget)
+            return lambda seed, seat: SearchBot(engine, seat_rng(seed, seat), think=think)
+        if budget is None:
+            return lambda seed, seat: SearchBot(engine, seat_rng(seed, seat))
+        return lambda seed, seat: SearchBot(engine, seat_rng(seed, seat), iterations=budget)
     if source is None or players is None:
         raise ValueError(f"the {name} bot needs the game's source and player count")
     if name == "auto":
         name = resolve_lineup(("auto",), source, variants, players, engine=engine)[0]
-        return make_bot(name, engine, seed, seat, source=source, variants=variants, players=players, think=think)
+        return bot_maker(name, engine, source=source, variants=variants, players=players, think=think)
     from .solved import solved_bot
-    bot = solved_bot(engine, rng, source, tuple(variants), players)
-    if bot is None:
-        resolve_lineup(("solved",), source, variants, players, engine=engine)       # raises, saying why
-    return bot
+
+    def solved(seed, seat):
+        bot = solved_bot(engine, seat_rng(seed, seat), source, tuple(variants), players)
+        if bot is None:
+            resolve_lineup(("solved",), source, variants, players, engine=engine)       # raises, saying why
+        return bot
+    return solved
 
 
-__all__ = ["Player", "RandomBot", "GenericBot", "HumanPlayer", "BOTS", "bot_kind", "make_bot", "resolve_lineup"]
+__all__ = ["Player", "RandomBot", "GenericBot", "HumanPlayer", "BOTS", "bot_kind", "make_bot", "bot_maker",
+           "resolve_lineup"]

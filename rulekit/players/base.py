@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Callable, Protocol
 
 from ..engine import Action, Decision, Option, View
 from ..errors import IllegalAction
@@ -110,33 +110,58 @@ def _listed(decision: Decision, option: Option) -> list:
     return []
 
 
-def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> None:
-    """Take a random legal action of ``options`` (the decision of ``live``, a working copy
-    from ``Engine.working_copy``) in place: the action :func:`random_legal` picks with the
-    same draws, its legality found by trying it (an illegal one leaves the copy unchanged).
-    A play-out made of these costs no :class:`State` or :class:`Decision` a step.
+def random_attempt(options, rng: random.Random, attempt: Callable, listing: Callable, tries: int = 30) -> Action:
+    """The action :func:`random_legal` picks, with the same draws, each choice judged by
+    trying it: ``attempt(action)`` takes it or raises IllegalAction having changed nothing
+    (apply it to a working copy); ``listing()``: a :class:`Decision` of the same options
+    that lists their legal actions, made only when ``tries`` draws of an option found
+    nothing legal. Returns the action taken.
 
     Raises:
-        IllegalAction: an ``exact`` option's choice was refused (the options are not those
-            of ``live``), or no option has a legal choice.
+        IllegalAction: the choice tried last was refused (an ``exact`` option's, whose
+            options are then not those of the copy, or the unchecked choice made when no
+            option has a legal one); its ``refused`` is that action.
     """
     decision = None
     for option in _drawn(options, rng):
         for _ in range(tries):
             action = random_concrete(option, rng)
             try:
-                engine.apply_in_place(live, action, rng)
-                return
-            except IllegalAction:
+                attempt(action)
+                return action
+            except IllegalAction as exc:
                 if option.exact:
+                    exc.refused = action
                     raise
         if decision is None:
-            decision = engine.decision(engine.snapshot(live), False)
+            decision = listing()
         listed = _listed(decision, option)
         if listed:
-            engine.apply_in_place(live, rng.choice(listed), rng)
-            return
-    raise IllegalAction("no option has a legal choice")
+            action = rng.choice(listed)
+            break
+    else:
+        action = random_concrete(rng.choice(options), rng)
+    try:
+        attempt(action)
+    except IllegalAction as exc:
+        exc.refused = action
+        raise
+    return action
+
+
+def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> None:
+    """Take a random legal action of ``options`` (the decision of ``live``, a working copy
+    from ``Engine.working_copy``) in place: the action :func:`random_legal` picks with the
+    same draws, its legality found by trying it (see :func:`random_attempt`; ``rng`` draws
+    the rules' chance too). A play-out made of these costs no :class:`State` or
+    :class:`Decision` a step.
+
+    Raises:
+        IllegalAction: an ``exact`` option's choice was refused (the options are not those
+            of ``live``), or no option has a legal choice.
+    """
+    random_attempt(options, rng, lambda action: engine.apply_in_place(live, action, rng),
+                   lambda: engine.decision(engine.snapshot(live), False), tries)
 
 
 def unchecked_choice(decision: Decision, rng: random.Random) -> Action:
