@@ -45,15 +45,17 @@ OUT_OF_BUDGET = object()
 EXISTENCE_BUDGET = 20_000
 
 
-def none_legal(ctx, enum) -> bool:
-    """Whether no concrete choice of an option is legal, by its enumerator ``enum(ctx,
-    largest_first, budget)``: the choices are tried largest first (conditions such as
-    "beats the claim" favour them), then smallest first. When both searches run out of
-    their budget without an answer the option stays offered: a legal choice is never
-    hidden, at worst a choice is refused when taken."""
+def none_legal(ctx, first) -> bool:
+    """Whether no concrete choice of an option is legal, by its existence test ``first(ctx,
+    largest_first, budget)`` (True when it finds a legal choice, OUT_OF_BUDGET when it
+    examined ``budget`` candidates without one, None when it examined them all: the
+    action's enumerator, stopping at its first action): the choices are tried largest
+    first (conditions such as "beats the claim" favour them), then smallest first. When
+    both searches run out of their budget without an answer the option stays offered: a
+    legal choice is never hidden, at worst a choice is refused when taken."""
     half = EXISTENCE_BUDGET // 2
     for largest_first in (True, False):
-        verdict = next(enum(ctx, largest_first, half), None)
+        verdict = first(ctx, largest_first, half)
         if verdict is None:
             return True                  # every candidate was examined: none is legal
         if verdict is not OUT_OF_BUDGET:
@@ -712,20 +714,22 @@ class Generator:
         self.hoisted, hoisted = None, self.hoisted
         title = (f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
                  f"(line {action.span.line})")
-        texts = []
-        for listing in (False, True):
-            texts.append(self._enumerator_text(name, title, listing, hoisted, levels, loops, action.name))
-        return texts[0] + "\n\n" + texts[1]
+        return "\n\n".join(self._enumerator_text(name, title, mode, hoisted, levels, loops, action.name)
+                             for mode in ("enum", "list") + (("first",) if compiled.reads_choice else ()))
 
     @staticmethod
-    def _enumerator_text(name, title, listing, hoisted, levels, loops, action_name) -> str:
-        """The text of an enumerator: a generator with a budget and an order (``listing``
-        False), or ``list_…(ctx, out)`` that appends every legal action in the plain order
-        (``listing``: the fast path of ``legal_actions``, no generator to resume)."""
+    def _enumerator_text(name, title, mode, hoisted, levels, loops, action_name) -> str:
+        """The text of an enumerator: ``mode`` "enum", a generator with a budget and an
+        order; "list", ``list_…(ctx, out)`` that appends every legal action in the plain
+        order (the fast path of ``legal_actions``, no generator to resume); "first",
+        ``first_…(ctx, largest_first, budget)``, the generator's search stopped at its first
+        action: True, OUT when the budget runs out first, None when there is none (the
+        existence test of the action's option, see :func:`none_legal`)."""
+        listing = mode == "list"
         if listing:
             out = [f"def {name.replace('enum_', 'list_')}(ctx, out):", title]
         else:
-            out = [f"def {name}(ctx, largest_first, budget):", title]
+            out = [f"def {name.replace('enum_', mode + '_')}(ctx, largest_first, budget):", title]
         # the chosen values are Python locals (v_0, …): ctx.locals holds only what a value
         # over seats binds while it is computed (see runtime.seat_pairs)
         out += ["    ctx.locals = {}",
@@ -772,14 +776,16 @@ class Generator:
             if not listing:
                 body.append(f"{indent}examined += 1")
                 body.append(f"{indent}if examined > budget:")
-                body.append(f"{indent}    yield OUT")
-                body.append(f"{indent}    return")
+                body.append(f"{indent}    return OUT" if mode == "first" else f"{indent}    yield OUT")
+                if mode == "enum":
+                    body.append(f"{indent}    return")
             for line in levels[depth]:
                 body.extend(indent + x for x in line.splitlines())
         if not loops and not listing:
             body.append("examined += 1")
         made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
-        body.append(f"{indent}out.append({made})" if listing else f"{indent}yield {made}")
+        body.append(f"{indent}out.append({made})" if listing else
+                    f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
         out.append("        return")
@@ -1471,7 +1477,7 @@ class Generator:
                   f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
         if compiled.reads_choice and (cards != "None" or params):
             # an option none of whose concrete choices is legal is not an option
-            body.append(f"if none_legal(ctx, {enum}):")
+            body.append(f"if none_legal(ctx, {enum.replace('enum_', 'first_')}):")
             body.append("    return None")
         body.append(f"return {option}")
         out = [f"def option_{phase_index}_{compiled.index}(ctx):",
