@@ -102,6 +102,35 @@ def test_the_shortcuts_choose_as_the_long_way_does():
     assert moves(True) == moves(False)
 
 
+def test_the_values_a_claim_falls_with():
+    """A bid's value whose growth can only make the claim false is found where the value
+    reaches nothing but the claim and the truth compares it as a bound ("at least q"); a
+    value the truth reads otherwise (a body whose pictures are counted), or an action whose
+    checks read what the seat cannot see, is not."""
+    found = {g: _Analysis(_engine(f"{g}.rules").game).falling for g in ("liars_dice", "coyote", "nimms_leich", "dtc")}
+    assert found == {"liars_dice": {("bidding", "bid"): ("q",)}, "coyote": {("bidding", "bid"): ("n",)},
+                     "nimms_leich": {("bid", "raise"): ("n",)}, "dtc": {}}
+    text = (GAMES / "liars_dice.rules").read_text()
+    assert _Analysis(loads(text.replace(">= q", "= q"))).falling == {}            # exactly q: neither way
+    assert _Analysis(loads(text.replace(">= q", ">= q and q < 3"))).falling != {}
+    assert _Analysis(loads(text.replace(">= q", ">= q or q > 1"))).falling == {}   # true again above 1
+    assert _Analysis(loads(text.replace("claim bid(q, f)\n", "claim bid(q, f)\n    log \"{q}\"\n"))).falling == {}
+
+
+def test_skipping_higher_values_of_an_unlikely_claim_chooses_as_the_long_way_does():
+    """Once a bid is found too unlikely, the same bid with a higher value where the claim
+    only falls is skipped: the bots choose exactly what they choose judging every bid."""
+    def moves(game: str, n: int, short: bool) -> list:
+        engine = _engine(f"{game}.rules")
+        analysis = _Analysis(engine.game)
+        if not short:
+            analysis.falling = {}
+        _ANALYSES[engine] = analysis
+        return [[a for _, _, _, a in _Watch(engine, n, seed, others="generic").seen] for seed in range(3)]
+    for game, n in (("coyote", 3), ("liars_dice", 2)):
+        assert moves(game, n, True) == moves(game, n, False)
+
+
 # ---------------------------------------------------------------------------- Coup
 def test_a_challenged_claimant_shows_the_card_it_holds():
     """Challenged while holding the claimed card, the bot shows it (it used to concede)."""

@@ -53,6 +53,7 @@ import attrs
 from ..lang import model as m
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
 from ..sema.flow import challenge_actions
+from ..sema.visibility import public_checks
 from ..engine.core import option_reason
 from ..engine.observe import multiset_union, view_state
 from ..errors import IllegalAction
@@ -105,6 +106,44 @@ def _values_only_claimed(action: m.Action, made: m.MakeClaim, decl) -> tuple | N
     if sum(reads(s) for s in action.body) != allowed:
         return None
     return tuple(places)
+
+
+def _reads_name(node, name: str) -> bool:
+    """Whether any node under ``node`` names ``name`` in any of its fields (a value, an
+    attribute read through a value, a card condition…): erring towards "reads"."""
+    return any(value == name for n in m.nodes(node) if attrs.has(type(n))
+               for value in attrs.astuple(n, recurse=False))
+
+
+def _falls_with(cond, name: str) -> bool:
+    """Whether the condition ``cond`` can only turn from true to false as the value
+    ``name`` grows, the others fixed: it does not read ``name``, or it is ``name <= E``,
+    ``name < E``, ``E >= name`` or ``E > name`` with E not reading ``name``, or an ``and``
+    / ``or`` of such conditions ("at least q dice show f" falls with q)."""
+    if not _reads_name(cond, name):
+        return True
+    if not isinstance(cond, m.BinOp):
+        return False
+    if cond.op in ("and", "or"):
+        return _falls_with(cond.left, name) and _falls_with(cond.right, name)
+    if cond.op in ("<=", "<"):
+        bound, other = cond.left, cond.right
+    elif cond.op in (">=", ">"):
+        bound, other = cond.right, cond.left
+    else:
+        return False
+    return isinstance(bound, m.Name) and bound.name == name and not _reads_name(other, name)
+
+
+def _falling_values(action: m.Action, places: tuple, decl) -> tuple:
+    """The chosen values of ``action`` (by name) whose growth can only make the claim it
+    makes false, the other values fixed: each reaches the claim only as arguments
+    (``places``: (argument place, value name) pairs, see :func:`_values_only_claimed`)
+    whose parameters the truth falls with (see :func:`_falls_with`)."""
+    feeds: dict = {}
+    for place, name in places:
+        feeds.setdefault(name, []).append(decl.params[place].name)
+    return tuple(name for name, params in feeds.items() if all(_falls_with(decl.truth, p) for p in params))
 
 
 def _order_reads_params_only(decl) -> bool:
@@ -215,6 +254,21 @@ class _Analysis:
                     places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
                     if places is not None:
                         self.values_only_claimed[(p.name, a.name)] = places
+        # actions without cards whose values reach only the claim, judged where checks are
+        # public: {(phase, action): the values whose growth only makes the claim less
+        # likely} (see GenericBot._honest, which skips higher values once one is unlikely)
+        self.falling: dict = {}
+        public = dict(zip((p.name for p in game.phases), public_checks(game)))
+        for p in game.phases:
+            for a in p.actions:
+                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
+                decl = claim_decls.get(made[0].claim) if len(made) == 1 else None
+                if decl is None or not public[p.name] or any(isinstance(s, m.ChooseCards) for s in m.walk(a.body)):
+                    continue
+                places = _values_only_claimed(a, made[0], decl)
+                falling = _falling_values(a, places, decl) if places else ()
+                if falling:
+                    self.falling[(p.name, a.name)] = falling
         self.ranked_by_values: dict = {}
         for p in game.phases:
             for a in p.actions:
@@ -928,11 +982,22 @@ class GenericBot:
             if option.cards is None:
                 # the lowest claim (in the claim's declared order) that is likely enough
                 judge, bar = self._p_after, threshold
+                falling = self._falling(decision, option)
                 if self.analysis.commitments:
-                    judge, bar = self._p_fulfil, COMMIT
+                    judge, bar, falling = self._p_fulfil, COMMIT, ()
+                unlikely: dict = {}       # (value place, the other values): the least value found unlikely
                 for action in self._by_rank(states[0], decision, option, combos):
-                    if _legal(decision, option, action) and judge(states, action) >= bar:
-                        return action
+                    values = action.params
+                    if any(values[i] >= unlikely.get((i, values[:i] + values[i + 1:]), values[i] + 1)
+                           for i in falling):
+                        continue          # a higher value of a claim found unlikely with a lower one
+                    if _legal(decision, option, action):
+                        if judge(states, action) >= bar:
+                            return action
+                        for i in falling:
+                            key = (i, values[:i] + values[i + 1:])
+                            if values[i] < unlikely.get(key, values[i] + 1):
+                                unlikely[key] = values[i]
                 continue
             # the most cards, then the lowest values: each choice of values is grown only
             # while the cards that fit it could beat the best found so far
@@ -956,6 +1021,17 @@ class GenericBot:
                     if best is None or key > best[0] or key == best[0] and i < best[1]:
                         best = (key, i, Action(option.name, cards, values))
         return best[2] if best else None
+
+    def _falling(self, decision: Decision, option) -> tuple:
+        """The places of ``option``'s values whose growth only makes the claim it makes less
+        likely (see ``_Analysis.falling``): once a value is found unlikely, the same choice
+        with a higher value there is skipped, as unlikely (numbers only)."""
+        names = self.analysis.falling.get((decision.phase, option.name))
+        if not names:
+            return ()
+        places = [i for i, (name, domain) in enumerate(option.params)
+                  if name in names and all(type(v) is int for v in domain)]
+        return tuple(places)
 
     def _by_rank(self, state, decision: Decision, option, combos) -> list:
         """The legal actions of a cardless option, lowest resulting claim first (an option
