@@ -1,7 +1,7 @@
 """Many bot matches of one game: in this process, in local worker processes, or on Ray.
 
 Match ``k`` (0-based) of a simulation whose seed is ``S`` is played with the seed ``S + k``
-by fresh bots whose generators are derived from that seed (:func:`rulekit.play.match.seat_rng`).
+by fresh bots whose generators are derived from that seed (:func:`rulekit.players.seat_rng`).
 A match's outcome therefore depends only on the game, the bots, the player count and its
 seed, never on the process that plays it. The matches are split into chunks of
 consecutive matches; the chunks are played wherever there is a free worker and their

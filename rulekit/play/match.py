@@ -27,7 +27,7 @@ from ..engine.narrate import seat_name
 from ..engine.observe import masked_state, seat_masked_state, view_state
 from ..bounds import MAX_DECISIONS
 from ..errors import IllegalAction, OptionError
-from ..players.base import RandomBot, random_attempt
+from ..players.base import RandomBot, random_attempt, seat_rng  # noqa: F401 (seat_rng: its home before)
 
 _EXACT = attrgetter("exact")       # of an Option
 
@@ -88,21 +88,6 @@ MAX_REJECTIONS = 100
 class IllegalAnswers(RulesRuntimeError):
     """A player kept answering one decision with illegal actions (``MAX_REJECTIONS`` in a
     row); the message names the seat, the phase and the last reason."""
-
-
-def seat_rng(seed: int | None, seat: int) -> random.Random:
-    """The random generator of one seat's bot, derived from the match seed.
-
-    It is seeded with the SHA-256 digest of ``"{seed}/seat/{seat}"`` (a 256-bit integer).
-    A bot holds its generator, so it can read its state (``getstate()``) and undo the
-    Mersenne Twister's seeding step by step back to the seeding key: that key is the
-    digest, and going from a digest back to the seed would take a SHA-256 preimage (or,
-    for a 128-bit seed drawn by the CLI, a search over 2**128 seeds). Seeding with the
-    string itself would not do: ``random.Random(str)`` puts the string's own bytes into
-    the key, next to their SHA-512, so the key would spell out the match seed.
-    """
-    digest = hashlib.sha256(f"{seed}/seat/{seat}".encode()).digest()
-    return random.Random(int.from_bytes(digest, "big"))
 
 
 class _SampledJudge:

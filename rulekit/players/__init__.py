@@ -17,7 +17,7 @@ The bots, by the name ``--bots`` and :func:`make_bot` know them by:
 """
 
 from ..bots import BOTS, bot_kind
-from .base import Player, RandomBot
+from .base import Player, RandomBot, seat_rng
 from .generic import GenericBot
 from .human import HumanPlayer
 
@@ -50,7 +50,7 @@ def make_bot(kind: str, engine, seed: int | None, seat: int, *, source=None, var
              think: float | None = None):
     """The bot ``kind`` (a name of :data:`BOTS`, ``search:N`` included) for seat ``seat``
     (0 for P1) of the match of ``seed``, with the generator ``rulekit run`` gives that seat
-    (:func:`rulekit.play.match.seat_rng`). ``solved`` and ``auto`` need the game's ``source``
+    (:func:`rulekit.players.seat_rng`). ``solved`` and ``auto`` need the game's ``source``
     (a path or the rules text), ``variants`` and ``players`` (the number of seats); ``auto``
     is :func:`resolve_lineup`'s, with ``search`` when the game cannot be solved. ``think``:
     seconds a search bot searches each decision instead of its iterations (its play then
@@ -73,7 +73,6 @@ def bot_maker(kind: str, engine, *, source=None, variants=(), players: int | Non
         ValueError: as :func:`make_bot`, when made (a ``solved`` bot for a game that cannot
             be solved: when the function is called).
     """
-    from ..play.match import seat_rng
     name, budget = bot_kind(kind)
     if name == "random":
         return lambda seed, seat: RandomBot(seat_rng(seed, seat))
@@ -101,5 +100,5 @@ def bot_maker(kind: str, engine, *, source=None, variants=(), players: int | Non
     return solved
 
 
-__all__ = ["Player", "RandomBot", "GenericBot", "HumanPlayer", "BOTS", "bot_kind", "make_bot", "bot_maker",
+__all__ = ["Player", "RandomBot", "GenericBot", "HumanPlayer", "BOTS", "bot_kind", "make_bot", "bot_maker", "seat_rng",
            "resolve_lineup"]

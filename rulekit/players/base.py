@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Callable, Protocol
 
@@ -24,6 +25,21 @@ class Player(Protocol):
     """
 
     def choose(self, view: View, decision: Decision) -> Action: ...
+
+
+def seat_rng(seed: int | None, seat: int) -> random.Random:
+    """The random generator of one seat's bot, derived from the match seed.
+
+    It is seeded with the SHA-256 digest of ``"{seed}/seat/{seat}"`` (a 256-bit integer).
+    A bot holds its generator, so it can read its state (``getstate()``) and undo the
+    Mersenne Twister's seeding step by step back to the seeding key: that key is the
+    digest, and going from a digest back to the seed would take a SHA-256 preimage (or,
+    for a 128-bit seed drawn by the CLI, a search over 2**128 seeds). Seeding with the
+    string itself would not do: ``random.Random(str)`` puts the string's own bytes into
+    the key, next to their SHA-512, so the key would spell out the match seed.
+    """
+    digest = hashlib.sha256(f"{seed}/seat/{seat}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 def sample(rng: random.Random, cards: tuple, k: int) -> list:
