@@ -112,7 +112,7 @@ class Layout:
         ``seat`` -1: what every seat sees (the public observation)."""
         tree = self.tree
         engine = tree.engine
-        n, K = self.n, self._kinds
+        n = self.n
         if seat >= 0:              # (-1: the public observation, of no seat)
             out[seat] = 1
         if node.state is None:     # before the first deal: nothing is known yet
@@ -123,22 +123,7 @@ class Layout:
         at += len(self.phases) + 1
         if view.decider is not None and not tree.is_terminal(node) and node.pending is None:
             out[at + view.decider] = 1
-        at += n
-        Z = len(view.zones)
-        for z, (_, _, count, cards) in enumerate(view.zones):
-            if cards is not None:
-                for k in cards:
-                    out[at + z * K + k] += 1
-            if count is not None:
-                out[at + Z * K + z] = count
-                out[at + Z * K + Z + z] = 1
-        at += Z * K + 2 * Z
-        slots = {place: i for i, place in enumerate((name, owner) for name, owner, _, _ in view.zones)}
-        for name, owner, cards in view.known:
-            z = slots[(name, owner)]
-            for k in cards:
-                out[at + z * K + k] += 1
-        at += Z * K
+        at = self._fill_zones(out, at + n, view)
         c = 0
         for _, value in view.counters:
             for v in (value if isinstance(value, tuple) else (value,)):
@@ -150,18 +135,7 @@ class Layout:
         for i, (_, s) in enumerate(view.seats):
             if 0 <= s < n:
                 out[at + i * n + s] = 1
-        at += self.seat_names * n
-        if view.claim is not None:
-            name, values, claimant, count, _ = view.claim
-            out[at + self.claims[name]] = 1
-            for j, v in enumerate(values):
-                out[at + len(self.claims) + 1 + j] = _number(v)
-            if 0 <= claimant < n:
-                out[at + len(self.claims) + 1 + self.claim_width + claimant] = 1
-            out[at + len(self.claims) + 1 + self.claim_width + n] = count
-        else:
-            out[at + len(self.claims)] = 1
-        at += len(self.claims) + 1 + self.claim_width + n + 1
+        at = self._fill_claim(out, at + self.seat_names * n, view)
         for s in range(n):
             if view.out and view.out[s]:
                 out[at + s] = 1
@@ -177,7 +151,51 @@ class Layout:
                 out[at + g * n + s] = 1
         at += self.groups * n
         out[at] = view.deal
-        at += 1
+        at = self._fill_choosing(out, at + 1, node, seat)
+        if information:
+            self._history(out, at, node)
+
+    def _fill_zones(self, out, at: int, view) -> int:
+        """Write the ``cards`` (zones × kinds: the cards the view shows), ``counts``,
+        ``count_shown`` and ``known`` (zones × kinds) fields from ``at``; the index after them."""
+        K = self._kinds
+        Z = len(view.zones)
+        for z, (_, _, count, cards) in enumerate(view.zones):
+            if cards is not None:
+                for k in cards:
+                    out[at + z * K + k] += 1
+            if count is not None:
+                out[at + Z * K + z] = count
+                out[at + Z * K + Z + z] = 1
+        at += Z * K + 2 * Z
+        slots = {place: i for i, place in enumerate((name, owner) for name, owner, _, _ in view.zones)}
+        for name, owner, cards in view.known:
+            z = slots[(name, owner)]
+            for k in cards:
+                out[at + z * K + k] += 1
+        return at + Z * K
+
+    def _fill_claim(self, out, at: int, view) -> int:
+        """Write the ``claim`` (one-hot, the last for none), ``claim_values``, ``claimant``
+        and ``claimed`` (its number of cards) fields from ``at``; the index after them."""
+        n = self.n
+        if view.claim is not None:
+            name, values, claimant, count, _ = view.claim
+            out[at + self.claims[name]] = 1
+            for j, v in enumerate(values):
+                out[at + len(self.claims) + 1 + j] = _number(v)
+            if 0 <= claimant < n:
+                out[at + len(self.claims) + 1 + self.claim_width + claimant] = 1
+            out[at + len(self.claims) + 1 + self.claim_width + n] = count
+        else:
+            out[at + len(self.claims)] = 1
+        return at + len(self.claims) + 1 + self.claim_width + n + 1
+
+    def _fill_choosing(self, out, at: int, node, seat: int) -> int:
+        """Write the ``choosing`` (the action ``seat`` is choosing, one-hot, the last for
+        none), ``chosen_cards`` (per kind) and ``chosen_values`` fields from ``at``; the
+        index after them."""
+        tree, K = self.tree, self._kinds
         p = node.partial
         if p is not None and tree.player(node) == seat:
             out[at + self.heads[_same_head(tree.space, p.head)]] = 1
@@ -187,9 +205,7 @@ class Layout:
                 out[at + len(self.heads) + 1 + K + j] = _number(v, space.kind)
         else:
             out[at + len(self.heads)] = 1
-        at += len(self.heads) + 1 + K + self.values
-        if information:
-            self._history(out, at, node)
+        return at + len(self.heads) + 1 + K + self.values
 
     def _history(self, out, at: int, node) -> None:
         """The public part of the last decisions (see the module's docstring)."""

@@ -484,22 +484,7 @@ def summarize(outcomes, players: int) -> Summary:
         besides, in match order: :func:`outcomes` sets it), added up in that order
         (``simulate`` stopped by Ctrl-C prints those).
     """
-    wins: list = [0] * players
-    results: list = [0] * players
-    decisions = []
-    turns = []
-    deals = []
-    bluffs = []
-    seat_counts = [[0] * len(COUNTS) for _ in range(players)]
-    kinds: dict = {}                        # kind -> [seats, per match, wins, results, *counts]
-    games = unfinished = shared = 0
-
-    def added_up() -> Summary:
-        seats = tuple(Tally(len(decisions), 1, wins[s], results[s], *seat_counts[s]) for s in range(players))
-        return Summary(games, players, tuple(wins), tuple(results), tuple(decisions), unfinished, tuple(turns),
-                       tuple(deals), seats, tuple((kind, Tally(*row)) for kind, row in kinds.items()),
-                       tuple(bluffs), shared)
-
+    totals = _Totals(players)
     drawn = iter(outcomes)
     stopped = None
     while True:
@@ -507,7 +492,7 @@ def summarize(outcomes, players: int) -> Summary:
             o = next(drawn)
         except StopIteration:
             if stopped is not None:         # the summary of what was played, and the interruption goes on
-                stopped.summary = added_up()
+                stopped.summary = totals.summary()
                 raise stopped from None
             break
         except BaseException as exc:
@@ -517,29 +502,66 @@ def summarize(outcomes, players: int) -> Summary:
             stopped = exc
             drawn = iter(getattr(exc, "played", ()))
             continue
-        games += 1
+        totals.add(o)
+    return totals.summary()
+
+
+class _Totals:
+    """The running totals of :func:`summarize`: per seat, per bot kind and per match."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.wins: list = [0] * players
+        self.results: list = [0] * players
+        self.decisions: list = []
+        self.turns: list = []
+        self.deals: list = []
+        self.bluffs: list = []
+        self.seat_counts = [[0] * len(COUNTS) for _ in range(players)]
+        self.kinds: dict = {}               # kind -> [seats, per match, wins, results, *counts]
+        self.games = self.unfinished = self.shared = 0
+
+    def summary(self) -> Summary:
+        """The :class:`Summary` of the outcomes added so far."""
+        players, decisions, wins, results = self.players, self.decisions, self.wins, self.results
+        seats = tuple(Tally(len(decisions), 1, wins[s], results[s], *self.seat_counts[s]) for s in range(players))
+        return Summary(self.games, players, tuple(wins), tuple(results), tuple(decisions), self.unfinished,
+                       tuple(self.turns), tuple(self.deals), seats,
+                       tuple((kind, Tally(*row)) for kind, row in self.kinds.items()), tuple(self.bluffs), self.shared)
+
+    def add(self, o: MatchOutcome) -> None:
+        """Add one match's outcome."""
+        players = self.players
+        self.games += 1
         if not o.finished:
-            unfinished += 1
-            continue
+            self.unfinished += 1
+            return
         share = 1 / len(o.winners) if o.winners else 0
         if len(o.winners) > 1:
-            shared += 1
+            self.shared += 1
+        wins, results = self.wins, self.results
         for s in o.winners:
             wins[s] += share
         for s, value in enumerate(o.returns):
             results[s] += value
-        decisions.append(o.decisions)
-        turns.append(o.turns)
-        deals.append(o.deals)
+        self.decisions.append(o.decisions)
+        self.turns.append(o.turns)
+        self.deals.append(o.deals)
         counts = [getattr(o, name) for name in COUNTS]
         if counts[0]:
             for s in range(players):
-                row = seat_counts[s]
+                row = self.seat_counts[s]
                 for i, values in enumerate(counts):
                     row[i] += values[s]
         total = [sum(values) for values in counts] if counts[0] else [0] * len(COUNTS)
         claims, false, unjudged, challenges, successful, caught = total
-        bluffs.append((claims, claims - unjudged, false, challenges, successful, caught))
+        self.bluffs.append((claims, claims - unjudged, false, challenges, successful, caught))
+        self.add_kinds(o, share, counts)
+
+    def add_kinds(self, o: MatchOutcome, share: float, counts: list) -> None:
+        """Add one finished match to the rows of its seats' bot kinds (``share``: of a win,
+        per winner; ``counts``: its per-seat counts, in the order of ``COUNTS``)."""
+        kinds = self.kinds
         for s, kind in enumerate(o.bots):
             row = kinds.get(kind)
             if row is None:
@@ -552,7 +574,6 @@ def summarize(outcomes, players: int) -> Summary:
             if counts[0]:
                 for i, values in enumerate(counts):
                     row[4 + i] += values[s]
-    return added_up()
 
 
 def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
@@ -577,28 +598,38 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
     """
     finished = summary.finished
     n = summary.players
-
-    def bluffing(t: Tally) -> dict:
-        judged = t.claims - t.unjudged_claims
-        return {"claims": t.claims, "false_claims": t.false_claims, "unjudged_claims": t.unjudged_claims,
-                "false_share": _share(t.false_claims, judged), "challenges": t.challenges,
-                "successful_challenges": t.successful_challenges,
-                "challenge_success": _share(t.successful_challenges, t.challenges), "lies_caught": t.lies_caught,
-                "lies_caught_share": _share(t.lies_caught, t.false_claims)}
-
     seats = []
     for s, t in enumerate(summary.seats):
         seats.append({"seat": s + 1, "wins": t.wins, "win_share": _share(t.wins, finished),
                       "win_interval": list(stats.wilson(t.wins, finished, confidence)),
-                      "mean_result": t.results / finished if finished else None, **bluffing(t)})
+                      "mean_result": t.results / finished if finished else None, **_bluffing(t)})
     kinds = []
     for kind, t in summary.kinds:
         matches = t.seats / t.per_match     # the finished matches
         kinds.append({"kind": kind, "seats_per_match": t.per_match, "wins": t.wins,
                       "win_share": _share(t.wins, t.seats),
                       "win_interval": list(stats.wilson(t.wins / t.per_match, matches, confidence)),
-                      "mean_result": t.results / t.seats if t.seats else None, **bluffing(t)})
+                      "mean_result": t.results / t.seats if t.seats else None, **_bluffing(t)})
     statistic, df, p = stats.chi_square_equal([t.wins for t in summary.seats])
+    return {"games": summary.games, "players": n, "finished": finished, "unfinished": summary.unfinished,
+            "confidence": confidence, "seats": seats, "kinds": kinds,
+            "fairness": {"statistic": statistic, "df": df, "p": p if n > 1 and finished else None},
+            "length": _length_figures(summary, confidence), "bluffing": _bluff_figures(summary, confidence)}
+
+
+def _bluffing(t: Tally) -> dict:
+    """The bluffing figures of one seat's or bot kind's :class:`Tally` (counts and shares)."""
+    judged = t.claims - t.unjudged_claims
+    return {"claims": t.claims, "false_claims": t.false_claims, "unjudged_claims": t.unjudged_claims,
+            "false_share": _share(t.false_claims, judged), "challenges": t.challenges,
+            "successful_challenges": t.successful_challenges,
+            "challenge_success": _share(t.successful_challenges, t.challenges), "lies_caught": t.lies_caught,
+            "lies_caught_share": _share(t.lies_caught, t.false_claims)}
+
+
+def _length_figures(summary: Summary, confidence: float) -> dict:
+    """The ``length`` figures of :func:`figures`: for decisions, turns and deals per
+    match, their five numbers, mean and median interval (None without a finished match)."""
     length = {}
     for name, values in (("decisions", summary.decisions), ("turns", summary.turns), ("deals", summary.deals)):
         if values:
@@ -608,6 +639,13 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
                             "median_interval": list(stats.median_interval(values, confidence))}
         else:
             length[name] = None
+    return length
+
+
+def _bluff_figures(summary: Summary, confidence: float) -> dict:
+    """The ``bluffing`` figures of :func:`figures`, over every seat: claims, challenges and
+    lies caught, counts, per match and shares, each with its interval."""
+    finished = summary.finished
     bluffs = summary.bluffs
     column = list(zip(*bluffs)) if bluffs else [()] * 6
     claims, judged, false, challenges, successful, caught = (sum(c) for c in column)
@@ -629,10 +667,7 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
         "lies_caught_share": _share(caught, false),
         "lies_caught_interval": list(stats.share_interval(list(zip(column[5], column[2])), confidence)),
     }
-    return {"games": summary.games, "players": n, "finished": finished, "unfinished": summary.unfinished,
-            "confidence": confidence, "seats": seats, "kinds": kinds,
-            "fairness": {"statistic": statistic, "df": df, "p": p if n > 1 and finished else None},
-            "length": length, "bluffing": bluff}
+    return bluff
 
 
 def _share(part, whole):

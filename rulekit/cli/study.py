@@ -103,28 +103,7 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
         console.print(f"seed {seed} (--seed {seed} plays these matches again)", markup=False, soft_wrap=True)
     spec = simulation.SimulationSpec(engine.game.source, file, tuple(variants), n, kinds, seed, max_decisions, rotate)
     rows: list | None = [] if json_path or csv_path else None
-    started = _start_ray(ray, ray_address)
-    stopped = None
-    try:
-        with _progress() as progress, _Stop() as stop:
-            summary = _play(progress, file, spec, games, workers, ray, engine, "playing",
-                            None if rows is None else rows.append, stop)
-    except BaseException as exc:
-        # Ctrl-C or SIGTERM while the matches were played: the figures of those played so far
-        summary = getattr(exc, "summary", None)
-        if not isinstance(exc, (KeyboardInterrupt, _Terminated)) or summary is None or not summary.games:
-            if isinstance(exc, _Terminated):
-                click.echo(f"stopped: {_stop_reason(exc)} before any match was played", err=True)
-                sys.exit(128 + exc.signum)
-            raise
-        stopped = exc
-        if rows is not None:
-            rows.extend(getattr(exc, "played", ()))    # the matches played besides, added up too
-    else:
-        stopped = stop.pending              # a stop after the last match was played: the figures are whole
-    finally:
-        if started:
-            ray.shutdown()
+    summary, stopped = _play_stoppable(file, spec, games, workers, ray, ray_address, engine, rows)
     played = summary.games
     if stopped is not None:
         console.print(f"stopped after {played:,} of {games:,} matches: the figures below are of those",
@@ -153,6 +132,36 @@ def simulate(ctx, file, variants, games, players, seed, bots, rotate, max_decisi
         _flush_quietly(console)
         click.echo(f"stopped: {_stop_reason(stopped)} after {played:,} of {games:,} matches", err=True)
         sys.exit(128 + stopped.signum if isinstance(stopped, _Terminated) else 130)
+
+
+def _play_stoppable(file: str, spec, games: int, workers: int, ray, ray_address: str | None, engine,
+                    rows: list | None) -> tuple:
+    """Play the matches of ``simulate`` (on Ray when ``ray``), their rows added to ``rows``
+    (unless None): (their :class:`Summary`, the Ctrl-C or SIGTERM that stopped them or
+    None). A stop before any match was played exits (SIGTERM) or passes through."""
+    started = _start_ray(ray, ray_address)
+    stopped = None
+    try:
+        with _progress() as progress, _Stop() as stop:
+            summary = _play(progress, file, spec, games, workers, ray, engine, "playing",
+                            None if rows is None else rows.append, stop)
+    except BaseException as exc:
+        # Ctrl-C or SIGTERM while the matches were played: the figures of those played so far
+        summary = getattr(exc, "summary", None)
+        if not isinstance(exc, (KeyboardInterrupt, _Terminated)) or summary is None or not summary.games:
+            if isinstance(exc, _Terminated):
+                click.echo(f"stopped: {_stop_reason(exc)} before any match was played", err=True)
+                sys.exit(128 + exc.signum)
+            raise
+        stopped = exc
+        if rows is not None:
+            rows.extend(getattr(exc, "played", ()))    # the matches played besides, added up too
+    else:
+        stopped = stop.pending              # a stop after the last match was played: the figures are whole
+    finally:
+        if started:
+            ray.shutdown()
+    return summary, stopped
 
 
 def _console():
@@ -414,12 +423,26 @@ def _challenge_text(engine, challengers) -> str:
 
 
 def _print_simulation(console, engine, spec, games: int, summary, figures: dict, challengers) -> None:
+    """Print the figures of ``simulate``: the table of wins and its notes, seat fairness,
+    match lengths, unfinished matches and the table of bluffing."""
+    rows = _print_wins(console, engine, spec, games, summary, figures)
+    _print_fairness(console, spec.players, figures["fairness"])
+    _print_lengths(console, spec, games, summary, figures)
+    bluff = figures["bluffing"]
+    if not engine.game.claims:
+        console.print("bluffing: the rules declare no claim", markup=False)
+        return
+    _print_bluffing(console, engine, spec.players, rows, bluff, challengers)
+
+
+def _print_wins(console, engine, spec, games: int, summary, figures: dict) -> list:
+    """Print the table of wins per seat (and per bot kind) and its notes; its rows, (label,
+    figures) per seat then per bot kind when there are several."""
     from rich.table import Table
 
     from ..engine.narrate import seat_name
 
     n = spec.players
-    finished = summary.finished
     several = len(figures["kinds"]) > 1
     table = Table(title=_title(console, f"{engine.game.title}: {_lineup_text(spec, games)}"))
     table.add_column("seat")
@@ -447,7 +470,11 @@ def _print_simulation(console, engine, spec, games: int, summary, figures: dict,
                      "(the default bots: --bots auto)")
     for line in notes:
         console.print(line, markup=False, soft_wrap=True)
-    fair = figures["fairness"]
+    return rows
+
+
+def _print_fairness(console, n: int, fair: dict) -> None:
+    """Print the line of seat fairness (the chi-square test of ``fair``, for ``n`` seats)."""
     if fair["p"] is None:
         console.print("seat fairness: " + ("one seat, nothing to compare" if n == 1 else "no finished match"),
                       markup=False)
@@ -456,6 +483,10 @@ def _print_simulation(console, engine, spec, games: int, summary, figures: dict,
                    else "no evidence that the seats' win shares differ")
         console.print(f"seat fairness: chi-square {fair['statistic']:.2f} with {fair['df']} degrees of freedom, "
                       f"p = {fair['p']:.3g}: {verdict}", markup=False, soft_wrap=True)
+
+
+def _print_lengths(console, spec, games: int, summary, figures: dict) -> None:
+    """Print the lines of match lengths (decisions, turns, deals) and of unfinished matches."""
     for name, label in (("decisions", "decisions"), ("turns", "turns"), ("deals", "deals")):
         got = figures["length"][name]
         if got is not None:
@@ -465,14 +496,17 @@ def _print_simulation(console, engine, spec, games: int, summary, figures: dict,
     if summary.unfinished:
         console.print(f"unfinished: {summary.unfinished} of {_count(games, 'match', 'matches')} did not end "
                       f"within {_count(spec.max_decisions, 'decision')} (--max-decisions); the figures are of the "
-                      f"{finished} that did", markup=False, soft_wrap=True)
+                      f"{summary.finished} that did", markup=False, soft_wrap=True)
     else:
         console.print(f"unfinished: 0 (every match ended within {_count(spec.max_decisions, 'decision')})",
                       markup=False)
-    bluff = figures["bluffing"]
-    if not engine.game.claims:
-        console.print("bluffing: the rules declare no claim", markup=False)
-        return
+
+
+def _print_bluffing(console, engine, n: int, rows: list, bluff: dict, challengers) -> None:
+    """Print the table of bluffing, per row of the table of wins and over all seats
+    (``bluff``), and the lines that explain it."""
+    from rich.table import Table
+
     table = Table(title="Bluffing")
     table.add_column("seat")
     for name in ("claims", "false", "challenges", "succeeded", "lies caught"):
@@ -586,10 +620,12 @@ def compare(ctx, file, variants, games, players, seed, bots, rotate, max_decisio
 
 
 def _print_comparison(console, engine, spec, games: int, results) -> None:
+    """Print the table of ``compare``: one column per arm ((name, _, figures) of
+    ``results``, the base game first), a variant's figure marked where its interval lies
+    apart from the base game's, and the notes under it."""
     from rich.markup import escape
     from rich.table import Table
 
-    from ..engine.narrate import seat_name
     from ..analysis.stats import overlap
 
     table = Table(title=_title(console, f"{engine.game.title}: {_lineup_text(spec, games)} in each arm"))
@@ -612,44 +648,7 @@ def _print_comparison(console, engine, spec, games: int, results) -> None:
             texts.append(text)
         table.add_row(label, *texts, end_section=end)
 
-    def share(get):
-        def cell(figures):
-            value, interval = get(figures)
-            if value is None:
-                return "—", None
-            return f"{_pct(value)} ({interval[0] * 100:.1f}–{interval[1] * 100:.1f})", interval
-        return cell
-
-    def count(get):
-        def cell(figures):
-            value, interval = get(figures)
-            if value is None:
-                return "—", None
-            return (f"{_num(value)} ({_num(interval[0])}–{_num(interval[1])})" if interval else _num(value)), interval
-        return cell
-
-    n = spec.players
-    for s in range(n):
-        row(f"win share {seat_name(s)}", share(lambda f, s=s: (f["seats"][s]["win_share"], f["seats"][s]["win_interval"])),
-            end=s == n - 1)
-    kinds = results[0][2]["kinds"]
-    if len(kinds) > 1:
-        for k, kind in enumerate(kinds):
-            row(f"win share {kind['kind']}", share(lambda f, k=k: (f["kinds"][k]["win_share"],
-                                                                 f["kinds"][k]["win_interval"])),
-                end=k == len(kinds) - 1)
-    row("seat fairness p", lambda f: ("—" if f["fairness"]["p"] is None else f"{f['fairness']['p']:.3g}", None))
-    row("unfinished", lambda f: (str(f["unfinished"]), None), end=True)
-    for name in ("decisions", "turns", "deals"):
-        row(f"median {name}", count(
-            lambda f, name=name: (None, None) if f["length"][name] is None
-            else (f["length"][name]["median"], f["length"][name]["median_interval"])), end=name == "deals")
-    b = "bluffing"
-    row("claims / match", count(lambda f: (f[b]["claims_per_match"], f[b]["claims_per_match_interval"])))
-    row("false claims", share(lambda f: (f[b]["false_share"], f[b]["false_interval"])))
-    row("challenges / match", count(lambda f: (f[b]["challenges_per_match"], f[b]["challenges_per_match_interval"])))
-    row("successful challenges", share(lambda f: (f[b]["challenge_success"], f[b]["challenge_success_interval"])))
-    row("lies caught", share(lambda f: (f[b]["lies_caught_share"], f[b]["lies_caught_interval"])))
+    _comparison_rows(row, spec, results)
     console.print(table)
     console.print("(…): 95 % interval; a win shared by k seats counts 1/k; medians per finished match; "
                   "docs/simulate.md defines each figure", markup=False, soft_wrap=True)
@@ -658,3 +657,56 @@ def _print_comparison(console, engine, spec, games: int, results) -> None:
     else:
         console.print(f"no figure's 95 % interval lies apart from that of {results[0][0]}", markup=False,
                       soft_wrap=True)
+
+
+def _share_cell(get):
+    """A cell of the comparison for a share: ``get(figures) -> (share, interval)`` made
+    ``cell(figures) -> (text, interval)``, in percent ("—" for none)."""
+    def cell(figures):
+        value, interval = get(figures)
+        if value is None:
+            return "—", None
+        return f"{_pct(value)} ({interval[0] * 100:.1f}–{interval[1] * 100:.1f})", interval
+    return cell
+
+
+def _count_cell(get):
+    """A cell of the comparison for a number: ``get(figures) -> (value, interval or
+    None)`` made ``cell(figures) -> (text, interval)`` ("—" for none)."""
+    def cell(figures):
+        value, interval = get(figures)
+        if value is None:
+            return "—", None
+        return (f"{_num(value)} ({_num(interval[0])}–{_num(interval[1])})" if interval else _num(value)), interval
+    return cell
+
+
+def _comparison_rows(row, spec, results) -> None:
+    """Add the rows of the comparison by ``row(label, cell, end)``: win shares per seat and
+    per bot kind, fairness, unfinished matches, median lengths, then bluffing."""
+    from ..engine.narrate import seat_name
+
+    n = spec.players
+    for s in range(n):
+        row(f"win share {seat_name(s)}",
+            _share_cell(lambda f, s=s: (f["seats"][s]["win_share"], f["seats"][s]["win_interval"])), end=s == n - 1)
+    kinds = results[0][2]["kinds"]
+    if len(kinds) > 1:
+        for k, kind in enumerate(kinds):
+            row(f"win share {kind['kind']}", _share_cell(lambda f, k=k: (f["kinds"][k]["win_share"],
+                                                                       f["kinds"][k]["win_interval"])),
+                end=k == len(kinds) - 1)
+    row("seat fairness p", lambda f: ("—" if f["fairness"]["p"] is None else f"{f['fairness']['p']:.3g}", None))
+    row("unfinished", lambda f: (str(f["unfinished"]), None), end=True)
+    for name in ("decisions", "turns", "deals"):
+        row(f"median {name}", _count_cell(
+            lambda f, name=name: (None, None) if f["length"][name] is None
+            else (f["length"][name]["median"], f["length"][name]["median_interval"])), end=name == "deals")
+    b = "bluffing"
+    row("claims / match", _count_cell(lambda f: (f[b]["claims_per_match"], f[b]["claims_per_match_interval"])))
+    row("false claims", _share_cell(lambda f: (f[b]["false_share"], f[b]["false_interval"])))
+    row("challenges / match",
+        _count_cell(lambda f: (f[b]["challenges_per_match"], f[b]["challenges_per_match_interval"])))
+    row("successful challenges",
+        _share_cell(lambda f: (f[b]["challenge_success"], f[b]["challenge_success_interval"])))
+    row("lies caught", _share_cell(lambda f: (f[b]["lies_caught_share"], f[b]["lies_caught_interval"])))

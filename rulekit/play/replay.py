@@ -291,27 +291,64 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
     seed = header["seed"]
     rng = random.Random(seed)
     state, events = engine.new_match(n, rng)
-    at = 0              # the next record to read
-    decisions = checked = 0
-    cut = False
-    old_deals = header.get("format") == 1
+    log = _LogReader(engine, header, numbered, path)
+    decisions = 0
+    log.check(events)
+    if on_events is not None:
+        on_events(state, events)
+    while log.at < len(numbered):
+        line, record = log.next_decision(state)
+        action, decision = decode_action(engine, state, record, path, line)
+        if on_decision is not None:
+            on_decision(state, decisions, action, decision)
+        try:
+            state, events = engine.apply(state, action, rng, True)
+        except IllegalAction as exc:
+            log.fail(line, f"the decision cannot be applied: {exc}")
+        log.at += 1
+        decisions += 1
+        log.check(events)
+        if on_events is not None:
+            on_events(state, events)
+    return Replayed(header, engine, state, decisions, log.checked, log.cut, getattr(records, "torn", None))
 
-    def fail(line, message):
-        version = header.get("rulekit")
+
+class _LogReader:
+    """The records of a log being replayed, (line, dict) pairs read in order, for
+    :func:`replay_records`: ``at`` the next one to read, ``checked`` the events matched so
+    far, ``cut`` whether the log ends within the events of a step."""
+
+    def __init__(self, engine: Engine, header: dict, numbered: list, path: str):
+        self.engine = engine
+        self.header = header
+        self.numbered = numbered
+        self.path = path
+        self.n = header["players"]
+        self.at = 0             # the next record to read
+        self.checked = 0
+        self.cut = False
+        self.old_deals = header.get("format") == 1
+
+    def fail(self, line, message):
+        """Raise the :class:`ReplayError` of ``message`` at ``line``, naming the rulekit
+        that wrote the log when it is another."""
+        version = self.header.get("rulekit")
         if version and version != rulekit_version():
             message += f" (the log was written by rulekit {version}; this is {rulekit_version()})"
-        raise ReplayError(path, line, message)
+        raise ReplayError(self.path, line, message)
 
-    def check(events):
-        nonlocal at, checked, cut
+    def check(self, events) -> None:
+        """Match ``events`` against the next records (a log cut after a whole record
+        replays up to there); a difference raises :class:`ReplayError`."""
+        numbered, fail = self.numbered, self.fail
         for event in events:
-            got = event_record(engine, event, n)
-            if old_deals and got.get("kind") == "deal":
+            got = event_record(self.engine, event, self.n)
+            if self.old_deals and got.get("kind") == "deal":
                 got["data"].pop("dealt", None)  # a format 1 log does not name the cards dealt
-            if at >= len(numbered):
-                cut = True          # the log was cut after a whole record: it replays up to there
+            if self.at >= len(numbered):
+                self.cut = True     # the log was cut after a whole record: it replays up to there
                 return
-            line, record = numbered[at]
+            line, record = numbered[self.at]
             if record != got:
                 if record.get("type") != "event":
                     fail(line, f"the log has a {record.get('type')} here, but the engine gives an event: "
@@ -319,14 +356,14 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
                 where, want, have = _first_difference(record, got)
                 fail(line, f"the replayed event differs from the log at {where}: expected {_dumps(want)}, "
                            f"got {_dumps(have)} (the engine's event: {_dumps(got)})")
-            at += 1
-            checked += 1
+            self.at += 1
+            self.checked += 1
 
-    check(events)
-    if on_events is not None:
-        on_events(state, events)
-    while at < len(numbered):
-        line, record = numbered[at]
+    def next_decision(self, state: State) -> tuple:
+        """The next record, (line, dict), checked to be a decision of the seat and phase
+        that decide in ``state``; else :class:`ReplayError`."""
+        engine, fail = self.engine, self.fail
+        line, record = self.numbered[self.at]
         kind = record.get("type")
         if kind == "event":
             fail(line, f"the log has an event the engine does not give: {_dumps(record)}")
@@ -339,19 +376,7 @@ def replay_records(engine: Engine, header: dict, records: Iterable, path: str = 
         if record.get("seat") != seat or record.get("phase", phase) != phase:
             fail(line, f"the log has a decision of {record.get('seat')} in '{record.get('phase')}', but it is "
                        f"{seat}'s to make in '{phase}'")
-        action, decision = decode_action(engine, state, record, path, line)
-        if on_decision is not None:
-            on_decision(state, decisions, action, decision)
-        try:
-            state, events = engine.apply(state, action, rng, True)
-        except IllegalAction as exc:
-            fail(line, f"the decision cannot be applied: {exc}")
-        at += 1
-        decisions += 1
-        check(events)
-        if on_events is not None:
-            on_events(state, events)
-    return Replayed(header, engine, state, decisions, checked, cut, getattr(records, "torn", None))
+        return line, record
 
 
 def decode_action(engine: Engine, state: State, record: dict, path: str = "<log>",

@@ -90,32 +90,8 @@ _NOT_MADE = object()
 
 def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finish) -> Callable:
     """The sampler dealing every unseen card of the deck into any hidden zone."""
-    unknown = dict(_deck_counts(engine, view.players))     # kind -> how many are unseen, in deck order
-    dice = _die_kinds(engine)
-
-    def unseen(cards) -> None:
-        for k in cards:
-            if k not in dice:
-                unknown[k] = unknown.get(k, 0) - 1
-    for cards in fixed:
-        if cards is not None:
-            unseen(cards)
-    for cards in pinned.values():
-        unseen(cards)
-    if any(v < 0 for v in unknown.values()):
-        raise ValueError("the view shows more cards than the deck holds")
-    unknown_cards = tuple(chain.from_iterable(starmap(repeat, unknown.items())))
-    # the hidden zones in order: (slot, the cards known to be there, the dice counts or
-    # None, how many it holds); zones whose size is hidden share what is left
-    plan = []
-    hidden_sizes = []
-    for slot, (name, owner, count, cards) in enumerate(view.zones):
-        if fixed[slot] is not None:
-            continue
-        if count is None:
-            hidden_sizes.append(slot)
-            continue
-        plan.append((slot, pinned.get(slot, []), view.dice[slot] if view.dice and view.dice[slot] else None, count))
+    unknown_cards = _unseen_cards(engine, view, fixed, pinned)
+    plan, hidden_sizes = _pooled_plan(view, fixed, pinned)
 
     def draw(rng: random.Random) -> State:
         zones = list(fixed)
@@ -173,6 +149,47 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
     return draw
 
 
+def _unseen_cards(engine: Engine, view: View, fixed: list, pinned: dict) -> tuple:
+    """The cards of the deck the view neither shows nor pins (kinds, in deck order, each
+    repeated as many times as it is unseen).
+
+    Raises:
+        ValueError: the view shows more cards than the deck holds.
+    """
+    unknown = dict(_deck_counts(engine, view.players))     # kind -> how many are unseen, in deck order
+    dice = _die_kinds(engine)
+
+    def unseen(cards) -> None:
+        for k in cards:
+            if k not in dice:
+                unknown[k] = unknown.get(k, 0) - 1
+    for cards in fixed:
+        if cards is not None:
+            unseen(cards)
+    for cards in pinned.values():
+        unseen(cards)
+    if any(v < 0 for v in unknown.values()):
+        raise ValueError("the view shows more cards than the deck holds")
+    return tuple(chain.from_iterable(starmap(repeat, unknown.items())))
+
+
+def _pooled_plan(view: View, fixed: list, pinned: dict) -> tuple:
+    """(the hidden zones of known size, the slots of the zones whose size is hidden) that
+    the pooled sampler deals, in the order of the view's zones."""
+    # the hidden zones in order: (slot, the cards known to be there, the dice counts or
+    # None, how many it holds); zones whose size is hidden share what is left
+    plan = []
+    hidden_sizes = []
+    for slot, (name, owner, count, cards) in enumerate(view.zones):
+        if fixed[slot] is not None:
+            continue
+        if count is None:
+            hidden_sizes.append(slot)
+            continue
+        plan.append((slot, pinned.get(slot, []), view.dice[slot] if view.dice and view.dice[slot] else None, count))
+    return plan, hidden_sizes
+
+
 def _wanted(rng: random.Random, slot: int, have: list, count: int, top: int | None) -> tuple:
     """What :func:`_deal_wanted` deals into one zone of ``count`` cards, ``have`` of them
     known: (slot, have, how many unknown cards, the places dealt or None for all)."""
@@ -214,33 +231,10 @@ def _by_seat(view: View, fixed: list, pinned: dict, dealt: tuple) -> tuple | Non
         ValueError: the view is inconsistent with the cards each seat was dealt.
     """
     n = view.players
-    unseen = [list(dealt) for _ in range(n)]
-    held = [0] * n
-    hidden: list = [[] for _ in range(n)]
-    fixed = list(fixed)
-    sinks = []
-    for slot, (name, owner, count, cards) in enumerate(view.zones):
-        if owner is None:
-            if fixed[slot] is not None:
-                if fixed[slot]:
-                    return None         # cards in an open shared zone: whose are they?
-            elif count == 0:
-                fixed[slot] = ()
-            else:
-                sinks.append(slot)
-            continue
-        if count is None:
-            return None                 # how many cards this seat has left is hidden
-        held[owner] += count
-        left = unseen[owner]
-        if fixed[slot] is not None:
-            for k in fixed[slot]:
-                left[k] -= 1
-        else:
-            have = pinned.get(slot, [])
-            for k in have:
-                left[k] -= 1
-            hidden[owner].append((slot, have, count - len(have)))
+    zones = _seat_zones(view, fixed, pinned, dealt)
+    if zones is None:
+        return None
+    fixed, unseen, held, hidden, sinks = zones
     if len(sinks) > 1:
         return None                     # which of them holds a seat's leftovers?
     sink = sinks[0] if sinks else None
@@ -280,6 +274,43 @@ def _by_seat(view: View, fixed: list, pinned: dict, dealt: tuple) -> tuple | Non
         if any(c > forced[k] for k, c in Counter(pinned[sink]).items()):
             return None
     return fixed, sink, tuple(kept), tuple(seats)
+
+
+def _seat_zones(view: View, fixed: list, pinned: dict, dealt: tuple) -> tuple | None:
+    """What the view's zones leave of each seat's cards, for :func:`_by_seat`: (a copy of
+    ``fixed`` with the empty hidden shared zones fixed, per seat its unseen cards as
+    counts per kind, per seat how many cards its zones hold, per seat its hidden zones as
+    (slot, known cards, unknown count), the slots of the hidden shared zones that may
+    hold cards); None when the view does not fit a deal by seat."""
+    n = view.players
+    unseen = [list(dealt) for _ in range(n)]
+    held = [0] * n
+    hidden: list = [[] for _ in range(n)]
+    fixed = list(fixed)
+    sinks = []
+    for slot, (name, owner, count, cards) in enumerate(view.zones):
+        if owner is None:
+            if fixed[slot] is not None:
+                if fixed[slot]:
+                    return None         # cards in an open shared zone: whose are they?
+            elif count == 0:
+                fixed[slot] = ()
+            else:
+                sinks.append(slot)
+            continue
+        if count is None:
+            return None                 # how many cards this seat has left is hidden
+        held[owner] += count
+        left = unseen[owner]
+        if fixed[slot] is not None:
+            for k in fixed[slot]:
+                left[k] -= 1
+        else:
+            have = pinned.get(slot, [])
+            for k in have:
+                left[k] -= 1
+            hidden[owner].append((slot, have, count - len(have)))
+    return fixed, unseen, held, hidden, sinks
 
 
 def _seat_sampler(own: tuple, finish) -> Callable:
@@ -446,92 +477,134 @@ def keeps_owners(game: m.Game) -> bool:
     (cards of every seat, dealt to each seat, moved to a seat named otherwise) makes it
     False."""
     per = {z.name: z.per_player for z in game.zones}
-    actor = m.SeatName("actor")
-    lays = {node.dest.zone for node in m.nodes(game) if isinstance(node, m.Move) and node.lay}
-    everything = [(z, _ANY if p else None) for z, p in per.items()]
-    moves: list = []            # ((zone, owner), (zone, owner)): owner None (shared), a seat or _ANY
+    found = _CardMoves(game, per)
+    try:
+        shared = _shared_flows(found.all(), per)
+    except KeyError:                # a zone the rules do not declare (a checked game has none)
+        return False
+    if shared is None:
+        return False
+    sinks, gives, flows = shared
+    return not _reached(sinks, flows) & gives
 
-    def owner(ref: m.ZoneRef, stable=None):
-        if not per[ref.zone]:
+
+class _CardMoves:
+    """The card movements the statements of a game may make, for :func:`keeps_owners`:
+    ((zone, owner), (zone, owner)) pairs, each owner None (a shared zone), a seat or _ANY.
+    A zone the rules do not declare raises KeyError."""
+
+    def __init__(self, game: m.Game, per: dict) -> None:
+        self.game = game
+        self.per = per              # zone name -> whether each seat has one
+        self.actor = m.SeatName("actor")
+        self.lays = {node.dest.zone for node in m.nodes(game) if isinstance(node, m.Move) and node.lay}
+        self.everything = [(z, _ANY if p else None) for z, p in per.items()]
+        self.moves: list = []       # ((zone, owner), (zone, owner)): owner None (shared), a seat or _ANY
+
+    def owner(self, ref: m.ZoneRef, stable=None):
+        """The owner of the zone ``ref`` names: None for a shared zone, its seat, or _ANY
+        when that seat is unknown or not one of ``stable`` (when given)."""
+        if not self.per[ref.zone]:
             return None
-        seat = actor if ref.yours else ref.seat
+        seat = self.actor if ref.yours else ref.seat
         if seat is None or stable is not None and seat not in stable:
             return _ANY
         return seat
 
-    def sources(cards, chosen) -> list:
+    def sources(self, cards, chosen) -> list:
+        """The (zone, owner) pairs the cards ``cards`` may come from; ``chosen``: those of
+        the cards an action chose."""
         if isinstance(cards, m.ZoneRef):
-            return [(cards.zone, owner(cards))]
+            return [(cards.zone, self.owner(cards))]
         if isinstance(cards, (m.Portion, m.Where)):
-            return sources(cards.cards, chosen)
+            return self.sources(cards.cards, chosen)
         if isinstance(cards, m.CardUnion):
-            return [s for part in cards.parts for s in sources(part, chosen)]
+            return [s for part in cards.parts for s in self.sources(part, chosen)]
         if isinstance(cards, m.EveryZone):
             return [(cards.zone, _ANY)]
         if isinstance(cards, m.Chosen):
             return chosen
         if isinstance(cards, m.Claimed):
-            return [(z, _ANY if per[z] else None) for z in lays]
-        return everything
+            return [(z, _ANY if self.per[z] else None) for z in self.lays]
+        return self.everything
 
-    def collect(roots, chosen) -> None:
+    def collect(self, roots, chosen) -> None:
+        """Add the moves of every statement under ``roots`` (``chosen``: as for :meth:`sources`)."""
+        moves, owner = self.moves, self.owner
         for root in roots:
             for node in m.nodes(root):
                 if isinstance(node, m.Move):
-                    moves.extend((s, (node.dest.zone, owner(node.dest))) for s in sources(node.cards, chosen))
+                    moves.extend((s, (node.dest.zone, owner(node.dest))) for s in self.sources(node.cards, chosen))
                 elif isinstance(node, m.Swap):
                     first, second = (node.first.zone, owner(node.first)), (node.second.zone, owner(node.second))
                     moves.extend(((first, second), (second, first)))
                 elif isinstance(node, m.Draw):
                     source = (node.source.zone, owner(node.source))
                     moves.append((source, (node.dest.zone, owner(node.dest))))
-                    refill = next(z.refill_from for z in game.zones if z.name == node.source.zone)
+                    refill = next(z.refill_from for z in self.game.zones if z.name == node.source.zone)
                     if refill is not None:
                         moves.append(((refill, None), source))
                 elif isinstance(node, m.Deal):
                     moves.append(((node.source.zone, owner(node.source)), (node.zone, _ANY)))
                 elif isinstance(node, m.Shuffle) and node.cards is not None:
-                    moves.extend((s, (node.zone.zone, owner(node.zone))) for s in sources(node.cards, chosen))
+                    moves.extend((s, (node.zone.zone, owner(node.zone))) for s in self.sources(node.cards, chosen))
                 elif isinstance(node, m.Gather):
-                    moves.extend((s, (node.zone.zone, owner(node.zone))) for s in everything)
+                    moves.extend((s, (node.zone.zone, owner(node.zone))) for s in self.everything)
 
-    try:
+    def collect_action(self, action) -> None:
+        """Add the moves of one action, its chosen cards coming from the zones it chooses them in."""
+        # the cards an action chooses come from a zone named when they are chosen:
+        # its seat is known for the whole action when it is the actor or a chosen seat
+        body = list(m.walk(action.body))
+        rebound = {s.var for s in body if isinstance(s, m.ForEach)} | \
+                  {s.name for s in body if isinstance(s, m.LetValue)}
+        stable = [self.actor] + [m.SeatName(s.name) for s in body
+                                 if isinstance(s, m.ChooseParam) and s.name not in rebound]
+        chosen = [(s.source, stable) for s in body if isinstance(s, m.ChooseCards)]
+        self.collect([action], [src for cards, st in chosen
+                                for src in _chosen_sources(cards, self.owner, st, self.sources)])
+
+    def all(self) -> list:
+        """The moves of every statement of the game (its actions first, then the rest)."""
+        game = self.game
         rest = [*game.setup, *game.procedures, game.match]
         for phase in game.phases:
             rest.extend(phase.after or ())
             for action in phase.actions:
-                # the cards an action chooses come from a zone named when they are chosen:
-                # its seat is known for the whole action when it is the actor or a chosen seat
-                body = list(m.walk(action.body))
-                rebound = {s.var for s in body if isinstance(s, m.ForEach)} | \
-                          {s.name for s in body if isinstance(s, m.LetValue)}
-                stable = [actor] + [m.SeatName(s.name) for s in body
-                                    if isinstance(s, m.ChooseParam) and s.name not in rebound]
-                chosen = [(s.source, stable) for s in body if isinstance(s, m.ChooseCards)]
-                collect([action], [src for cards, st in chosen for src in _chosen_sources(cards, owner, st, sources)])
-        collect(rest, everything)
-        sinks: set = set()          # shared zones a seat's cards may reach
-        gives: set = set()          # shared zones that give cards to a seat's zone
-        flows: dict = {}            # shared zone -> shared zones its cards may go to
-        for (src, src_owner), (dest, dest_owner) in moves:
-            if per[dest]:
-                if not per[src]:
-                    gives.add(src)
-                elif src_owner is _ANY or dest_owner is _ANY or src_owner != dest_owner:
-                    return False
-            elif per[src]:
-                sinks.add(dest)
-            else:
-                flows.setdefault(src, set()).add(dest)
-    except KeyError:                # a zone the rules do not declare (a checked game has none)
-        return False
+                self.collect_action(action)
+        self.collect(rest, self.everything)
+        return self.moves
+
+
+def _shared_flows(moves: list, per: dict) -> tuple | None:
+    """(the shared zones a seat's cards may go to, those that give cards to a seat's zone,
+    {shared zone: the shared zones its cards may go to}) of ``moves`` (see
+    :class:`_CardMoves`); None when a move may pass cards from one seat to another."""
+    sinks: set = set()          # shared zones a seat's cards may reach
+    gives: set = set()          # shared zones that give cards to a seat's zone
+    flows: dict = {}            # shared zone -> shared zones its cards may go to
+    for (src, src_owner), (dest, dest_owner) in moves:
+        if per[dest]:
+            if not per[src]:
+                gives.add(src)
+            elif src_owner is _ANY or dest_owner is _ANY or src_owner != dest_owner:
+                return None
+        elif per[src]:
+            sinks.add(dest)
+        else:
+            flows.setdefault(src, set()).add(dest)
+    return sinks, gives, flows
+
+
+def _reached(sinks: set, flows: dict) -> set:
+    """``sinks`` (updated in place) with every shared zone their cards may reach through ``flows``."""
     todo = list(sinks)
     while todo:
         for z in flows.get(todo.pop(), ()):
             if z not in sinks:
                 sinks.add(z)
                 todo.append(z)
-    return not sinks & gives
+    return sinks
 
 
 def _chosen_sources(cards, owner, stable, sources) -> list:

@@ -189,7 +189,8 @@ class _Analysis:
     * ``defends``: actions that ``require`` the standing claim to hold (the claimant shows
       the card): for their claimant, the way to win a test;
     * ``about_cards``: claims whose truth reads only the claimed cards;
-    * ``optional``: claims made only where the rules offer an action that makes none.
+    * ``optional``: claims made only where the rules offer an action that makes none;
+    * ``falling``: bids whose higher values can only make their claim less likely.
     """
 
     def __init__(self, game: m.Game):
@@ -198,16 +199,19 @@ class _Analysis:
         self.tests: set[tuple[str, str]] = set()
         self.defends: set[tuple[str, str]] = set()
         self.private_zones = {z.name for z in game.zones if z.per_player and z.seen == "owner"}
+        self._read_claim_truths(game)
+        self.kinds_holding: dict = {}     # see GenericBot._honest_share
+        self.optional = _optional_claims(game, procs)
+        # claims that no rule tests (nothing reads whether a claim holds): a claim is then a
+        # commitment the rules make the claimant carry out (a bid to turn up so many cards of a kind)
+        self.commitments = bool(game.claims) and not _mentions(game, m.ClaimHolds)
+        self._read_claiming_actions(game)
+        self._read_falling(game)
+        self._read_tests(game, procs)
+        self.test_names = {name for _, name in self.tests}
 
-        def claims(stmts, seen) -> bool:
-            for s in m.walk(stmts):
-                if isinstance(s, m.MakeClaim):
-                    return True
-                if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
-                    if claims(procs[s.procedure], seen | {s.procedure}):
-                        return True
-            return False
-
+    def _read_claim_truths(self, game: m.Game) -> None:
+        """Set ``about_cards`` and ``cards_alone``: claims by what their truth reads."""
         # a claim is "about its cards" when its truth reads only the claimed cards: then one
         # card at a time can be tested, and the claimant's whole hand tells what he could claim
         self.about_cards = {c.name for c in game.claims
@@ -221,22 +225,10 @@ class _Analysis:
             c.name for c in game.claims if c.name in self.about_cards and all(
                 isinstance(n, plain) or isinstance(n, m.Name) and n.name in {p.name for p in c.params}
                 for n in m.nodes(c.truth))}
-        self.kinds_holding: dict = {}     # see GenericBot._honest_share
-        # claims made where the rules offer something else to do (pass, draw): "optional"
-        made_in: dict = {}
-        for p in game.phases:
-            for a in p.actions:
-                for s in m.walk(a.body):
-                    if isinstance(s, m.MakeClaim):
-                        made_in.setdefault(s.claim, []).append(
-                            any(not claims(b.body, frozenset()) for b in p.actions if b is not a))
-        self.optional = {name for name, free in made_in.items() if all(free)}
-        # claims that no rule tests (nothing reads whether a claim holds): a claim is then a
-        # commitment the rules make the claimant carry out (a bid to turn up so many cards of a kind)
-        self.commitments = bool(game.claims) and not _mentions(game, m.ClaimHolds)
-        # actions whose claim is ranked by their chosen values alone: they make one claim,
-        # its arguments their own chosen parameters, of a claim ordered by its parameters
-        # only; {(phase, action): (claim, the argument names)}
+
+    def _read_claiming_actions(self, game: m.Game) -> None:
+        """Set ``kind_blind``, ``values_only_claimed`` and ``ranked_by_values``: actions by
+        how the claim they make reads what they chose (needs ``about_cards``)."""
         # actions that make a claim about its cards whose arguments do not read which cards
         # were chosen (only how many): one kind stands for another in a trial (see
         # GenericBot._truth_of_cards)
@@ -254,9 +246,25 @@ class _Analysis:
                     places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
                     if places is not None:
                         self.values_only_claimed[(p.name, a.name)] = places
-        # actions without cards whose values reach only the claim, judged where checks are
-        # public: {(phase, action): the values whose growth only makes the claim less
-        # likely} (see GenericBot._honest, which skips higher values once one is unlikely)
+        # actions whose claim is ranked by their chosen values alone: they make one claim,
+        # its arguments their own chosen parameters, of a claim ordered by its parameters
+        # only; {(phase, action): (claim, the argument names)}
+        self.ranked_by_values: dict = {}
+        for p in game.phases:
+            for a in p.actions:
+                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
+                if len(made) != 1 or not all(isinstance(x, m.Name) for x in made[0].args):
+                    continue
+                decl = claim_decls.get(made[0].claim)
+                if decl is not None and _order_reads_params_only(decl):
+                    self.ranked_by_values[(p.name, a.name)] = (decl.name, tuple(x.name for x in made[0].args))
+
+    def _read_falling(self, game: m.Game) -> None:
+        """Set ``falling``: the actions without cards whose values reach only the claim they
+        make, in phases whose checks are public, {(phase, action): the values whose growth
+        only makes the claim less likely} (see GenericBot._honest, which skips higher
+        values once one is found unlikely)."""
+        claim_decls = {c.name: c for c in game.claims}
         self.falling: dict = {}
         public = dict(zip((p.name for p in game.phases), public_checks(game)))
         for p in game.phases:
@@ -269,27 +277,45 @@ class _Analysis:
                 falling = _falling_values(a, places, decl) if places else ()
                 if falling:
                     self.falling[(p.name, a.name)] = falling
-        self.ranked_by_values: dict = {}
-        for p in game.phases:
-            for a in p.actions:
-                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
-                if len(made) != 1 or not all(isinstance(x, m.Name) for x in made[0].args):
-                    continue
-                decl = claim_decls.get(made[0].claim)
-                if decl is not None and _order_reads_params_only(decl):
-                    self.ranked_by_values[(p.name, a.name)] = (decl.name, tuple(x.name for x in made[0].args))
+
+    def _read_tests(self, game: m.Game, procs: dict) -> None:
+        """Fill ``claims``, ``tests`` and ``defends`` (see the class docstring)."""
         challenges = challenge_actions(game)
         for p in game.phases:
             for a in p.actions:
                 key = (p.name, a.name)
-                if claims(a.body, frozenset()):
+                if _makes_claim(a.body, procs, frozenset()):
                     self.claims.add(key)
                 elif key in challenges:
                     self.tests.add(key)
                 if any(isinstance(s, m.Require) and _mentions_truth(s.cond) and not _mentions(s.cond, m.Not)
                        for s in m.walk(a.body)):
                     self.defends.add(key)
-        self.test_names = {name for _, name in self.tests}
+
+
+def _makes_claim(stmts, procs: dict, seen) -> bool:
+    """Whether ``stmts`` make a claim, themselves or in a procedure they call (``procs``:
+    name -> body; ``seen``: the names of the procedures already followed)."""
+    for s in m.walk(stmts):
+        if isinstance(s, m.MakeClaim):
+            return True
+        if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
+            if _makes_claim(procs[s.procedure], procs, seen | {s.procedure}):
+                return True
+    return False
+
+
+def _optional_claims(game: m.Game, procs: dict) -> set:
+    """The claims made only where the rules offer an action that makes none."""
+    # claims made where the rules offer something else to do (pass, draw): "optional"
+    made_in: dict = {}
+    for p in game.phases:
+        for a in p.actions:
+            for s in m.walk(a.body):
+                if isinstance(s, m.MakeClaim):
+                    made_in.setdefault(s.claim, []).append(
+                        any(not _makes_claim(b.body, procs, frozenset()) for b in p.actions if b is not a))
+    return {name for name, free in made_in.items() if all(free)}
 
 
 _ANALYSES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -831,36 +857,42 @@ class GenericBot:
                 return random_legal(decision, self.rng, plain)
             return DECLINE_ACTION
         if claiming:
-            bluffing = self.rng.random() < self.bluff
-            honest = self._honest(view, decision, claiming, 0.25 if bluffing else 0.6)
-            if honest is not None and bluffing and honest.cards is not None and honest.cards:
-                padded = self._pad(decision, claiming, honest)
-                if padded is not None and not self._decisive(view, padded):
-                    honest = padded
-            if honest is not None:
-                return honest
-            # with no honest claim it passes rather than lie when claims are often tested (a
-            # commitment nobody tests it never fakes: the rules punish one not carried out),
-            # or when the lie would end the deal if let stand (the lie everybody tests); but
-            # every STUCK passes in a deal it lies anyway (a card that no honest play can
-            # ever shed must go some day)
-            lie = None
-            if plain:
-                avoided = self._avoided.get(view.deal, 0) + 1
-                if avoided < STUCK:
-                    if not bluffing and (self.analysis.commitments or self._called(view) >= CALLED):
-                        self._avoided = {view.deal: avoided}
-                        return random_legal(decision, self.rng, plain)
-                    lie = self._small_bluff(decision, claiming)
-                    if self._decisive(view, lie):
-                        self._avoided = {view.deal: avoided}
-                        return random_legal(decision, self.rng, plain)
-                else:
-                    self._avoided = {view.deal: 0}
-            return lie or self._small_bluff(decision, claiming)
+            return self._claim_on_turn(view, decision, claiming, plain)
         if testing and not plain:
             return random_legal(decision, self.rng, testing)
         return random_legal(decision, self.rng, plain or options)
+
+    def _claim_on_turn(self, view: View, decision: Decision, claiming: list, plain: list) -> Action:
+        """The choice of a turn that offers the options ``claiming`` (that make a claim) and
+        ``plain`` (that make none, not testing one): an honest claim, now and then padded
+        with a bluff, else a pass or a lie."""
+        bluffing = self.rng.random() < self.bluff
+        honest = self._honest(view, decision, claiming, 0.25 if bluffing else 0.6)
+        if honest is not None and bluffing and honest.cards is not None and honest.cards:
+            padded = self._pad(decision, claiming, honest)
+            if padded is not None and not self._decisive(view, padded):
+                honest = padded
+        if honest is not None:
+            return honest
+        # with no honest claim it passes rather than lie when claims are often tested (a
+        # commitment nobody tests it never fakes: the rules punish one not carried out),
+        # or when the lie would end the deal if let stand (the lie everybody tests); but
+        # every STUCK passes in a deal it lies anyway (a card that no honest play can
+        # ever shed must go some day)
+        lie = None
+        if plain:
+            avoided = self._avoided.get(view.deal, 0) + 1
+            if avoided < STUCK:
+                if not bluffing and (self.analysis.commitments or self._called(view) >= CALLED):
+                    self._avoided = {view.deal: avoided}
+                    return random_legal(decision, self.rng, plain)
+                lie = self._small_bluff(decision, claiming)
+                if self._decisive(view, lie):
+                    self._avoided = {view.deal: avoided}
+                    return random_legal(decision, self.rng, plain)
+            else:
+                self._avoided = {view.deal: 0}
+        return lie or self._small_bluff(decision, claiming)
 
     def _by_returns(self, view: View, decision: Decision) -> Action:
         """In a game that declares no claim (a betting game): each candidate action (one

@@ -267,11 +267,8 @@ def _enumerate(tree: GameTree, budget: int) -> _Flat:
     engine = tree.engine
     parent, kind, slot, depth = array("q"), array("b"), array("q"), array("q")
     prob, u0, u1 = array("d"), array("d"), array("d")
-    infosets: dict = {}            # (start key, chosen ids) -> index
+    infos = _InfoSets()
     memo: dict = {}                # see _chain
-    info_seat, info_offset, info_size, info_count = [], [], [], []
-    info_legal, info_done = [], []
-    slots = 0
     # (node, parent, slot, probability, depth, (count, digest) per seat, start key, own decisions per seat)
     stack = [(tree.root(), -1, -1, 0.0, 0, ((0, _ZERO),) * tree.n, None, (0,) * tree.n)]
     count = 0
@@ -311,23 +308,52 @@ def _enumerate(tree: GameTree, budget: int) -> _Flat:
             chosen = tree.chosen_ids(node)
         legal = tree.legal(node)
         children = [tree.apply(node, a) for a in legal]
-        key = (start, chosen)
-        at = infosets.get(key)
-        if at is None:
-            at = infosets[key] = len(info_seat)
-            info_seat.append(who)
-            info_offset.append(slots)
-            info_size.append(len(legal))
-            info_count.append(own[who])
-            info_legal.append(tuple(legal))
-            info_done.append(tuple(_completed(child) for child in children))
-            slots += len(legal)
-        elif info_legal[at] != tuple(legal):
-            raise _Unsolvable("a seat's legal actions depend on what it cannot see")
-        base = info_offset[at]
+        base = infos.offset[infos.index((start, chosen), who, legal, children, own[who])]
         own = own[:who] + (own[who] + 1,) + own[who + 1:]
         for k in range(len(legal) - 1, -1, -1):
             stack.append((children[k], i, base + k, 0.0, d + 1, hist, start, own))
+    return _flatten(infos, parent, kind, slot, depth, prob, u0, u1)
+
+
+class _InfoSets:
+    """The information sets met while enumerating a tree, in the order met: per set its
+    seat, first slot, size, own-decision count, legal ids and what each id completes."""
+
+    def __init__(self) -> None:
+        self.keys: dict = {}        # (start key, chosen ids) -> index
+        self.seat: list = []
+        self.offset: list = []
+        self.size: list = []
+        self.count: list = []
+        self.legal: list = []
+        self.done: list = []
+        self.slots = 0
+
+    def index(self, key: tuple, who: int, legal, children: list, own: int) -> int:
+        """The index of the information set ``key`` of seat ``who``, added when new (its
+        ids ``legal``, leading to ``children``; ``own``: the seat's decisions before it).
+
+        Raises:
+            _Unsolvable: the set was met before with other legal ids.
+        """
+        at = self.keys.get(key)
+        if at is None:
+            at = self.keys[key] = len(self.seat)
+            self.seat.append(who)
+            self.offset.append(self.slots)
+            self.size.append(len(legal))
+            self.count.append(own)
+            self.legal.append(tuple(legal))
+            self.done.append(tuple(_completed(child) for child in children))
+            self.slots += len(legal)
+        elif self.legal[at] != tuple(legal):
+            raise _Unsolvable("a seat's legal actions depend on what it cannot see")
+        return at
+
+
+def _flatten(infos: _InfoSets, parent, kind, slot, depth, prob, u0, u1) -> _Flat:
+    """The :class:`_Flat` of a tree enumerated depth first: its nodes' columns (arrays,
+    in the order met) sorted by depth, stably, parents renumbered to match."""
     flat = _Flat()
     depths = np.frombuffer(depth, dtype=np.int64)
     order = np.argsort(depths, kind="stable")
@@ -340,14 +366,14 @@ def _enumerate(tree: GameTree, budget: int) -> _Flat:
     flat.prob = np.frombuffer(prob, dtype=np.float64)[order]
     flat.u = np.stack([np.frombuffer(u0, dtype=np.float64)[order], np.frombuffer(u1, dtype=np.float64)[order]])
     flat.depth = depths[order]
-    flat.info_seat = np.array(info_seat, dtype=np.int64)
-    flat.info_offset = np.array(info_offset, dtype=np.int64)
-    flat.info_size = np.array(info_size, dtype=np.int64)
-    flat.info_count = np.array(info_count, dtype=np.int64)
-    flat.info_keys = list(infosets)
-    flat.info_legal = info_legal
-    flat.info_done = info_done
-    flat.slots = slots
+    flat.info_seat = np.array(infos.seat, dtype=np.int64)
+    flat.info_offset = np.array(infos.offset, dtype=np.int64)
+    flat.info_size = np.array(infos.size, dtype=np.int64)
+    flat.info_count = np.array(infos.count, dtype=np.int64)
+    flat.info_keys = list(infos.keys)
+    flat.info_legal = infos.legal
+    flat.info_done = infos.done
+    flat.slots = infos.slots
     return flat
 
 

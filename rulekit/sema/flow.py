@@ -25,23 +25,48 @@ def challenge_actions(game) -> frozenset[tuple[str, str]]:
     a challenge only when it is taken while a claim stands, by a seat other than its
     claimant. Computed once per game, from the rules alone.
     """
-    procedures = {p.name: p for p in game.procedures}
-    phases = {p.name: p for p in game.phases}
-    loops = (m.ForEach, m.Repeat, m.ForRange, m.ForKinds)
+    reads = _ClaimReads(game)
+    found = set()
+    for phase in game.phases:
+        for a in phase.actions:
+            seen = frozenset({("phase", phase.name)})
+            hit, stops = reads.block(a.body, seen)
+            if not hit and not stops and phase.kind == "turn" and phase.after is not None:
+                hit = reads.block(phase.after, seen)[0]
+            if hit:
+                found.add((phase.name, a.name))
+    return frozenset(found)
 
-    def reads(node) -> bool:
-        return node is not None and m.mentions(node, m.ClaimHolds)
 
-    def block(stmts, seen) -> tuple[bool, bool]:
+_LOOPS = (m.ForEach, m.Repeat, m.ForRange, m.ForKinds)
+
+
+def _reads(node) -> bool:
+    """Whether ``node`` (an expression, or None) reads whether the standing claim holds."""
+    return node is not None and m.mentions(node, m.ClaimHolds)
+
+
+class _ClaimReads:
+    """Whether statements of a game read the standing claim's truth before play stops going
+    through them, for :func:`challenge_actions`. ``seen``: the procedures and phases
+    already followed, ("procedure" or "phase", name) pairs, not followed again."""
+
+    def __init__(self, game) -> None:
+        self.procedures = {p.name: p for p in game.procedures}
+        self.phases = {p.name: p for p in game.phases}
+
+    def block(self, stmts, seen) -> tuple[bool, bool]:
         """(whether the block reads the claim's truth, whether play stops going through it:
         a claim made or cleared, a 'go to', the end of the deal or turn)."""
         for stmt in stmts:
-            found, stops = statement(stmt, seen)
+            found, stops = self.statement(stmt, seen)
             if found or stops:
                 return found, True
         return False, False
 
-    def statement(stmt, seen) -> tuple[bool, bool]:
+    def statement(self, stmt, seen) -> tuple[bool, bool]:
+        """As :meth:`block`, for one statement."""
+        reads, block = _reads, self.block
         if isinstance(stmt, (m.Require, m.Log)):
             return False, False
         if isinstance(stmt, m.MakeClaim):
@@ -54,7 +79,7 @@ def challenge_actions(game) -> frozenset[tuple[str, str]]:
             found, stops = block(stmt.then, seen)
             other, other_stops = block(stmt.orelse, seen)
             return found or other, stops and other_stops
-        if isinstance(stmt, loops):
+        if isinstance(stmt, _LOOPS):
             head = any(reads(getattr(stmt, f.name)) for f in attrs.fields(type(stmt))
                        if f.name not in ("body", "span"))
             return head or block(stmt.body, seen)[0], False
@@ -62,20 +87,23 @@ def challenge_actions(game) -> frozenset[tuple[str, str]]:
             key = ("procedure", stmt.procedure)
             if any(reads(a) for a in stmt.args):
                 return True, True
-            if key in seen or stmt.procedure not in procedures:
+            if key in seen or stmt.procedure not in self.procedures:
                 return False, False
-            return block(procedures[stmt.procedure].body, seen | {key})
+            return block(self.procedures[stmt.procedure].body, seen | {key})
         if isinstance(stmt, m.GoTo):
-            return reads(stmt.start) or goes_to(stmt.phase, seen), True
+            return reads(stmt.start) or self.goes_to(stmt.phase, seen), True
         if isinstance(stmt, m.Ask):
-            if reads(stmt.seat) or goes_to(stmt.phase, seen):
+            if reads(stmt.seat) or self.goes_to(stmt.phase, seen):
                 return True, True
             return block(stmt.then, seen)
         return reads(stmt), False
 
-    def goes_to(name: str, seen) -> bool:
+    def goes_to(self, name: str, seen) -> bool:
+        """Whether play sent to the phase ``name`` reads the claim's truth before another
+        choice: in who plays it, its actions' conditions, or its ``then`` block."""
+        reads = _reads
         key = ("phase", name)
-        phase = phases.get(name)
+        phase = self.phases.get(name)
         if key in seen or phase is None:
             return False
         seen = seen | {key}
@@ -84,15 +112,4 @@ def challenge_actions(game) -> frozenset[tuple[str, str]]:
         for a in phase.actions:
             if reads(a.forced) or any(reads(r.cond) for r in m.walk(a.body) if isinstance(r, m.Require)):
                 return True
-        return phase.after is not None and block(phase.after, seen)[0]
-
-    found = set()
-    for phase in game.phases:
-        for a in phase.actions:
-            seen = frozenset({("phase", phase.name)})
-            hit, stops = block(a.body, seen)
-            if not hit and not stops and phase.kind == "turn" and phase.after is not None:
-                hit = block(phase.after, seen)[0]
-            if hit:
-                found.add((phase.name, a.name))
-    return frozenset(found)
+        return phase.after is not None and self.block(phase.after, seen)[0]
