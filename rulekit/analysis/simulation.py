@@ -326,8 +326,8 @@ class _Watch:
 
     def step(self, live, seat, phase, action) -> None:
         """``on_step``: a step read from the working copy ``live`` (None for the seat, phase
-        and action before the first decision). What :meth:`_tally` does, written out for
-        the steps of a match played in place: a step in a vote phase or a decline is never
+        and action before the first decision). What :meth:`_tally` does (the same
+        :meth:`_challenged` and :meth:`_made`), for the steps of a match played in place: a step in a vote phase or a decline is never
         a turn nor a challenge (see :func:`_reading`), and a decision in a turn phase is
         always the seat's own action (no turn is declined)."""
         claim = self.claim                  # the claim standing before the step
@@ -336,13 +336,7 @@ class _Watch:
             if index in self.turn_phases:
                 self.turns += 1
             if claim is not None and action.name in self.named[index] and claim[2] != seat:
-                self.challenges[seat] += 1
-                lie = self.lie
-                if lie is not None and lie == claim:
-                    self.successful_challenges[seat] += 1
-                    if not self.caught:
-                        self.caught = True
-                        self.lies_caught[claim[2]] += 1
+                self._challenged(seat, claim)
         claim = self.claim = live.claim
         made = live.made
         if made is None:
@@ -351,26 +345,7 @@ class _Watch:
         if len(made) == read:
             return                          # most steps make no claim
         self.read = len(made)
-        if len(made) == read + 1:           # one claim, as a rule
-            last = made[read]
-            self.claims[last] += 1
-        else:
-            claimants = made[read:]
-            for s in claimants:
-                self.claims[s] += 1
-            last = claimants[-1]
-            for s in claimants[:-1]:        # a second claim in one decision: the first no longer stands
-                self.unjudged_claims[s] += 1
-        # only a claim sets a standing claim: one standing now is the last one made
-        if claim is None:
-            self.unjudged_claims[last] += 1
-            self.lie = None
-        elif self.holds_in_place(live):
-            self.lie = None
-        else:
-            self.false_claims[last] += 1
-            self.lie = claim
-            self.caught = False
+        self._made(made[read:], claim, live, self.holds_in_place)
 
     def _tally(self, phase, seat, name, claimants, now, holds) -> None:
         """One step: the seat and name of the decision's own action in ``phase`` (an index;
@@ -382,31 +357,41 @@ class _Watch:
             if phase in self.turn_phases:
                 self.turns += 1
             if claim is not None and (phase, name) in self.challengers and claim[2] != seat:
-                self.challenges[seat] += 1
-                lie = self.lie
-                if lie is not None and lie == claim:
-                    self.successful_challenges[seat] += 1
-                    if not self.caught:
-                        self.caught = True
-                        self.lies_caught[claim[2]] += 1
+                self._challenged(seat, claim)
         claim = self.claim = now.claim
         if claimants:
-            for s in claimants:
-                self.claims[s] += 1
-            last = claimants[-1]
-            for s in claimants[:-1]:        # a second claim in one decision: the first no longer stands
-                self.unjudged_claims[s] += 1
-            # only a claim sets a standing claim: one standing now is the last one made
-            if claim is not None:
-                if holds(now):
-                    self.lie = None
-                else:
-                    self.false_claims[last] += 1
-                    self.lie = claim
-                    self.caught = False
-            else:
-                self.unjudged_claims[last] += 1
-                self.lie = None
+            self._made(claimants, claim, now, holds)
+
+    def _challenged(self, seat: int, claim: tuple) -> None:
+        """``seat`` challenged the standing ``claim`` (another seat's): a successful
+        challenge when the claim is the lie made last, whose liar is caught once."""
+        self.challenges[seat] += 1
+        lie = self.lie
+        if lie is not None and lie == claim:
+            self.successful_challenges[seat] += 1
+            if not self.caught:
+                self.caught = True
+                self.lies_caught[claim[2]] += 1
+
+    def _made(self, claimants, claim, now, holds) -> None:
+        """A step made claims (``claimants``: their seats, in order); ``claim`` stands in
+        ``now`` after it (the last one made, or None when it stands no more), and
+        ``holds(now)`` says whether it is true."""
+        for s in claimants:
+            self.claims[s] += 1
+        last = claimants[-1]
+        for s in claimants[:-1]:            # a second claim in one decision: the first no longer stands
+            self.unjudged_claims[s] += 1
+        # only a claim sets a standing claim: one standing now is the last one made
+        if claim is None:
+            self.unjudged_claims[last] += 1
+            self.lie = None
+        elif holds(now):
+            self.lie = None
+        else:
+            self.false_claims[last] += 1
+            self.lie = claim
+            self.caught = False
 
     def outcome(self, k: int, seed: int, lineup: tuple, finished: bool, winners: tuple, returns: tuple,
                 decisions: int, last) -> MatchOutcome:
