@@ -368,10 +368,18 @@ def test_same_seed_same_log_different_seed_different_log(combo, seed, other):
 
 
 def check_determinism(combo, seed, other):
-    assume(seed != other)
+    others = [other + k for k in range(OTHER_SEEDS)]
+    assume(seed not in others)
     first = log_of(combo, seed)
     assert log_of(combo, seed) == first
-    assert log_of(combo, other) != first
+    # another seed gives another match; in a game of few outcomes two seeds may give the
+    # same one (Liar's Dice with a die each: about 1 seed in 5 repeats an earlier match of
+    # 600), but not every one of several in a row
+    assert any(log_of(combo, s) != first for s in others)
+
+
+#: the other seeds of which at least one must give another log than the first
+OTHER_SEEDS = 5
 
 
 HASHSEED_SCRIPT = """
