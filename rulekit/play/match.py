@@ -27,7 +27,7 @@ from ..engine.narrate import seat_name
 from ..engine.observe import masked_state, seat_masked_state, view_state
 from ..bounds import MAX_DECISIONS
 from ..errors import IllegalAction, OptionError
-from ..players.base import RandomBot, random_attempt, seat_rng  # noqa: F401 (seat_rng: its home before)
+from ..players.base import seat_rng  # noqa: F401 (its home before)
 
 _EXACT = attrgetter("exact")       # of an Option
 
@@ -511,10 +511,10 @@ class _Match:
         # a view only for the players that read it, or whose decision needs one to be judged
         self.reads_view = [getattr(p, "uses_view", True) or getattr(p, "uses_history", False) for p in players]
         self.public = engine.public_checks
-        # the generator of each seat whose player is a plain RandomBot, its ``choose`` not
-        # replaced (else None): in a match played in place its draws are judged on the
-        # working copy (see draw_in_place)
-        self.drawers = [p.rng if type(p) is RandomBot and "choose" not in vars(p) else None for p in players]
+        # each seat's ``choose_by_trying`` (see RandomBot's), None where its player offers
+        # none or replaced its ``choose``: in a match played in place, where its checks are
+        # public, its choices are judged on the working copy (see draw_in_place)
+        self.triers = [None if "choose" in vars(p) else getattr(p, "choose_by_trying", None) for p in players]
         self.by_options: dict = {}    # phase index -> (options, their judge, {seat: its decision})
         self.steps = 0
         self.state: State | None = None
@@ -537,7 +537,7 @@ class _Match:
         now = partial(engine.snapshot, live)
         attempt = partial(engine.apply_in_place, live, rng=self.rng)
         live_decide, answer, on_step, max_steps = engine.decide_in_place, self.answer, self.on_step, self.max_steps
-        drawers, public, drawn = self.drawers, self.public, self.draw_in_place
+        triers, public, drawn = self.triers, self.public, self.draw_in_place
         texts_of = self.reads_texts if self.same_texts is None else [self.same_texts] * self.n
         if on_step:
             on_step(live, None, None, None)
@@ -547,9 +547,9 @@ class _Match:
             seat, phase, options = live_decide(live, texts_of)
             if not options:
                 raise self.stuck(seat, phase)
-            rng = drawers[seat]
-            if rng is not None and (public[phase.index] or all(map(_EXACT, options))):
-                action = drawn(seat, phase, options, rng, now, attempt)
+            trier = triers[seat]
+            if trier is not None and (public[phase.index] or all(map(_EXACT, options))):
+                action = drawn(seat, phase, options, trier, now, attempt)
             else:
                 action = answer(seat, phase, options, now, attempt)[0]
             if on_step:
@@ -586,22 +586,22 @@ class _Match:
             self.steps += 1
         return state
 
-    def draw_in_place(self, seat: int, phase, options: tuple, rng: random.Random, now: Callable[[], State],
+    def draw_in_place(self, seat: int, phase, options: tuple, trier: Callable, now: Callable[[], State],
                       attempt: Callable) -> Action:
-        """The action of a plain :class:`RandomBot` (its generator ``rng``) at ``seat``,
-        taken by ``attempt`` on the working copy: the draws of :func:`random_legal`, one for
-        one, each choice judged by trying it (an illegal one changes nothing) instead of on
-        a masked state. Used where that judgement is the same: the phase's checks read only
-        what the seat sees (``Engine.public_checks``), or every option is ``exact`` (never
-        checked). So the bot's play, and the match, are those of ``answer``, with no view,
-        masked state or :class:`Decision` made (one is made only where 30 draws of an
-        option found nothing legal, to list its actions as ``random_legal`` does). A refused
-        answer goes on as ``answer`` goes on after one."""
+        """The action of the player at ``seat`` by its ``choose_by_trying`` (``trier``),
+        taken by ``attempt`` on the working copy: what its ``choose`` answers, each choice
+        judged by trying it (an illegal one changes nothing) instead of on a masked state.
+        Used where that judgement is the same: the phase's checks read only what the seat
+        sees (``Engine.public_checks``), or every option is ``exact`` (never checked). So
+        the player's play, and the match, are those of ``answer``, with no view, masked
+        state or :class:`Decision` made (one is made only when the player asks for the
+        listing of an option's legal actions). A refused answer goes on as ``answer`` goes
+        on after one."""
         def listing() -> Decision:
             _, judge, _ = self._judge(seat, phase, options, now)
             return Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, legal=judge.legal)
         try:
-            return random_attempt(options, rng, attempt, listing)
+            return trier(options, attempt, listing)
         except IllegalAction as exc:
             return self.answer(seat, phase, options, now, attempt, (exc.refused, str(exc)))[0]
 

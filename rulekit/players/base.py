@@ -200,9 +200,23 @@ class RandomBot:
         super().__init_subclass__(**kwargs)
         if "choose" in cls.__dict__ and "uses_view" not in cls.__dict__:
             cls.uses_view = True
+        # nor does it choose as ``choose_by_trying`` says, unless it says so too
+        if "choose" in cls.__dict__ and "choose_by_trying" not in cls.__dict__:
+            cls.choose_by_trying = None
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+
+    def choose_by_trying(self, options: tuple, attempt: Callable, listing: Callable) -> Action:
+        """What :meth:`choose` answers, each random choice judged by trying it instead of by
+        the decision's check (see :func:`random_attempt`): the match asks for it where a
+        seat's checks read only what it sees, playing on a working copy. A player may offer
+        this method (or None) beside ``choose``.
+
+        Raises:
+            IllegalAction: the choice tried last was refused (its ``refused``).
+        """
+        return random_attempt(options, self.rng, attempt, listing)
 
     def choose(self, view: View | None, decision: Decision) -> Action:
         if decision.rejected is not None:
