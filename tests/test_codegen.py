@@ -784,6 +784,111 @@ def test_cli_compile_of_a_broken_file_is_a_located_error(tmp_path):
     assert "Traceback" not in result.output
 
 
+# ---------------------------------------------------------------------------- 3b. the source map
+def test_the_source_map_follows_statements_blocks_and_functions():
+    text = "\n".join([
+        "def body_0_0(ctx):",
+        "    # the effects of 'x' in 'p' (line 20)",
+        "    a()",
+        "    if b():  # line 21",
+        "        c()  # line 22",
+        "        d(",
+        "            e)",
+        "    else:",
+        "        f()  # line 24",
+        "    g()  # line 25",
+        "    return True",
+        "",
+        "def setup(ctx):",
+        "    # the setup of every deal",
+        "    h()",
+        "LABELS = ()"])
+    assert codegen.rules_lines(text) == (0, 20, 20, 21, 22, 22, 22, 21, 24, 25, 25, 25, 0, 0, 0, 0)
+
+
+def test_every_statement_of_every_game_is_mapped_to_its_rules_line():
+    """In every generated module, a line tagged ``# line N`` maps to N, every line of an
+    action's effects and checks maps to a line of the file between its action's first line
+    and the end of the file, and the tagged statement lines of Liar's Dice name what the
+    file says there."""
+    for path, variant, n in FILE_COMBOS[::3]:
+        program = engine_of_file(path, variant).program(n)
+        count = len(Path(path).read_text(encoding="utf-8").splitlines())
+        mapped = program.namespace[codegen.SOURCE_MAP]
+        lines = program.source.split("\n")
+        assert len(mapped) == len(lines)
+        start = None
+        for text, line in zip(lines, mapped):
+            tag = re.search(r"  # line (\d+)$", text)
+            if tag:
+                assert line == int(tag.group(1)), (path, text)
+            header = re.match(r"    # .*\(line (\d+)\)$", text)
+            if text.startswith(("def body_", "def check_")):
+                start = -1
+            elif text.startswith("def "):
+                start = None
+            elif start == -1 and header:
+                start = int(header.group(1))
+            if start not in (None, -1) and text.strip():
+                assert start <= line <= count, (Path(path).name, n, text)
+    program = engine_of_file(str(ROOT / "games" / "liars_dice.rules"), None).program(2)
+    rules = (ROOT / "games" / "liars_dice.rules").read_text(encoding="utf-8").splitlines()
+    said = {text.strip(): rules[line - 1].strip()
+            for text, line in zip(program.source.split("\n"), program.namespace[codegen.SOURCE_MAP])
+            if "knock_out_seat" in text or "roll_dice_in" in text or "make_claim" in text}
+    assert sorted(set(said.values())) == ["claim bid(q, f)", "knock out actor", "knock out claimant",
+                                          "roll every cup                                  # player 0's dice first, "
+                                          "then player 1's"]
+
+
+def test_a_failure_in_generated_code_names_its_rules_line(monkeypatch):
+    """An exception no rule explains, raised while a game's generated code runs (a defect
+    of rulekit), reaches the match's caller as a RulesRuntimeError naming the line of the
+    ``.rules`` file being run, the original as its cause, and the command line says so in
+    one line, without a traceback."""
+    from rulekit.engine import runtime
+    from rulekit.play.match import play_match
+    from rulekit.players import RandomBot
+    from rulekit.errors import RulesRuntimeError
+
+    def broken(*args):
+        raise ZeroDivisionError("on purpose")
+
+    from rulekit.analysis import simulation
+
+    monkeypatch.setattr(runtime, "knock_out_seat", broken)      # read when a module is generated
+    monkeypatch.setattr(simulation, "_ENGINES", {})             # simulate's engines made here stay here
+    path = ROOT / "games" / "liars_dice.rules"
+    rules = path.read_text(encoding="utf-8").splitlines()
+    engine = Engine(load(str(path)))
+    with pytest.raises(RulesRuntimeError) as caught:
+        play_match(engine, [RandomBot(random.Random(1)), RandomBot(random.Random(2))], 2, 3, keep_log=False)
+    line = int(re.search(r"failed running line (\d+) of the rules", str(caught.value)).group(1))
+    assert rules[line - 1].strip().startswith("knock out")
+    assert "ZeroDivisionError: on purpose" in str(caught.value)
+    assert isinstance(caught.value.__cause__, ZeroDivisionError) and caught.value.record is not None
+    for command, where in [(["run", str(path), "--seed", "3", "-q", "--bots", "random"], f"{path}: "),
+                           (["simulate", str(path), "--games", "2", "--workers", "1", "--bots", "random"], f"{path}: "),
+                           (["run", str(path), "--seed", "3", "-q"], "")]:      # the solved bot runs it first
+        result = CliRunner().invoke(main, command)
+        assert 2 == result.exit_code, result.output
+        assert f"{where}error: rulekit failed running line {line} of the rules (ZeroDivisionError" in result.stderr
+        assert "Traceback" not in result.output
+
+
+def test_a_players_own_exception_is_not_blamed_on_the_rules():
+    """An exception raised by a player's own code passes through the match unchanged."""
+    from rulekit.play.match import play_match
+
+    class Failing:
+        def choose(self, view, decision):
+            raise ZeroDivisionError("the player's own")
+
+    engine = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
+    with pytest.raises(ZeroDivisionError):
+        play_match(engine, [Failing(), Failing()], 2, 3, keep_log=False)
+
+
 # ---------------------------------------------------------------------------- 4. no text of the file in the code
 #: texts that would be code, or would end a literal or a comment, if copied into the module
 HOSTILE = ["import os", "'); print(1); ('", "'''; print(2); '''", "\\n", "__import__('os')", "\u00a0",

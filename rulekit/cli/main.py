@@ -24,7 +24,8 @@ class _Main(click.Group):
     """The ``rulekit`` group: Ctrl-C in any command stops it with one line and status 130;
     a file that cannot be written (:class:`rulekit.files.OutputError`), or standard output
     on a full disk, is one line ``PATH: error: …`` and status 1; standard output closed by
-    its reader (``rulekit run … | head``) ends the command quietly, status 1."""
+    its reader (``rulekit run … | head``) ends the command quietly, status 1; a failure of a
+    game's generated code is one line naming the line of the rules, status 2."""
 
     def invoke(self, ctx: click.Context):
         from ..files import OutputError
@@ -45,10 +46,25 @@ class _Main(click.Group):
             ctx.exit(1)
         except OSError as exc:
             if exc.filename is not None or exc.errno not in _FULL:
-                raise
+                raise _located(exc)
             _quiet_stdout()
             click.echo(str(OutputError("<stdout>", exc)), err=True)
             ctx.exit(1)
+        except Exception as exc:
+            raise _located(exc)
+
+
+def _located(exc: Exception) -> Exception:
+    """``exc`` itself, unless it was raised in a game's generated code (a defect of rulekit,
+    as when a bot solving a game before the match runs it): then it is said in one line
+    that names the line of the rules, and the command exits with status 2."""
+    from ..engine.codegen import defect_at_line
+
+    defect = defect_at_line(exc)
+    if defect is None:
+        return exc
+    click.echo(f"error: {defect}", err=True)
+    return click.exceptions.Exit(2)
 
 
 def _quiet_stdout() -> None:

@@ -181,7 +181,8 @@ def _stopped(console: Console, file: str, logs: "_Logs", played, exc: BaseExcept
     """A match that did not end as the rules say: keep its logs (``played``: the
     MatchRecord of what was played, or None), say why it stopped and exit with its status:
     Ctrl-C 130, SIGTERM 143 and SIGHUP 129 (128 + the signal), the end of input at a prompt
-    1, a runtime error of the rules or --max-decisions 2. Anything else (an output that
+    1, a runtime error of the rules (or a failure of their generated code, named by its
+    line) or --max-decisions 2. Anything else (an output that
     cannot be written: a full disk, a closed pipe) is left to the caller once the logs
     are kept."""
     from ..errors import RulesRuntimeError
@@ -189,6 +190,10 @@ def _stopped(console: Console, file: str, logs: "_Logs", played, exc: BaseExcept
     from ..play.match import MatchTooLong
 
     log = played.log if played is not None else None
+    if not isinstance(exc, (RulesRuntimeError, MatchTooLong)):
+        from ..engine.codegen import defect_at_line
+
+        exc = defect_at_line(exc) or exc      # generated code failed (a bot's set-up too): at which line
     if isinstance(exc, (KeyboardInterrupt, EOFError, click.Abort, _Terminated)):
         # Ctrl-C (click.prompt's Abort is told apart by _ask), SIGTERM, SIGHUP, or no more input at a prompt
         end_of_input = isinstance(exc, EOFError) or isinstance(exc.__context__, EOFError)

@@ -36,6 +36,7 @@ from ..ir import names as naming
 from ..lang import model as m
 from .compile import (BOOL, CONFLICT, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, CompiledGame, Compiler, _seats_found,
                       names_read, note_revealed)
+from ..errors import IllegalAction, OptionError, RulesError, RulesRuntimeError
 from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
 
 #: what an enumerator yields when its budget of candidates runs out
@@ -859,10 +860,10 @@ class Generator:
         index = 0
         for st in steps:
             if type(st) is ir.Forced:
-                self._require(body, self.forced_test(phase_index, action), st.message)
+                self._require(body, self.forced_test(phase_index, action), st.message, action)
                 continue
             if type(st) is ir.Require:
-                self._require(body, self.ex(st.stmt.cond), st.message)
+                self._require(body, self.ex(st.stmt.cond), st.message, st.stmt)
                 continue
             var = f"v_{index}"
             if type(st) is ir.ChooseCards:
@@ -872,34 +873,34 @@ class Generator:
                 else:
                     wrong = f"not {low} <= len(cards) <= {high}"
                     say = f"choose exactly {low} card(s)" if low == high else f"choose {low} to {high} cards"
-                body += [f"slot = {self.zone(st.stmt.source)}",
+                body += _tagged([f"slot = {self.zone(st.stmt.source)}",
                          "cards = action.cards",
                          f"if {wrong}:",
                          f"    return {say!r}",
                          "if not multiset_contains(ctx.zones[slot], cards):",
                          "    return 'those cards are not there to choose'",
                          "ctx.chosen = tuple(cards)",
-                         "ctx.chosen_zone = slot"]
+                         "ctx.chosen_zone = slot"], st.stmt)
                 self.scope["$chosen"] = "cards"
                 continue
             index += 1
             if type(st) is ir.ChooseBlind:
-                body += [f"{var} = params[{index - 1}] if given >= {index} else None",
+                body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
                          f"if {var} is None:",
                          "    return 'choose which card, counting from the top'",
                          f"if not pick_blind(ctx, {self.selection(st.stmt.source)}, {st.count}, {var}):",
-                         f"    return 'there is no card %s from the top to choose' % ({var},)"]
+                         f"    return 'there is no card %s from the top to choose' % ({var},)"], st.stmt)
                 self.scope["$chosen"] = "cards"
                 continue
             if type(st) is not ir.ChooseValue:
                 raise TypeError(f"the check has no test for {type(st).__name__}: a defect of rulekit")
             kind = "tuple" if st.type == GROUP else "int"
-            body += [f"{var} = params[{index - 1}] if given >= {index} else None",
+            body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
                      f"if {var} is None:",
                      f"    return {f'choose a value for {st.name}'!r}",
                      f"if type({var}) is not {kind} or {var} not in {self.domain(st)}:",
                      f"    return {f'{st.name} cannot be %r here'!r} % ({var},)",
-                     f"L[{st.name!r}] = {var}"]
+                     f"L[{st.name!r}] = {var}"], st.stmt)
             self.scope[st.name] = st.type
             self.env[st.name] = var
         if not has_cards:
@@ -913,10 +914,10 @@ class Generator:
         return "\n".join(out) + "\n"
 
     @staticmethod
-    def _require(body: list, test: str, say: str) -> None:
+    def _require(body: list, test: str, say: str, node) -> None:
         """The lines of one require in a check: ``say`` when ``test`` fails or reads what is
-        not there (a KeyError)."""
-        body += ["try:",
+        not there (a KeyError); ``node``: what gives its line."""
+        body += [*_tagged(["try:"], node),
                  f"    if not {test}:",
                  f"        return {say!r}",
                  "except KeyError:",
@@ -959,11 +960,13 @@ class Generator:
         return lines or ["pass"]
 
     def stmt(self, node) -> list[str]:
+        """The lines of one statement, the first tagged with its line in the ``.rules`` file
+        (see :func:`rules_lines`)."""
         method = getattr(self, "st_" + type(node).__name__, None)
         lines = method(node) if method is not None else None
         if lines is None:
             raise untranslated(node)
-        return lines
+        return _tagged(lines, node)
 
     def st_If(self, node):
         lines = [f"if {self.ex(node.cond)}:"]
@@ -1674,6 +1677,84 @@ class Generator:
         return conts
 
 
+def _tagged(lines: list, node) -> list:
+    """``lines`` with the first tagged ``# line N``: the line of ``node`` in the ``.rules``
+    file (unchanged when it has none)."""
+    line = getattr(getattr(node, "span", None), "line", 0)
+    if not lines or not line:
+        return lines
+    return [f"{lines[0]}  # line {line}", *lines[1:]]
+
+
+#: a generated line that says which line of the ``.rules`` file it comes from: a statement's
+#: first line ends ``# line N``, a function's opening comment ``(line N)``
+_LINE_TAG = re.compile(r"#.*\bline (\d+)\)?$")
+
+
+def rules_lines(text: str) -> tuple:
+    """The source map of a generated module: per line of ``text`` (the first at index 0),
+    the line of the ``.rules`` file it was written from, or 0 where none is known. A line
+    tagged by :func:`_tagged` (or a function's opening comment) gives its own; any other
+    line belongs to the nearest tagged line above it at a lower or the same indentation
+    (the statement or function it is part of: an ``else:`` belongs to its ``if``, a
+    loop's body to the loop), and a ``def`` or a top-level line starts afresh."""
+    out = []
+    open_: list = []          # (indentation, .rules line) of the statements that contain this line
+    for raw in text.split("\n"):
+        code = raw.lstrip()
+        if not code:
+            out.append(open_[-1][1] if open_ else 0)
+            continue
+        depth = len(raw) - len(code)
+        while open_ and open_[-1][0] > depth:
+            open_.pop()
+        found = _LINE_TAG.search(code) if "#" in code else None
+        if found is not None:
+            line = int(found.group(1))
+            if open_ and open_[-1][0] == depth:
+                open_.pop()
+            open_.append((depth, line))
+        elif depth == 0:
+            open_.clear()
+            line = 0
+        else:
+            line = open_[-1][1] if open_ else 0
+        out.append(line)
+    return tuple(out)
+
+
+def rules_line(exc: BaseException) -> int | None:
+    """The line of the ``.rules`` file whose generated code ``exc`` was raised in (the
+    innermost generated frame of its traceback, read through the module's source map), or
+    None when no generated code is on its way."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        lines = tb.tb_frame.f_globals.get(SOURCE_MAP)
+        if lines is not None and 0 < tb.tb_lineno <= len(lines) and lines[tb.tb_lineno - 1]:
+            found = lines[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    return found
+
+
+def defect_at_line(exc: BaseException) -> RulesRuntimeError | None:
+    """For an exception no rule explains (not one of rulekit's own errors) raised in a
+    game's generated code: the :class:`RulesRuntimeError` that names the line of the
+    ``.rules`` file being run (a defect of rulekit, reported without a traceback); None
+    for anything else (rulekit's own errors, Ctrl-C, an exception of a player's own code)."""
+    if not isinstance(exc, Exception) or isinstance(exc, (RulesRuntimeError, RulesError, IllegalAction, OptionError)):
+        return None
+    line = rules_line(exc)
+    if line is None:
+        return None
+    return RulesRuntimeError(f"rulekit failed running line {line} of the rules ({type(exc).__name__}: {exc}): "
+                             "a defect of rulekit, not of the file; please report it")
+
+
+#: the global of a loaded module that holds its source map (:func:`rules_lines`)
+SOURCE_MAP = "__rules_lines__"
+
+
 def _words(name: str) -> str:
     """A model class name as words: "MakeClaim" -> "make claim"."""
     return "".join(" " + c.lower() if c.isupper() else c for c in name).strip()
@@ -1696,6 +1777,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     text = gen.module()
     # the tables are defined by the text itself
     namespace = {k: v for k, v in gen.globals.items() if k not in gen.tables}
+    namespace[SOURCE_MAP] = rules_lines(text)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
     exec(code, namespace)  # noqa: S102 - the text is generated here and holds only literals of the file
     prog = Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
@@ -1723,4 +1805,4 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     return prog
 
 
-__all__ = ["generate", "Program", "OUT_OF_BUDGET"]
+__all__ = ["generate", "Program", "OUT_OF_BUDGET", "defect_at_line", "rules_line", "rules_lines"]

@@ -22,6 +22,7 @@ import attrs
 
 from ..engine import Action, Decision, Engine, Event, State, View
 from ..errors import RulesRuntimeError
+from ..engine.codegen import defect_at_line
 from ..engine.core import multisets, option_reason
 from ..engine.narrate import seat_name
 from ..engine.observe import masked_state, seat_masked_state, view_state
@@ -452,7 +453,9 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         IllegalAnswers: a player answered one decision illegally ``MAX_REJECTIONS`` (100)
             times in a row (a ``RulesRuntimeError``).
         RulesRuntimeError: the rules reached a state they do not say how to leave (its
-            ``record`` attribute holds what was played until then).
+            ``record`` attribute holds what was played until then); or the game's
+            generated code failed (a defect of rulekit): the message names the line of
+            the ``.rules`` file it ran, the original exception is its ``__cause__``.
         BaseException: whatever a player or ``on_events`` raised (KeyboardInterrupt on
             Ctrl-C, EOFError at the end of a person's input…) passes through, with a
             ``record`` attribute set to the :class:`MatchRecord` of what was played until
@@ -486,6 +489,10 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                 exc.record = MatchRecord(now, match.steps, match.log, ())
             except (AttributeError, TypeError):     # an exception that takes no attributes
                 pass
+        defect = defect_at_line(exc)         # generated code failed: say at which line of the rules
+        if defect is not None:
+            defect.record = getattr(exc, "record", None)
+            raise defect from exc
         raise
     return MatchRecord(state, match.steps, match.log, state.winners)
 
