@@ -366,3 +366,94 @@ def test_the_step_cap_follows_the_iterations():
     assert SearchBot(engine, random.Random(1)).max_steps == 12_000
     assert SearchBot(engine, random.Random(1), iterations=800).max_steps == 24_000
     assert SearchBot(engine, random.Random(1), iterations=800, max_steps=5).max_steps == 5
+
+
+def _reference_play_out(bot: SearchBot, state, left: int):
+    """The play-out of ``SearchBot._play_out`` made state after state, as an iteration made
+    it before: the policy's random legal choice (or the one exact choice) of each decision,
+    applied with ``Engine.apply``; (result or None, the state reached, stuck, cut)."""
+    from rulekit.errors import IllegalAction, RulesRuntimeError
+    from rulekit.players.search import _only
+
+    engine = bot.engine
+    for _ in range(left):
+        if state.phase < 0:
+            break
+        try:
+            seat, _, options = engine.decide(state, False)
+        except RulesRuntimeError:
+            options = ()
+        if not options:
+            return None, state, 1, 0
+        action = _only(options) or bot._policy(state, seat)
+        try:
+            state = engine.apply(state, action, bot.rng, False, False)[0]
+        except (IllegalAction, RulesRuntimeError):
+            return None, state, 1, 0
+    if state.phase < 0:
+        return engine.returns(state), state, 0, 0
+    return None, state, 0, 1
+
+
+#: a game whose third coin in the pot stops the rules half-way through a step (after the move)
+HALF_DONE = """\
+game "Half done"
+players 2
+deck { card coin: count 8 }
+zone stock: shared, holds the deck
+zone hand: per player, seen by owner
+zone pot: shared
+counter a = 0
+setup {
+  deal 4 from stock to each hand
+  go to play from P1
+}
+turn play clockwise {
+  action play "plays a coin" {
+    choose 1 from your hand
+    move chosen to pot
+    set a = 7 / (count of pot - 3)
+  }
+  action pass "passes" {
+    set a = a + 1
+    end deal
+  }
+}
+match {
+  deals until a > 5
+}
+"""
+
+
+@pytest.mark.parametrize("name,players", [("lugenbeutel", 3), ("dtc", 4), ("skull", 3), ("coup", 4),
+                                          ("nimms_leich", 3), ("coyote", 3), ("bluff", 3), ("liars_dice", 2),
+                                          ("half done", 2)])
+def test_an_in_place_play_out_is_the_play_out_made_state_after_state(name, players):
+    """The random play-out played on a working copy draws what the play-out made state after
+    state draws, one for one: the same result, the same state reached (also where the rules
+    stop half-way through a step), the same counts of stuck and cut play-outs, and the
+    generator left in the same state, from states met in random matches and with horizons
+    that cut some play-outs short."""
+    from rulekit.errors import RulesRuntimeError
+    from rulekit.players.base import random_legal
+
+    engine = Engine(loads(HALF_DONE)) if name == "half done" else engine_of(GAMES / f"{name}.rules")
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(4):
+        state, _ = engine.new_match(players, random.Random(seed))
+        while state.phase >= 0 and checked < 40:
+            for left in (3, 200):
+                one, other = SearchBot(engine, random.Random(seed * 1000 + checked)), \
+                    SearchBot(engine, random.Random(seed * 1000 + checked))
+                one._stats = {"stuck": 0, "cut": 0, "steps": 0}
+                values, reached = one._play_out(state, left)
+                expected = _reference_play_out(other, state, left)
+                assert (values, reached, one._stats["stuck"], one._stats["cut"]) == expected
+                assert one.rng.getstate() == other.rng.getstate()
+                checked += 1
+            try:
+                state = engine.apply(state, random_legal(engine.decision(state, False), rng), rng, False, False)[0]
+            except RulesRuntimeError:
+                break
+    assert checked >= 20

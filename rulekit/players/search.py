@@ -30,8 +30,9 @@ every seat's result to the choices made on the way.
 * **Expansion and play-outs.** Each iteration adds one node (the first it meets that is
   not in the table) and plays on from there with the play-out policy: ``"random"``
   (:class:`.base.RandomBot`'s choice: an option uniformly, then a random legal choice of
-  it; the default: in the benchmark as strong and about ten times faster)
-  or ``"generic"`` (:class:`.generic.GenericBot`). A node another seat keeps apart by its
+  it; the default: in the benchmark as strong and about ten times faster; played on a
+  working copy of the state changed in place, with the draws of the same play-out made
+  state after state) or ``"generic"`` (:class:`.generic.GenericBot`). A node another seat keeps apart by its
   hidden cards is met rarely, so that seat mostly plays as the policy there. With
   ``opponents="policy"`` the other seats have no nodes at all: they play as the policy
   throughout (a model of the opponents instead of a search of their choices).
@@ -61,7 +62,7 @@ from ..engine import Action, Decision, Engine, State, View
 from ..errors import RulesRuntimeError
 from ..engine.core import count_multisets, option_reason
 from ..errors import IllegalAction
-from .base import random_legal, unchecked_choice
+from .base import random_legal, random_step, unchecked_choice
 from .determinize import sampler
 
 #: the default number of iterations per decision
@@ -288,9 +289,12 @@ class SearchBot:
         node = root
         in_tree = True
         values = None
-        for _ in range(self.horizon):
+        for step in range(self.horizon):
             if state.phase < 0:
                 values = engine.returns(state)
+                break
+            if not in_tree and self.rollout == "random":
+                values, state = self._play_out(state, self.horizon - step)
                 break
             try:
                 seat, phase, options = engine.decide(state, False)
@@ -337,6 +341,43 @@ class SearchBot:
             st = node.stats[action]
             st[0] += 1
             st[1] += values[seat]
+
+    def _play_out(self, state: State, left: int) -> tuple:
+        """The random play-out of an iteration from ``state``, at most ``left`` decisions:
+        (every seat's result, or None when it was cut off or stuck; the state it reached).
+        Played on a working copy in place (:func:`.base.random_step`): the draws of
+        :meth:`_policy` and ``Engine.apply`` one for one, so the same play-out as one made
+        state after state, without a :class:`State` or a :class:`Decision` a step."""
+        engine, rng, stats = self.engine, self.rng, self._stats
+        live = engine.working_copy(state)
+        quiet = (False,) * state.n
+        snapshot, decide, apply = engine.snapshot, engine.decide_in_place, engine.apply_in_place
+        for _ in range(left):
+            if live.phase < 0:
+                break
+            try:
+                options = decide(live, quiet)[2]
+            except RulesRuntimeError:
+                options = ()
+            if not options:
+                stats["stuck"] += 1
+                return None, snapshot(live)
+            before = snapshot(live)         # a step the rules cannot finish leaves the copy half done
+            try:
+                action = _only(options)
+                if action is None:
+                    random_step(engine, live, options, rng)
+                else:
+                    apply(live, action, rng)
+            except (IllegalAction, RulesRuntimeError):
+                stats["stuck"] += 1
+                return None, before
+            stats["steps"] += 1
+        now = snapshot(live)
+        if now.phase < 0:
+            return engine.returns(now), now
+        stats["cut"] += 1
+        return None, now
 
     def _estimate(self, state: State) -> tuple:
         """Each seat's result as if the match ended in ``state`` (see the module docstring)."""
