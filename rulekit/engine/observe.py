@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
+from collections.abc import Sequence
 from itertools import chain, repeat
+from typing import TYPE_CHECKING
 
-from .core import Engine, State, View, acting_seats, seen_counters
+from .state import Event, State, View, acting_seats, seen_counters
+
+if TYPE_CHECKING:
+    from .core import Engine
 
 _new = tuple.__new__             # a named tuple made from a tuple of its fields, without checks
 
@@ -148,3 +153,112 @@ def _filled(rows) -> tuple:
     copies of the first kind as another zone holds, nothing where its size is hidden."""
     return tuple([cards if cards is not None else () if count is None else (0,) * count
                   for _, _, count, cards in rows])
+
+
+class Observation:
+    """What a seat may know, as part of :class:`~.core.Engine` (its base class): the view
+    of a state, the fields of a state a view fixes, and what a seat perceives of an event.
+    It reads the engine's compiled game (``cg``, ``game``, ``kinds``, ``die_names``), its
+    programs (``program``, ``pieces``) and who decides (``decider``, ``claim_text``)."""
+
+    def view(self, state: State, seat: int, history: Sequence = (), texts: bool = True) -> View:
+        """What ``seat`` may know of ``state`` (see :class:`View`); ``history`` is the seat's
+        public history, carried as ``View.history``; ``texts``: give the standing claim's
+        words (``View.claim_text``; None with False, for bots, which do not read it)."""
+        cg = self.cg
+        prog = self.program(state.n)
+        zones = prog.view_zones(state.zones, seat)
+        counters = prog.view_counters(state.counters, seat)
+        claim = None
+        claim_text = None
+        if state.claim is not None:
+            ci, values, claimant = state.claim
+            claim_text = self.claim_text(state) if texts else None
+            count = state.claimed[1] if state.claimed is not None else 0
+            slot = state.claimed[0] if state.claimed is not None else -1
+            claim = (cg.claim_list[ci].name, values, claimant, count, slot)
+        # what this seat knows, once each (a seat may both remember and have seen the same cards)
+        known = ()
+        if state.known:
+            places = prog.places
+            known = tuple(dict.fromkeys(places[slot] + (tuple(sorted(cards)),)
+                                        for viewer, slot, cards, _ in state.known if viewer == seat or viewer < 0))
+        phase = cg.phase_list[state.phase].name if state.phase >= 0 else "over"
+        decider = self.decider(state) if state.phase >= 0 else None
+        voted = ()
+        if state.phase >= 0 and cg.phase_list[state.phase].kind == "vote":
+            voted = tuple(s for s, v in enumerate(state.votes) if v is not None)
+        dice = ()
+        if cg.has_dice:
+            names = self.die_names
+            dice = tuple(None if z[2] is None else tuple(sum(1 for k in cards if self.kinds[k].die == d)
+                                                         for d in names)
+                         for z, cards in zip(zones, state.zones))
+        seats = acting_seats(state.seats, decider)
+        return View(seat, state.n, phase, decider, tuple(zones), tuple(counters),
+                    tuple(zip(cg.seat_names, seats)), claim, known, voted, state.deal, state.poll,
+                    tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
+                    state.out, dice, state.stack, history)
+
+    def view_fields(self, view: View) -> dict:
+        """Every field of a :class:`State` that ``view`` fixes, zones aside, by name: the
+        counters (a value the seat may not see reads 0), seats, phase, poll, standing claim,
+        deal, groups, knock-outs and pending asks; no vote is cast and no fact is known.
+        ``State(view.players, zones, **fields)`` is then a state agreeing with the view."""
+        claim = claimed = None
+        if view.claim is not None:
+            name, values, claimant, count, slot = view.claim
+            claim = (self.cg.claims[name].index, values, claimant)
+            claimed = (slot, count) if slot >= 0 else None
+        n = view.players
+        return dict(counters=seen_counters(view.counters), seats=tuple(s for _, s in view.seats),
+                    phase=self.phase_index(view.phase), poll=tuple(view.poll), votes=(None,) * n, claim=claim,
+                    claimed=claimed, known=(), deal=view.deal, groups=tuple(s for _, s in view.groups),
+                    out=view.out or (0,) * n, stack=view.pending)
+
+    def observe(self, event: Event, seat: int, players: int) -> Event | None:
+        """What ``seat`` perceives of an event at the table, or None if nothing.
+
+        Cards that go where the seat cannot see them are replaced by None (their number
+        stays public; so are those a ``deal`` gives to others); orders of shuffles, faces of hidden dice and hidden counters are left
+        out; a ``show`` to another seat is not perceived. The result is what a person at
+        that seat would know: the events of a seat's public history (``View.history``).
+        """
+        kind, data = event.kind, event.data
+        if kind in ("show", "show_counter"):
+            return event if event.seat == seat else None
+        if kind in ("move", "draw", "pick", "roll_dice"):
+            slot = data.get("to", data.get("zone", -1))
+            if slot >= 0 and not self._sees(slot, seat, players):
+                sources = data.get("from")
+                sources = sources if isinstance(sources, (list, tuple)) else ()
+                if not (kind == "move" and sources and all(self._sees(s, seat, players) for s in sources)):
+                    data = dict(data, cards=(None,) * len(data["cards"]))
+            return Event(kind, None, data)
+        if kind == "deal" and "dealt" in data:
+            # how many each seat got is public; which cards, only where the seat may look
+            dealt = tuple([(slot, cards if self._sees(slot, seat, players) else (None,) * len(cards))
+                           for slot, cards in data["dealt"]])
+            return Event(kind, None, dict(data, dealt=dealt))
+        if kind in ("shuffle", "refill"):
+            return Event(kind, None, {k: v for k, v in data.items() if k != "order"})
+        if kind == "deal_end":
+            public = []
+            bases = self.cg.counter_base(players)
+            for ci, decl in enumerate(self.game.counters):
+                width = players if decl.per_player else 1
+                if decl.seen == "all":
+                    public.extend(data["counters"][bases[ci]:bases[ci] + width])
+                else:
+                    public.extend((None,) * width)
+            return Event(kind, None, dict(data, counters=tuple(public)))
+        return event
+
+    def _sees(self, slot: int, seat: int, players: int) -> bool:
+        zi, owner = self.cg.zone_owner(slot, players)
+        return self.cg.zones[zi].sees(owner, seat)
+
+    def describe_event(self, event: Event, players: int) -> str | None:
+        """A line of play-by-play for an event, or None for events not worth a line."""
+        from .narrate import describe
+        return describe(self, event, players)
