@@ -72,23 +72,66 @@ def untranslated(node, what: str | None = None) -> RuntimeError:
 
 
 class Program:
-    """The generated module of one game for ``n`` seats.
+    """The generated module of one game for ``n`` seats, loaded: its text and the tables and
+    functions the engine reads, each taken from the module once (the names in capitals are
+    the module's; see docs/design.md, "Generated code").
 
-    ``source``: its text; ``enumerators[phase][action]``: a generator function
-    ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]`` (``budget``: None,
-    or how many candidates it may examine before it yields OUT_OF_BUDGET) giving the legal
-    concrete actions of that action in the order :meth:`Engine.legal_actions` documents;
-    ``checks[phase][action]``: ``(ctx, action) -> str | None``, None when a concrete action
-    is legal (its choices then bound in ``ctx``), else the sentence that says why not;
-    ``options[phase][action]``: ``(ctx) -> Option | None``, the action's option without
-    texts, or None when the action is not open (see :meth:`Generator.option_function`).
+    Per phase index, then per action of the phase: ``enumerators`` (``ENUMERATORS``: a
+    generator function ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]``
+    of the legal concrete actions in the order :meth:`Engine.legal_actions` documents;
+    ``budget`` None or how many candidates it may examine), ``checks`` (``CHECKS``:
+    ``(ctx, action) -> str | None``, None when legal, its choices then bound in ``ctx``),
+    ``options`` (``OPTIONS``: ``(ctx) -> Option | None``, the action's option without
+    texts), ``listers`` (``LISTERS``: ``(ctx, out)``, the legal actions appended, or None
+    for the phase) and ``bodies`` (``BODIES``: the effects). Per phase: ``after`` (its
+    ``then``/``otherwise`` block or None), ``forced`` (its ``forced when`` test or None),
+    ``polls`` and ``rotate``. By compiled action: ``check_of``, ``option_of``,
+    ``effects_of`` (a vote's effects one statement at a time), ``label_of`` and
+    ``preview_of``. By claim index: ``truths``, ``ranks``, ``beats`` and ``claim_labels``.
+    And ``setup``, ``between``, ``until``, ``rank_keys``, ``returns``, ``counter_inits``,
+    ``seat_inits``, ``continuations`` (of each ``ask``), ``holds`` (whether the standing
+    claim is true), ``combinations``, ``view_zones``, ``view_counters``, ``places`` (each
+    zone instance as a view names it: (zone, owner or None)) and ``namespace`` (the
+    module's globals, its source map among them).
     """
 
-    def __init__(self, source: str, namespace: dict, enumerators: tuple, checks: tuple):
+    def __init__(self, source: str, namespace: dict, cg: CompiledGame, n: int):
         self.source = source
         self.namespace = namespace
-        self.enumerators = enumerators
-        self.checks = checks
+        self.enumerators = namespace["ENUMERATORS"]
+        self.checks = namespace["CHECKS"]
+        self.bodies = namespace["BODIES"]
+        self.after = namespace["AFTER"]
+        self.forced = namespace["FORCED"]
+        self.continuations = namespace["CONTINUATIONS"]
+        self.polls = namespace["POLLS"]
+        self.rotate = namespace["ROTATE"]
+        self.until = namespace["UNTIL"]
+        self.rank_keys = namespace["RANK_KEYS"]
+        self.returns = namespace["RETURNS"]
+        self.counter_inits = namespace["COUNTER_INITS"]
+        self.seat_inits = namespace["SEAT_INITS"]
+        self.claim_labels = namespace["CLAIM_LABELS"]
+        self.between = namespace["between"]
+        self.listers = namespace["LISTERS"]
+        self.options = namespace["OPTIONS"]
+        self.holds = namespace["holds"]
+        self.combinations = namespace["COMBINATIONS"]
+        self.truths = namespace["TRUTHS"]
+        self.ranks = namespace["RANKS"]
+        self.beats = namespace["BEATS"]
+        self.setup = namespace["setup"]
+        self.view_zones = namespace["view_zones"]
+        self.view_counters = namespace["view_counters"]
+
+        def by_action(rows) -> dict:
+            return {a: f for phase, row in zip(cg.phase_list, rows) for a, f in zip(phase.actions, row)}
+        self.check_of = by_action(self.checks)
+        self.option_of = by_action(self.options)
+        self.effects_of = by_action(namespace["EFFECTS"])
+        self.label_of = by_action(namespace["LABELS"])
+        self.preview_of = by_action(namespace["PREVIEWS"])
+        self.places = tuple((cg.zones[zi].name, None if owner < 0 else owner) for zi, owner in cg.zone_owners(n))
 
 
 class Generator:
@@ -1780,29 +1823,7 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     namespace[SOURCE_MAP] = rules_lines(text)
     code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
     exec(code, namespace)  # noqa: S102 - the text is generated here and holds only literals of the file
-    prog = Program(text, namespace, namespace["ENUMERATORS"], namespace["CHECKS"])
-    prog.bodies = namespace["BODIES"]
-    prog.after = namespace["AFTER"]
-    prog.forced = namespace["FORCED"]
-    prog.continuations = namespace["CONTINUATIONS"]
-    for name in ("POLLS", "ROTATE", "UNTIL", "RANK_KEYS", "RETURNS", "COUNTER_INITS", "SEAT_INITS", "CLAIM_LABELS"):
-        setattr(prog, name.lower(), namespace[name])
-    prog.between = namespace["between"]
-    prog.effects_of = {a: fns for phase, row in zip(cg.phase_list, namespace["EFFECTS"]) for a, fns in zip(phase.actions, row)}
-    prog.label_of = {a: label for phase, row in zip(cg.phase_list, namespace["LABELS"]) for a, label in zip(phase.actions, row)}
-    prog.preview_of = {a: text for phase, row in zip(cg.phase_list, namespace["PREVIEWS"])
-                       for a, text in zip(phase.actions, row)}
-    prog.listers = namespace["LISTERS"]
-    prog.options = namespace["OPTIONS"]
-    prog.holds = namespace["holds"]
-    prog.combinations = namespace["COMBINATIONS"]
-    prog.truths = namespace["TRUTHS"]
-    prog.ranks = namespace["RANKS"]
-    prog.beats = namespace["BEATS"]
-    prog.setup = namespace["setup"]
-    prog.view_zones = namespace["view_zones"]
-    prog.view_counters = namespace["view_counters"]
-    return prog
+    return Program(text, namespace, cg, n)
 
 
 __all__ = ["generate", "Program", "OUT_OF_BUDGET", "defect_at_line", "rules_line", "rules_lines"]

@@ -81,14 +81,6 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         if prog is None:
             from .codegen import generate
             prog = self._programs[players] = generate(self.cg, players, Action, multisets, Option)
-            prog.by_action = {a: enum for phase, row in zip(self.cg.phase_list, prog.enumerators)
-                              for a, enum in zip(phase.actions, row)}
-            #: each zone instance as a view names it: (zone, owner or None)
-            prog.places = tuple((self.cg.zones[zi].name, _owner(owner)) for zi, owner in self.cg.zone_owners(players))
-            prog.check_of = {a: check for phase, row in zip(self.cg.phase_list, prog.checks)
-                             for a, check in zip(phase.actions, row)}
-            prog.option_of = {a: made for phase, row in zip(self.cg.phase_list, prog.options)
-                              for a, made in zip(phase.actions, row)}
         return prog
 
     def pieces(self, players: int):
@@ -321,10 +313,6 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         if phase.kind == "turn":
             return state.seats[CURRENT]
         return state.poll[0]
-
-    def _can_take(self, ctx: Ctx, a) -> bool:
-        """Whether the actor of ``ctx`` has an option of action ``a``."""
-        return self.program(ctx.n).option_of[a](ctx) is not None
 
     def _with_texts(self, ctx: Ctx, a, option: Option) -> Option:
         """``option`` (made without texts, by a generated option function) with its texts:
@@ -631,10 +619,6 @@ _bare = object.__new__
 def _place_text(value) -> str:
     places = (value,) if isinstance(value, int) else value
     return " ".join(f"#{p}" for p in places)
-
-
-def _owner(o: int):
-    return None if o < 0 else o
 
 
 class _NoChance:
