@@ -172,7 +172,7 @@ class Head:
     each)."""
 
     __slots__ = ("name", "base", "size", "cards", "low", "high", "params", "flat", "radices", "param_bases",
-                 "kinds")
+                 "kinds", "_one", "_digits")
 
     def __init__(self, name, cards, low, high, params, kinds: int):
         self.name = name
@@ -186,18 +186,20 @@ class Head:
         self.size = prod(self.radices) if self.flat else (kinds if cards == "one" else 1)
         self.base = 0
         self.param_bases = ()
+        self._one = cards == "one"
+        # each value's (its space's index of values, radix) in the order the code reads them
+        self._digits = tuple((p.index, len(p.values)) for p in params)
 
     def signature(self) -> tuple:
         return (self.name, self.cards, self.low, self.high, tuple((p.kind, p.values) for p in self.params))
 
     def head_id(self, card, params: tuple) -> int:
         """The head id of a choice (``card``: the single card's kind, or None)."""
-        digits = [card] if self.cards == "one" else []
+        code = card if self._one else 0
         if not self.flat:
-            return self.base + (digits[0] if digits else 0)
-        code = 0
-        for d, r in zip(digits + [p.index[v] for p, v in zip(self.params, params)], self.radices):
-            code = code * r + d
+            return self.base + code
+        for (index, radix), v in zip(self._digits, params):
+            code = code * radix + index[v]
         return self.base + code
 
     def split(self, action_id: int) -> tuple:
