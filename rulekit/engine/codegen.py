@@ -11,7 +11,9 @@ pieces are functions of the same module. The result is one module per game, vari
 player count; ``rulekit compile FILE --emit`` prints it.
 
 The generated text holds nothing of the ``.rules`` file but literals (names as Python
-string literals, line numbers in comments): every identifier in it is made here. Its
+string literals, line numbers in comments: the first line of every statement, require and
+choice ends ``# line N``, which :func:`rules_lines` reads into the module's source map):
+every identifier in it is made here. Its
 globals are the exports of :mod:`.runtime` (what a construct does at run time, written
 once), tables of this game and what the engine supplies. The generator reads what
 :mod:`.compile` resolved (the layout, the typed steps of each action, the kinds of
@@ -917,33 +919,33 @@ class Generator:
                     wrong = f"not {low} <= len(cards) <= {high}"
                     say = f"choose exactly {low} card(s)" if low == high else f"choose {low} to {high} cards"
                 body += _tagged([f"slot = {self.zone(st.stmt.source)}",
-                         "cards = action.cards",
-                         f"if {wrong}:",
-                         f"    return {say!r}",
-                         "if not multiset_contains(ctx.zones[slot], cards):",
-                         "    return 'those cards are not there to choose'",
-                         "ctx.chosen = tuple(cards)",
-                         "ctx.chosen_zone = slot"], st.stmt)
+                                 "cards = action.cards",
+                                 f"if {wrong}:",
+                                 f"    return {say!r}",
+                                 "if not multiset_contains(ctx.zones[slot], cards):",
+                                 "    return 'those cards are not there to choose'",
+                                 "ctx.chosen = tuple(cards)",
+                                 "ctx.chosen_zone = slot"], st.stmt)
                 self.scope["$chosen"] = "cards"
                 continue
             index += 1
             if type(st) is ir.ChooseBlind:
                 body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
-                         f"if {var} is None:",
-                         "    return 'choose which card, counting from the top'",
-                         f"if not pick_blind(ctx, {self.selection(st.stmt.source)}, {st.count}, {var}):",
-                         f"    return 'there is no card %s from the top to choose' % ({var},)"], st.stmt)
+                                 f"if {var} is None:",
+                                 "    return 'choose which card, counting from the top'",
+                                 f"if not pick_blind(ctx, {self.selection(st.stmt.source)}, {st.count}, {var}):",
+                                 f"    return 'there is no card %s from the top to choose' % ({var},)"], st.stmt)
                 self.scope["$chosen"] = "cards"
                 continue
             if type(st) is not ir.ChooseValue:
                 raise TypeError(f"the check has no test for {type(st).__name__}: a defect of rulekit")
             kind = "tuple" if st.type == GROUP else "int"
             body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
-                     f"if {var} is None:",
-                     f"    return {f'choose a value for {st.name}'!r}",
-                     f"if type({var}) is not {kind} or {var} not in {self.domain(st)}:",
-                     f"    return {f'{st.name} cannot be %r here'!r} % ({var},)",
-                     f"L[{st.name!r}] = {var}"], st.stmt)
+                             f"if {var} is None:",
+                             f"    return {f'choose a value for {st.name}'!r}",
+                             f"if type({var}) is not {kind} or {var} not in {self.domain(st)}:",
+                             f"    return {f'{st.name} cannot be %r here'!r} % ({var},)",
+                             f"L[{st.name!r}] = {var}"], st.stmt)
             self.scope[st.name] = st.type
             self.env[st.name] = var
         if not has_cards:
