@@ -1,4 +1,4 @@
-"""The engine: states, decisions, legal actions, transitions, views and outcomes.
+"""The engine: a match's set-up, its decisions, legal actions and transitions, and its outcome.
 
 A :class:`State` is immutable. :meth:`Engine.apply` takes a state, an :class:`Action` of the
 seat that must decide, and an explicit ``random.Random`` for chance (shuffles, die rolls,

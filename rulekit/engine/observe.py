@@ -1,4 +1,6 @@
-"""Observation: what a seat's view says of the state, as a state.
+"""Observation: what a seat may know of a match (:class:`Observation`, a part of the
+engine: the view of a state, what a seat perceives of an event), and what a view says
+of the state, as a state.
 
 :func:`view_state` makes the one state that agrees with everything a view shows and holds
 nothing else (the players' checks of their own decisions are answered from it; bots build
