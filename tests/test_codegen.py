@@ -1217,3 +1217,45 @@ def test_a_value_of_the_wrong_type_is_explained():
     assert engine.why_illegal(state, Action("pick", (), (3, 1, 1))) == "this action takes a different number of values"
     assert engine.why_illegal(state, Action("pick", (0,), (3, 1))) == "this action takes no cards"
     assert engine.why_illegal(state, Action("pick", (), (3, 1))) is None
+
+
+#: one action choosing among 15,000 pairs of values: more than a listing's memo keeps
+MANY_VALUES = """\
+game "Many values"
+players 2
+deck { card coin: count 2 }
+zone stock: shared, holds the deck
+counter score = 0
+setup {
+  go to pick from P1
+}
+turn pick clockwise {
+  action pick "picks" {
+    choose x in 1..5000
+    choose y in 1..3
+    set score = score + x
+    end deal
+  }
+}
+match {
+  deals until score > 0
+}
+"""
+
+
+def test_a_listing_gives_the_same_actions_again_from_a_bounded_memo():
+    """Listing a decision again gives equal actions, the same objects where the memo keeps
+    them; the memo of a listing never holds more than MEMO_SIZE actions, and a listing
+    past it is still whole (the actions the enumerator makes, in its order)."""
+    engine = engine_of_text(MANY_VALUES)
+    state, _ = engine.new_match(2, random.Random(0))
+    first, again = engine.legal_actions(state), engine.legal_actions(state)
+    assert first == again == list(engine.legal_actions(state, limit=10 ** 6))
+    assert len(first) == 15_000
+    memo = engine.program(2).namespace["made_0_0"]
+    assert len(memo) == codegen.MEMO_SIZE
+    kept = sum(a is b for a, b in zip(first, again))
+    assert kept == codegen.MEMO_SIZE
+    ld = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
+    state, _ = ld.new_match(2, random.Random(0))
+    assert all(a is b for a, b in zip(ld.legal_actions(state), ld.legal_actions(state)))

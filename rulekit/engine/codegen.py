@@ -47,6 +47,9 @@ OUT_OF_BUDGET = object()
 #: candidate choices examined to decide whether an option is open
 EXISTENCE_BUDGET = 20_000
 
+#: the most Actions a listing keeps to give again when the same values are listed again
+MEMO_SIZE = 4096
+
 
 def none_legal(ctx, first) -> bool:
     """Whether no concrete choice of an option is legal, by its existence test ``first(ctx,
@@ -830,12 +833,24 @@ class Generator:
         if not loops and not listing:
             body.append("examined += 1")
         made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
-        body.append(f"{indent}out.append({made})" if listing else
-                    f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
+        memo = None
+        if listing and values and cards == "()":
+            # the same choice listed again is the same Action (a memo of at most MEMO_SIZE)
+            memo = name.replace("enum_", "made_")
+            body += [f"{indent}chosen = {_tuple(values)}",
+                     f"{indent}act = {memo}.get(chosen)",
+                     f"{indent}if act is None:",
+                     f"{indent}    act = new(Action, ({action_name!r}, (), chosen))",
+                     f"{indent}    if len({memo}) < {MEMO_SIZE}:",
+                     f"{indent}        {memo}[chosen] = act",
+                     f"{indent}out.append(act)"]
+        else:
+            body.append(f"{indent}out.append({made})" if listing else
+                        f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
         out.append("        return")
-        return "\n".join(out) + "\n"
+        return (f"{memo} = {{}}\n\n\n" if memo else "") + "\n".join(out) + "\n"
 
     def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> str | None:
         """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
