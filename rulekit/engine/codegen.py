@@ -835,15 +835,8 @@ class Generator:
         made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
         memo = None
         if listing and values and cards == "()":
-            # the same choice listed again is the same Action (a memo of at most MEMO_SIZE)
             memo = name.replace("enum_", "made_")
-            body += [f"{indent}chosen = {_tuple(values)}",
-                     f"{indent}act = {memo}.get(chosen)",
-                     f"{indent}if act is None:",
-                     f"{indent}    act = new(Action, ({action_name!r}, (), chosen))",
-                     f"{indent}    if len({memo}) < {MEMO_SIZE}:",
-                     f"{indent}        {memo}[chosen] = act",
-                     f"{indent}out.append(act)"]
+            body += _remembered(indent, memo, action_name, _tuple(values))
         else:
             body.append(f"{indent}out.append({made})" if listing else
                         f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
@@ -1735,6 +1728,19 @@ class Generator:
                     functions.append(self.body_function(conts[index], then or (), scope,
                                                         f"what follows 'ask' number {index}"))
         return conts
+
+
+def _remembered(indent: str, memo: str, action_name: str, values: str) -> list:
+    """The lines of a listing that appends the action of these ``values`` (a Python tuple),
+    given again from the module's dict ``memo`` when it made it before (the memo keeps at
+    most MEMO_SIZE actions)."""
+    return [f"{indent}chosen = {values}",
+            f"{indent}act = {memo}.get(chosen)",
+            f"{indent}if act is None:",
+            f"{indent}    act = new(Action, ({action_name!r}, (), chosen))",
+            f"{indent}    if len({memo}) < {MEMO_SIZE}:",
+            f"{indent}        {memo}[chosen] = act",
+            f"{indent}out.append(act)"]
 
 
 def _tagged(lines: list, node) -> list:
