@@ -1259,3 +1259,27 @@ def test_a_listing_gives_the_same_actions_again_from_a_bounded_memo():
     ld = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
     state, _ = ld.new_match(2, random.Random(0))
     assert all(a is b for a, b in zip(ld.legal_actions(state), ld.legal_actions(state)))
+
+
+def test_a_traceback_through_generated_code_shows_its_lines(monkeypatch):
+    """A traceback through a game's module (for a caller of the engine's API) shows the
+    generated line it failed on, with the line of the rules it was written from."""
+    import traceback
+
+    from rulekit.engine import runtime
+
+    def broken(*args):
+        raise ZeroDivisionError("on purpose")
+
+    monkeypatch.setattr(runtime, "knock_out_seat", broken)
+    engine = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
+    rng = random.Random(1)
+    state, _ = engine.new_match(2, rng)
+    state, _ = engine.apply(state, Action("bid", (), (1, 3)), rng)
+    with pytest.raises(ZeroDivisionError) as caught:
+        engine.apply(state, Action("liar"), rng)
+    shown = "".join(traceback.format_exception(caught.value))
+    line = int(re.search(r"knock_out_seat\(ctx, ctx\.seats\[\d\], 1\)  # line (\d+)", shown).group(1))
+    rules = (ROOT / "games" / "liars_dice.rules").read_text(encoding="utf-8").splitlines()
+    assert rules[line - 1].strip().startswith("knock out")
+    assert "Liar's Dice for 2 players" in shown

@@ -27,6 +27,7 @@ enumerators change nothing but ``ctx.locals``, ``ctx.chosen`` and ``ctx.chosen_z
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import attrs
@@ -1844,9 +1845,31 @@ def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_
     # the tables are defined by the text itself
     namespace = {k: v for k, v in gen.globals.items() if k not in gen.tables}
     namespace[SOURCE_MAP] = rules_lines(text)
-    code = compile(text, f"<rulekit: {cg.game.title} for {n} players>", "exec")
+    # a traceback through the module shows its lines (each statement's with its line of the
+    # rules): read, when a traceback is printed, from the text (linecache asks the loader)
+    number = next(_MODULES)
+    namespace["__name__"] = f"rulekit_generated_{number}"
+    namespace["__loader__"] = _Source(text)
+    code = compile(text, f"rulekit generated #{number}: {cg.game.title} for {n} players", "exec")
     exec(code, namespace)  # noqa: S102 - the text is generated here and holds only literals of the file
     return Program(text, namespace, cg, n)
+
+
+#: numbers the generated modules of this process, so that each has a name of its own
+_MODULES = itertools.count(1)
+
+
+class _Source:
+    """The loader of a generated module as :mod:`linecache` asks it, for a traceback: it
+    gives the module's text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def get_source(self, name: str) -> str:
+        return self.text
 
 
 __all__ = ["generate", "Program", "OUT_OF_BUDGET", "defect_at_line", "rules_line", "rules_lines"]
