@@ -872,7 +872,9 @@ def test_a_failure_in_generated_code_names_its_rules_line(monkeypatch):
                            (["run", str(path), "--seed", "3", "-q"], "")]:      # the solved bot runs it first
         result = CliRunner().invoke(main, command)
         assert 2 == result.exit_code, result.output
-        assert f"{where}error: rulekit failed running line {line} of the rules (ZeroDivisionError" in result.stderr
+        said = re.search(r"error: rulekit failed running line (\d+) of the rules \(ZeroDivisionError", result.stderr)
+        assert said and result.stderr.startswith(where), result.stderr
+        assert rules[int(said.group(1)) - 1].strip().startswith("knock out")     # whoever the match knocks out
         assert "Traceback" not in result.output
 
 
