@@ -38,9 +38,9 @@ from .compile import DECLINE, CompiledGame, compile_game
 from .flow import PhaseFlow
 from .observe import Observation
 from .queries import RulesQueries
-# the exchanged values live in .state; importable from here as before
+# the exchanged values live in .state; Action … View and option_reason are importable from here as before
 from .state import (DECLINE_ACTION, _DECLINE_OPTION, Action, Decision, Event, Option, State, View,  # noqa: F401
-                    _freeze, _new, _new_event, acting_seats, option_reason, seen_counters)
+                    _new, _new_event, option_reason)
 from .runtime import ACTOR, CURRENT, NO_EVENTS, Ctx
 
 _UNKNOWN = object()

@@ -54,7 +54,7 @@ import attrs
 import numpy as np
 
 from ..engine import Action, Engine, View
-from ..engine.core import _freeze
+from ..engine.state import _freeze
 from ..errors import RulesError
 from ..tree import CHANCE, TERMINAL, GameTree
 
