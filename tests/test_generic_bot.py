@@ -501,3 +501,43 @@ def test_a_commitment_it_cannot_carry_out_is_seldom_made():
 def test_games_whose_claims_are_tested_are_not_commitments():
     for name in ("coup.rules", "dtc.rules", "liars_dice.rules", "lugenbeutel.rules", "nimms_leich.rules"):
         assert not _Analysis(load(str(GAMES / name))).commitments, name
+
+
+# ---------------------------------------------------------------------------- keeping the truth
+COIN_BLUFF = ROOT / "docs" / "examples" / "coin_bluff.rules"
+
+
+def test_matches_of_a_claim_that_always_says_the_same_end():
+    """Coin bluff's one claim is always "gold": a lead coin can never back it, and a hand's
+    last coin is always doubted. The bot keeps a gold coin for its last claim and lies with
+    lead first. (Honest whenever it could, it played its gold first and its last coin was a
+    lie every seat tested: 6 of 8 four-player matches went past 200,000 decisions, and 66
+    and 85 of 100 two- and three-player matches past 3,000.)"""
+    engine = Engine(load(str(COIN_BLUFF)))
+    ended = 0
+    for n in (3, 4):
+        for seed in range(6):
+            players = [GenericBot(engine, seat_rng(seed, s)) for s in range(n)]
+            try:
+                ended += play_match(engine, players, n, seed, keep_log=False, max_steps=3000).state.is_terminal
+            except MatchTooLong:
+                pass
+    assert ended == 12
+
+
+def test_the_last_gold_coin_is_kept_while_lead_is_left():
+    """Holding one gold coin and lead, on a turn whose play does not end the deal, the bot
+    lays lead; holding two gold coins or more, it lays gold (a gold coin stays for later)."""
+    engine = Engine(load(str(COIN_BLUFF)))
+    gold = next(i for i, k in enumerate(engine.kinds) if k.card == "gold")
+    laid = Counter()
+    for seed in range(6):
+        watch = _Watch(engine, 4, seed, others="generic")
+        for state, view, decision, action in watch.seen:
+            if decision.phase != "play":
+                continue
+            hand = state.zones[engine.zone_slot(state, "hand", 0)]
+            if len(hand) > 1 and gold in hand and len(set(hand)) == 2:
+                laid[(min(hand.count(gold), 2), "gold" if action.cards == (gold,) else "lead")] += 1
+    assert laid[(1, "lead")] >= 5 and laid[(1, "gold")] == 0
+    assert laid[(2, "gold")] > laid[(2, "lead")]

@@ -18,7 +18,10 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   most cards, or for a claim without cards the lowest one likely to be true; a claim the
   action resolves at once is judged by what it said, not by the claim being gone. With
   probability ``bluff`` it bluffs: one card too many, or a claim only somewhat likely. Wild
-  cards are kept for a play they finish. When no honest choice exists it tells a small lie
+  cards are kept for a play they finish, and so is the last card that can back a claim,
+  when the honest play would leave only cards that never can (every claim always says the
+  same): it lies with those first, since the hand's last claim is the one everybody tests.
+  When no honest choice exists it tells a small lie
   if claims are seldom tested in this match (under ``CALLED``) and the lie, let stand, would
   not end the deal (the lie everybody tests), else it prefers an action that makes no claim
   (such as passing). In a window it blocks when its block would be honest.
@@ -868,10 +871,15 @@ class GenericBot:
         with a bluff, else a pass or a lie."""
         bluffing = self.rng.random() < self.bluff
         honest = self._honest(view, decision, claiming, 0.25 if bluffing else 0.6)
+        padded = None
         if honest is not None and bluffing and honest.cards is not None and honest.cards:
             padded = self._pad(decision, claiming, honest)
             if padded is not None and not self._decisive(view, padded):
                 honest = padded
+            else:
+                padded = None
+        if honest is not None and padded is None and honest.cards:
+            honest = self._keeping_the_truth(view, decision, claiming, honest) or honest
         if honest is not None:
             return honest
         # with no honest claim it passes rather than lie when claims are often tested (a
@@ -978,6 +986,45 @@ class GenericBot:
         at more cards is worth less."""
         private = self.analysis.private_zones
         return any(owner is not None and owner != view.seat and name in private for name, owner, _ in view.known)
+
+    def _keeping_the_truth(self, view: View, decision: Decision, options, honest: Action) -> Action | None:
+        """A lie instead of the ``honest`` play when that play would leave only cards that
+        can never make a claim true (every claim of the game always says the same, and none
+        holds of them): then the hand's last claim, the one every seat tests, would be a
+        lie. It lays as many of those cards as the honest play would: a claim now is tested
+        at most as often as that last one, and the cards that back a claim are kept for the
+        end. None when a claim has arguments (its words change: any card may back it some
+        day), a card left would back a claim, or the play or the lie would end the deal if
+        let stand."""
+        engine = self.engine
+        claims = engine.cg.claim_list
+        if any(c.params for c in claims):
+            return None
+        option = next(o for o in options if o.name == honest.name)
+        spare = list(option.cards)
+        for k in honest.cards:
+            spare.remove(k)
+        if len(spare) < len(honest.cards):
+            return None
+        try:
+            after = engine.effects(self._states(view, 1)[0], honest, self.rng)
+        except Exception:
+            return None
+        if after.is_terminal or after.claim is None or after.claimed is None:
+            return None
+        slot, count = after.claimed
+        below = after.zones[slot][:len(after.zones[slot]) - count]
+        for kind in set(spare):
+            zones = list(after.zones)
+            zones[slot] = below + (kind,)
+            zones = tuple(zones)
+            for c in claims:
+                if engine.claim_holds_in(after._replace(claim=(c.index, (), view.seat), claimed=(slot, 1)), zones):
+                    return None       # a card left backs a claim: the honest play keeps a truth
+        lie = Action(honest.name, tuple(sorted(self.rng.sample(spare, len(honest.cards)))), honest.params)
+        if not _legal(decision, option, lie) or self._decisive(view, honest) or self._decisive(view, lie):
+            return None
+        return lie
 
     def _pad(self, decision: Decision, options, honest: Action) -> Action | None:
         """A bluff: the honest choice with one more card that does not fit it."""
