@@ -29,7 +29,9 @@ WILD = 5                                # the kind of the face 6 (kinds are face
 
 class StraightLine:
     """Liar's Dice for two players as straight-line code over the state's fields (the
-    prototype of docs/design.md; not a second engine: nothing else uses it)."""
+    prototype of docs/design.md; not a second engine: nothing else uses it). Its
+    ``new_match`` and ``apply`` return (state, no events), as the engine's do with
+    ``events=False``, so that one loop (``bench_ratio.rulekit_loop``) measures both."""
 
     def __init__(self):
         self.bids: dict = {}
@@ -41,9 +43,9 @@ class StraightLine:
             a = self.bids[(q, f)] = _new(Action, ("bid", (), (q, f)))
         return a
 
-    def new_match(self, n: int, rng: random.Random) -> State:
+    def new_match(self, n: int, rng: random.Random, events: bool = False) -> tuple:
         zones = tuple((int(rng.random() * 6),) for _ in range(n))
-        return _new(State, (n, zones, (), (0, 0, 0), 0, (), (None,) * n, None, None, (), 1, (), (), (0,) * n, ()))
+        return _new(State, (n, zones, (), (0, 0, 0), 0, (), (None,) * n, None, None, (), 1, (), (), (0,) * n, ())), ()
 
     def legal_actions(self, state: State) -> list:
         if state.phase < 0:
@@ -58,7 +60,7 @@ class StraightLine:
         found.append(self.liar)
         return found
 
-    def apply(self, state: State, action: Action, rng: random.Random) -> State:
+    def apply(self, state: State, action: Action, rng: random.Random, events: bool = False) -> tuple:
         n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, _ = state
         if phase < 0:
             raise ValueError("the match is over")
@@ -77,7 +79,7 @@ class StraightLine:
             while out[following]:
                 following = (following + 1) % n
             return _new(State, (n, zones, counters, (following, seat, seat), 0, (), votes, (0, (q, f), seat), None,
-                                known, deal, groups, (), out, ()))
+                                known, deal, groups, (), out, ())), ()
         if name == "liar":
             if cards or params or claim is None:
                 raise ValueError("liar needs a standing bid")
@@ -87,22 +89,8 @@ class StraightLine:
             loser = seat if shown >= claim[1][0] else claim[2]
             out = tuple(1 if s == loser else o for s, o in enumerate(out))
             return _new(State, (n, zones, counters, (seat, seat, claim[2]), -1, (), votes, claim, None, known, deal,
-                                groups, tuple(s for s in range(n) if not out[s]), out, ()))
+                                groups, tuple(s for s in range(n) if not out[s]), out, ())), ()
         raise ValueError(f"no action {name!r}")
-
-
-def straight_loop(game: StraightLine, seconds: float, seed: int) -> float:
-    """Decisions per second of the prototype's low-level loop (as ``rulekit_loop``)."""
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(20):
-            state = game.new_match(2, rng)
-            while state.phase >= 0:
-                state = game.apply(state, rng.choice(game.legal_actions(state)), rng)
-                steps += 1
-    return steps / (time.perf_counter() - start)
 
 
 def per_call(engine: Engine, game: StraightLine) -> dict:
@@ -152,7 +140,7 @@ def main() -> None:
     for r in range(args.repeats):
         hand = hand_loop(args.seconds, r)
         ratios["rulekit"].append(rulekit_loop(engine, args.seconds, r) / hand)
-        ratios["straight-line"].append(straight_loop(game, args.seconds, r) / hand)
+        ratios["straight-line"].append(rulekit_loop(game, args.seconds, r) / hand)
     for name, values in ratios.items():
         print(f"low-level loop ÷ hand-written, {name}: 1/{1 / statistics.median(values):.1f} (median of {args.repeats})")
 
