@@ -1014,13 +1014,16 @@ class GenericBot:
             return None
         slot, count = after.claimed
         below = after.zones[slot][:len(after.zones[slot]) - count]
-        for kind in set(spare):
-            zones = list(after.zones)
-            zones[slot] = below + (kind,)
-            zones = tuple(zones)
-            for c in claims:
-                if engine.claim_holds_in(after._replace(claim=(c.index, (), view.seat), claimed=(slot, 1)), zones):
-                    return None       # a card left backs a claim: the honest play keeps a truth
+        try:
+            for kind in set(spare):
+                zones = list(after.zones)
+                zones[slot] = below + (kind,)
+                zones = tuple(zones)
+                for c in claims:
+                    if engine.claim_holds_in(after._replace(claim=(c.index, (), view.seat), claimed=(slot, 1)), zones):
+                        return None   # a card left backs a claim: the honest play keeps a truth
+        except Exception:             # a claim that cannot be read of one card: keep the honest play
+            return None
         lie = Action(honest.name, tuple(sorted(self.rng.sample(spare, len(honest.cards)))), honest.params)
         if not _legal(decision, option, lie) or self._decisive(view, honest) or self._decisive(view, lie):
             return None
