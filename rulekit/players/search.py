@@ -44,6 +44,14 @@ every seat's result to the choices made on the way.
   equal chance (so two tied seats get the average of the results of either winning).
   Seats knocked out score as losers. The same score ends an iteration whose sample leads
   to a state the rules cannot leave (a sample is only a guess).
+* **The choice** is the root's most visited candidate, unless the generic bot's own choice
+  (the first suggestion) is another one and the search is not sure: the most visited
+  candidate's mean result must beat the suggestion's by √(2 ln k) standard errors of the
+  difference (k candidates with results, the spread of results pooled over them: about
+  how far the best of k draws of pure noise leads). Where the results
+  lie far from the decision (a match of many rounds, where one round's loss moves the
+  final result little), the most visited of many candidates often leads by luck alone: a
+  search that played it lost every match of Coyote and Nimm's Leich against generic bots.
 * **Samples** are :mod:`.determinize`'s: besides the cards, a counter the seat may not see
   reads as after the setup of a fresh match, and in a running vote each secret vote already
   cast is a random legal choice of its seat.
@@ -203,7 +211,8 @@ class SearchBot:
 
     # ------------------------------------------------------------------ the player protocol
     def choose(self, view: View, decision: Decision) -> Action:
-        """The choice with the most visits after the search (see the class docstring).
+        """The choice with the most visits after the search, unless the search is not sure
+        it beats the generic bot's choice (see the module docstring).
 
         A decision with one concrete choice is answered at once, without search; after a
         rejected answer (``decision.rejected``) the bot answers as the other bots do
@@ -230,6 +239,7 @@ class SearchBot:
         self._lo = math.inf
         self._hi = -math.inf
         root = _Node(_concrete(decision.options, SMALL) <= SMALL)
+        self._squares: dict = {}
         for _ in range(self.suggest):
             try:
                 a = self._suggester().choose(view, decision)
@@ -275,8 +285,31 @@ class SearchBot:
         ranked.sort(key=lambda r: r[:3])
         for *_, a in ranked:
             if decision.is_legal(a):
-                return a
+                return self._kept(root, a, decision)
         return random_legal(decision, self.rng)
+
+    def _kept(self, root: _Node, best: Action, decision: Decision) -> Action:
+        """``best``, unless the root's first suggestion (the generic bot's choice) is another
+        choice and ``best``'s mean result does not beat the suggestion's by √(2 ln k)
+        standard errors of the difference (k the candidates with results, the spread of
+        results pooled over them): then the suggestion. Among many candidates the most visited one often
+        leads by luck alone, where the results are far from the decision (a match of many
+        rounds): the generic bot's choice is kept unless the search is sure."""
+        if not self.suggest or not root.cands:
+            return best
+        first = root.cands[0]
+        if first == best or not decision.is_legal(first):
+            return best
+        seen = sum(st[0] for st in root.stats.values())
+        vb, tb, _ = root.stats[best]
+        vf, tf, _ = root.stats[first]
+        if vf == 0 or seen < 2:
+            return first          # no results for the suggestion: it stands
+        mean = sum(st[1] for st in root.stats.values()) / seen
+        var = max(sum(self._squares.values()) / seen - mean * mean, 0.0) * seen / (seen - 1)
+        # the largest of k draws of pure noise lies about sqrt(2 ln k) standard errors up
+        sure = math.sqrt(2 * math.log(max(2, sum(1 for st in root.stats.values() if st[0]))))
+        return best if tb / vb - tf / vf > sure * math.sqrt(var / vb + var / vf) else first
 
     def _iterate(self, state: State, root: _Node) -> None:
         """One iteration from the sampled ``state``: down the tree, one new node, a play-out,
@@ -341,6 +374,8 @@ class SearchBot:
             st = node.stats[action]
             st[0] += 1
             st[1] += values[seat]
+            if node is root:
+                self._squares[action] = self._squares.get(action, 0.0) + values[seat] * values[seat]
 
     def _play_out(self, state: State, left: int) -> tuple:
         """The random play-out of an iteration from ``state``, at most ``left`` decisions:
