@@ -51,7 +51,8 @@ every seat's result to the choices made on the way.
   how far the best of k draws of pure noise leads). Where the results
   lie far from the decision (a match of many rounds, where one round's loss moves the
   final result little), the most visited of many candidates often leads by luck alone: a
-  search that played it lost every match of Coyote and Nimm's Leich against generic bots.
+  search that played it lost every match of two such shipped games against generic bots
+  (docs/bots.md).
 * **Samples** are :mod:`.determinize`'s: besides the cards, a counter the seat may not see
   reads as after the setup of a fresh match, and in a running vote each secret vote already
   cast is a random legal choice of its seat.
