@@ -475,6 +475,7 @@ def _chosen(rows, squares):
     engine = engine_of(GAMES / "liars_dice.rules")
     bot = SearchBot(engine, random.Random(0))
     root, bot._squares = _root(rows, squares)
+    bot._suggested = rows[0][0]
     decision = types.SimpleNamespace(is_legal=lambda a: True)
     return bot._best(root, decision)
 

@@ -204,6 +204,8 @@ class SearchBot:
         self.c = c
         self.widen = widen
         self._generic = None
+        self._suggested = None          # the root's first suggestion in the running search
+        self._squares: dict = {}        # the root's candidates' sums of squared results
         self.suggest = suggest
         self.opponents = opponents
         self._me = None
@@ -240,7 +242,7 @@ class SearchBot:
         self._lo = math.inf
         self._hi = -math.inf
         root = _Node(_concrete(decision.options, SMALL) <= SMALL)
-        self._squares: dict = {}
+        self._squares = {}
         for _ in range(self.suggest):
             try:
                 a = self._suggester().choose(view, decision)
@@ -249,6 +251,7 @@ class SearchBot:
             if isinstance(a, Action) and a not in root.stats and decision.is_legal(a):
                 root.stats[a] = [0, 0.0, 0]
                 root.cands.append(a)
+        self._suggested = root.cands[0] if root.cands else None      # the generic bot's choice
         stats = dict(_NO_SEARCH)
         self._stats = stats
         deadline = None if self.think is None else time.perf_counter() + self.think
@@ -293,13 +296,11 @@ class SearchBot:
         """``best``, unless the root's first suggestion (the generic bot's choice) is another
         choice and ``best``'s mean result does not beat the suggestion's by √(2 ln k)
         standard errors of the difference (k the candidates with results, the spread of
-        results pooled over them): then the suggestion. Among many candidates the most visited one often
-        leads by luck alone, where the results are far from the decision (a match of many
-        rounds): the generic bot's choice is kept unless the search is sure."""
-        if not self.suggest or not root.cands:
-            return best
-        first = root.cands[0]
-        if first == best or not decision.is_legal(first):
+        results pooled over them): then the suggestion. Among many candidates the most
+        visited one often leads by luck alone, where the results are far from the decision
+        (a match of many rounds): the generic bot's choice is kept unless the search is sure."""
+        first = self._suggested
+        if first is None or first == best or not decision.is_legal(first):
             return best
         seen = sum(st[0] for st in root.stats.values())
         vb, tb, _ = root.stats[best]
