@@ -1013,14 +1013,10 @@ class GenericBot:
         if after.is_terminal or after.claim is None or after.claimed is None:
             return None
         slot, count = after.claimed
-        below = after.zones[slot][:len(after.zones[slot]) - count]
         try:
             for kind in set(spare):
-                zones = list(after.zones)
-                zones[slot] = below + (kind,)
-                zones = tuple(zones)
                 for c in claims:
-                    if engine.claim_holds_in(after._replace(claim=(c.index, (), view.seat), claimed=(slot, 1)), zones):
+                    if self._single_holds(after._replace(claim=(c.index, (), view.seat)), slot, count, kind):
                         return None   # a card left backs a claim: the honest play keeps a truth
         except Exception:             # a claim that cannot be read of one card: keep the honest play
             return None

@@ -376,8 +376,9 @@ class SearchBot:
             st = node.stats[action]
             st[0] += 1
             st[1] += values[seat]
-            if node is root:
-                self._squares[action] = self._squares.get(action, 0.0) + values[seat] * values[seat]
+        if path and path[0][0] is root:         # the root chose first: its spread, for _kept
+            _, action, seat = path[0]
+            self._squares[action] = self._squares.get(action, 0.0) + values[seat] * values[seat]
 
     def _play_out(self, state: State, left: int) -> tuple:
         """The random play-out of an iteration from ``state``, at most ``left`` decisions:
