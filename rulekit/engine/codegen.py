@@ -129,6 +129,7 @@ class Program:
         self.setup = namespace["setup"]
         self.view_zones = namespace["view_zones"]
         self.view_counters = namespace["view_counters"]
+        self.steps = namespace.get("STEPS") or ()
 
         def by_action(rows) -> dict:
             return {a: f for phase, row in zip(cg.phase_list, rows) for a, f in zip(phase.actions, row)}
@@ -150,6 +151,7 @@ class Generator:
         # the module's globals: the runtime's exports, and what the engine supplies
         self.globals: dict = exports()
         self.globals.update({"multisets": None, "Action": action_type, "OUT": OUT_OF_BUDGET,
+                             "IllegalAction": IllegalAction, "RulesRuntimeError": RulesRuntimeError,
                              "INFINITY": float("inf"), "new": tuple.__new__, "none_legal": none_legal})
         self._refs: dict = {}
         self.tables: dict = {}            # name -> a table the module's text defines
@@ -898,10 +900,7 @@ class Generator:
         if it is legal (its choices then bound in ``ctx`` for the action's effects), else the
         sentence that says why not. Steps are judged in order, so the first that fails
         gives the reason: a require its message, a choice what is wrong with it."""
-        steps = compiled.steps
         self.scope, self.env, self.hoisted = {}, {}, None
-        nparams = len(compiled.choices)
-        has_cards = any(type(st) is ir.ChooseCards for st in steps)     # a blind choice takes values
         out = [f"def check_{phase_index}_{compiled.index}(ctx, action):",
                f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
                f"(line {action.span.line})",
@@ -909,7 +908,29 @@ class Generator:
                "    ctx.chosen = ()",
                "    ctx.chosen_zone = -1",
                "    params = action.params",
-               "    given = len(params)"]
+               "    given = len(params)",
+               "    try:"]
+        out.extend("        " + line for line in self.check_lines(phase_index, action, compiled) + ["return None"])
+        out.append("    except KeyError:")
+        out.append(f"        {self.refuse(repr(ir.steps.DEFAULT_MESSAGE))}")
+        return "\n".join(out) + "\n"
+
+    def refuse(self, reason: str) -> str:
+        """The line that refuses an action for ``reason`` (a Python expression of its text):
+        a check returns it."""
+        return f"return {reason}"
+
+    def bind_choice(self, name: str, var: str) -> list[str]:
+        """The lines that bind the chosen value ``var`` to the name ``name`` for the effects."""
+        return [f"L[{name!r}] = {var}"]
+
+    def check_lines(self, phase_index: int, action: m.Action, compiled) -> list[str]:
+        """The lines that judge one concrete action (``action``, its values ``params``, how
+        many ``given``), each failed step refused (:meth:`refuse`) with its reason; its
+        choices bound for the effects (``self.env``, :meth:`bind_choice`)."""
+        steps = compiled.steps
+        nparams = len(compiled.choices)
+        has_cards = any(type(st) is ir.ChooseCards for st in steps)     # a blind choice takes values
         body = []
         index = 0
         for st in steps:
@@ -930,9 +951,9 @@ class Generator:
                 body += _tagged([f"slot = {self.zone(st.stmt.source)}",
                                  "cards = action.cards",
                                  f"if {wrong}:",
-                                 f"    return {say!r}",
+                                 f"    {self.refuse(repr(say))}",
                                  "if not multiset_contains(ctx.zones[slot], cards):",
-                                 "    return 'those cards are not there to choose'",
+                                 f"    {self.refuse(repr('those cards are not there to choose'))}",
                                  "ctx.chosen = tuple(cards)",
                                  "ctx.chosen_zone = slot"], st.stmt)
                 self.scope["$chosen"] = "cards"
@@ -941,9 +962,10 @@ class Generator:
             if type(st) is ir.ChooseBlind:
                 body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
                                  f"if {var} is None:",
-                                 "    return 'choose which card, counting from the top'",
+                                 f"    {self.refuse(repr('choose which card, counting from the top'))}",
                                  f"if not pick_blind(ctx, {self.selection(st.stmt.source)}, {st.count}, {var}):",
-                                 f"    return 'there is no card %s from the top to choose' % ({var},)"], st.stmt)
+                                 f"    {self.refuse(repr('there is no card %s from the top to choose') + f' % ({var},)')}"],
+                                st.stmt)
                 self.scope["$chosen"] = "cards"
                 continue
             if type(st) is not ir.ChooseValue:
@@ -951,31 +973,25 @@ class Generator:
             kind = "tuple" if st.type == GROUP else "int"
             body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
                              f"if {var} is None:",
-                             f"    return {f'choose a value for {st.name}'!r}",
+                             f"    {self.refuse(repr(f'choose a value for {st.name}'))}",
                              f"if type({var}) is not {kind} or {var} not in {self.domain(st)}:",
-                             f"    return {f'{st.name} cannot be %r here'!r} % ({var},)",
-                             f"L[{st.name!r}] = {var}"], st.stmt)
+                             f"    {self.refuse(repr(f'{st.name} cannot be %r here') + f' % ({var},)')}",
+                             *self.bind_choice(st.name, var)], st.stmt)
             self.scope[st.name] = st.type
             self.env[st.name] = var
         if not has_cards:
-            body += ["if action.cards:", "    return 'this action takes no cards'"]
-        body += [f"if given != {nparams}:", "    return 'this action takes a different number of values'",
-                 "return None"]
-        out.append("    try:")
-        out.extend("        " + line for line in body)
-        out.append("    except KeyError:")
-        out.append(f"        return {ir.steps.DEFAULT_MESSAGE!r}")
-        return "\n".join(out) + "\n"
+            body += ["if action.cards:", f"    {self.refuse(repr('this action takes no cards'))}"]
+        body += [f"if given != {nparams}:", f"    {self.refuse(repr('this action takes a different number of values'))}"]
+        return body
 
-    @staticmethod
-    def _require(body: list, test: str, say: str, node) -> None:
+    def _require(self, body: list, test: str, say: str, node) -> None:
         """The lines of one require in a check: ``say`` when ``test`` fails or reads what is
         not there (a KeyError); ``node``: what gives its line."""
         body += [*_tagged(["try:"], node),
                  f"    if not {test}:",
-                 f"        return {say!r}",
+                 f"        {self.refuse(repr(say))}",
                  "except KeyError:",
-                 f"    return {say!r}"]
+                 f"    {self.refuse(repr(say))}"]
 
     def domain(self, st: ir.ChooseValue) -> str:
         """The values a choice may take, as a Python expression."""
@@ -1615,7 +1631,9 @@ class Generator:
                 "    return (\n" + "\n".join(counters) + "\n    )\n")
 
     # ------------------------------------------------------------ the module
-    def module(self) -> str:
+    def module(self, more: Callable[[Generator], str] | None = None) -> str:
+        """The module's text; ``more(self)``: more of it (written with this generator's
+        tables, after every other function)."""
         functions = []
         table, checks = self._enumerator_rows(functions)
         options = self._option_rows(functions, table)
@@ -1626,6 +1644,8 @@ class Generator:
         functions.append(self.match_functions())
         functions.append(self.text_functions())
         functions.append(self.effect_functions())
+        if more is not None:
+            functions.append(more(self))
         header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
                   f"It defines every table of the game it reads; its other globals are\n"
                   f"rulekit.engine.runtime's exports and what the engine supplies when it loads the module\n"
@@ -1835,13 +1855,16 @@ def _tuple(items) -> str:
 _PY_COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_type=None) -> Program:
-    """Write, compile and load the module of ``cg`` for ``n`` seats (``option_type``: the
-    class of the options it makes)."""
+def generate(cg: CompiledGame, n: int, action_type, multisets: Callable, option_type=None,
+             state_type=None, more: Callable[[Generator], str] | None = None) -> Program:
+    """Write, compile and load the module of ``cg`` for ``n`` seats (``option_type``,
+    ``state_type``: the classes of the options and states it makes; ``more``: what writes
+    more of the module, see :meth:`Generator.module`)."""
     gen = Generator(cg, cg.compiler, n, action_type)
     gen.globals["Option"] = option_type
+    gen.globals["State"] = state_type
     gen.globals["multisets"] = multisets
-    text = gen.module()
+    text = gen.module(more)
     # the tables are defined by the text itself
     namespace = {k: v for k, v in gen.globals.items() if k not in gen.tables}
     namespace[SOURCE_MAP] = rules_lines(text)

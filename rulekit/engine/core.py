@@ -80,7 +80,9 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         prog = self._programs.get(players)
         if prog is None:
             from .codegen import generate
-            prog = self._programs[players] = generate(self.cg, players, Action, multisets, Option)
+            from .stepgen import write_steps
+            prog = self._programs[players] = generate(self.cg, players, Action, multisets, Option, State,
+                                                      write_steps)
         return prog
 
     def pieces(self, players: int):
@@ -462,6 +464,13 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal in ``state`` (the message says why).
         """
+        if not events and state.phase >= 0:
+            # an action with a straight-line step (see rulekit.engine.stepgen) takes it
+            steps = (self._programs.get(state.n) or self.program(state.n)).steps[state.phase]
+            if steps is not None:
+                step = steps.get(action.name)
+                if step is not None:
+                    return step(state, action, rng), ()
         phase, seat, poll = self._opening(state, action)
         if poll is not None:
             return (_new(State, state[:_POLL] + (poll,) + state[_POLL + 1:]),

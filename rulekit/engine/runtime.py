@@ -184,9 +184,15 @@ class Ctx:
 
 
 def in_play(ctx) -> list:
-    """The seats still in the match, in seat order."""
+    """The seats still in the match, in seat order (:func:`seats_in` of a context)."""
     out = ctx.out
     return [s for s in range(ctx.n) if not out[s]]
+
+
+def seats_in(n: int, out: tuple) -> list:
+    """The seats still in a match of ``n`` seats whose knock-outs are ``out``, in seat order
+    (what :func:`in_play` gives; for a step over locals)."""
+    return [s for s in range(n) if not out[s]]
 
 
 def extreme_of(column, has, selection, best) -> int:
@@ -208,15 +214,21 @@ def total_of(column, selection) -> int:
 def clockwise(ctx, start: int, first: int) -> list:
     """The seats still in, clockwise from ``start`` (``first`` = 0: ``start`` included;
     1: from the seat left of it, ``start`` left out)."""
-    n = ctx.n
-    out = ctx.out
+    return clockwise_of(ctx.n, ctx.out, start, first)
+
+
+def clockwise_of(n: int, out: tuple, start: int, first: int) -> list:
+    """:func:`clockwise` of ``n`` seats whose knock-outs are ``out``."""
     return [(start + i) % n for i in range(first, n) if not out[(start + i) % n]]
 
 
 def step_seat(ctx, seat: int, step: int) -> int:
     """The next seat still in, ``step`` = 1 clockwise (left) or -1; ``seat`` itself if none."""
-    n = ctx.n
-    out = ctx.out
+    return step_seat_of(ctx.n, ctx.out, seat, step)
+
+
+def step_seat_of(n: int, out: tuple, seat: int, step: int) -> int:
+    """:func:`step_seat` of ``n`` seats whose knock-outs are ``out``."""
     for i in range(1, n + 1):
         s = (seat + step * i) % n
         if not out[s]:
@@ -386,11 +398,18 @@ def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
     selection ``picked`` [(zone instance, kinds)], while they stay or move together
     (``group``: they are the claimed cards)."""
     groups = tuple([(slot, tuple(ks)) for slot, ks in picked])
-    ctx.known = ctx.known + tuple([(viewer, slot, ks, group) for slot, ks in groups if ks or viewer >= 0])
+    ctx.known = revealed(ctx.known, groups, viewer, group)
     if ctx.events is not NO_EVENTS:
         data = {"cards": tuple([k for _, ks in groups for k in ks]), "zones": tuple([slot for slot, _ in groups]),
                 "groups": groups}
         ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
+
+
+def revealed(known: tuple, picked, viewer: int, group: bool) -> tuple:
+    """``known`` (see :func:`touch`) once seat ``viewer`` (-1: everyone) has seen the cards
+    of the selection ``picked`` [(zone instance, kinds)] (``group``: they are the claimed
+    cards): what :func:`reveal_cards` records."""
+    return known + tuple([(viewer, slot, tuple(ks), group) for slot, ks in picked if ks or viewer >= 0])
 
 
 def reveal_counter(ctx, name: str, slot: int, seat: int, viewer: int) -> None:
@@ -405,10 +424,15 @@ def reveal_counter(ctx, name: str, slot: int, seat: int, viewer: int) -> None:
 def claimed_top(ctx) -> list:
     """The claimed cards as a selection [(zone instance, kinds)]: the top cards of the zone
     they were laid on ([] when no cards are claimed)."""
-    if ctx.claimed is None:
+    return claimed_top_of(ctx.zones, ctx.claimed)
+
+
+def claimed_top_of(zones, claimed: tuple | None) -> list:
+    """:func:`claimed_top` of these zones and claimed cards ((zone instance, how many) or None)."""
+    if claimed is None:
         return []
-    slot, count = ctx.claimed
-    zone = ctx.zones[slot]
+    slot, count = claimed
+    zone = zones[slot]
     return [(slot, zone[len(zone) - count:] if count <= len(zone) else zone)]
 
 
@@ -485,13 +509,19 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
     """
     if ctx.out[s]:
         return
-    out = list(ctx.out)
-    out[s] = max(out) + 1
-    ctx.out = tuple(out)
+    out = ctx.out = knocked_out(ctx.out, s)
     ctx.events.append(("out", None, {"seat": s}))
     if remain is not None and ctx.n - sum(1 for o in out if o) <= remain:
         ctx.over = True
         raise EndOfDeal()
+
+
+def knocked_out(out: tuple, s: int) -> tuple:
+    """The knock-outs ``out`` (per seat: 0 while in, k for the k-th seat out) once seat ``s``,
+    still in, is out (what :func:`knock_out_seat` records)."""
+    made = list(out)
+    made[s] = max(made) + 1
+    return tuple(made)
 
 
 # ---------------------------------------------------------------------------- more runtime
@@ -499,12 +529,17 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
 def next_seat(ctx, among: list | None) -> int | None:
     """The seat that takes a ``clockwise`` turn next: left of ``current`` among the seats
     still in (and in ``among``, when given; ``current`` itself last); None when there is none."""
-    current = ctx.seats[CURRENT]
+    return next_seat_of(ctx.n, ctx.out, ctx.seats[CURRENT], among)
+
+
+def next_seat_of(n: int, out: tuple, current: int, among: list | None) -> int | None:
+    """:func:`next_seat` of ``n`` seats whose knock-outs are ``out``, ``current`` the seat
+    whose turn it was."""
     if among is None:
-        s = step_seat(ctx, current, 1)
-        return None if ctx.out[s] else s
+        s = step_seat_of(n, out, current, 1)
+        return None if out[s] else s
     members = set(among)
-    for s in clockwise(ctx, current, 1) + [current]:
+    for s in clockwise_of(n, out, current, 1) + [current]:
         if s in members:
             return s
     return None
@@ -1032,6 +1067,13 @@ __all__ = [
     'total_of',
     'touch',
     'value_name',
+    'seats_in',
+    'clockwise_of',
+    'step_seat_of',
+    'revealed',
+    'claimed_top_of',
+    'knocked_out',
+    'next_seat_of',
 ]
 
 

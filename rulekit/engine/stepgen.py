@@ -1,0 +1,265 @@
+"""Straight-line steps: for an action of a turn, one generated function that takes a
+:class:`~.state.State` and returns the next one, with the state's fields in Python locals
+(docs/design.md, "Decision: the next step engine is straight-line code over locals").
+
+``step_P_A(S, action, rng)`` judges the action (the same lines as ``check_P_A``, each
+refusal an :class:`~rulekit.errors.IllegalAction`), does its effects over the locals, ends
+the turn as the phase says (its ``then``, the turn passing ``clockwise``), settles on the
+next turn or ends the match, and packs the new state. It records no events: the engine
+calls it for ``Engine.apply(..., events=False)``.
+
+The writer is the module's :class:`~.codegen.Generator` itself, in a frame of locals: an
+expression is written by the generator's own method and its reads of the context's fields
+(``ctx.zones``, ``ctx.claim``…) are then read from the locals of the same names, and the
+runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
+:func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
+than those below, a phase other than a turn, an ``ask`` anywhere in the game, chance,
+``winners`` keys) leaves the action without a step (:class:`Unsupported`), and the engine
+takes its general path for it. Both paths are held to the same states by
+``tests/test_steps.py`` on every shipped game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import ir
+from ..lang import model as m
+from .codegen import Generator, _tuple
+from .runtime import ACTOR, CLAIMANT, CURRENT
+
+#: the fields of a context that a step holds in locals of the same names
+_FIELD = re.compile(r"\bctx\.(zones|counters|seats|out|claim|claimed|known|n|groups|votes|chosen_zone|chosen)\b")
+
+#: the runtime's readers of a context, and their forms over a step's locals
+_READERS = (("in_play(ctx)", "seats_in(n, out)"),
+            ("clockwise(ctx, ", "clockwise_of(n, out, "),
+            ("step_seat(ctx, ", "step_seat_of(n, out, "),
+            ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"),
+            )
+
+#: what is left of a context once a text is in the frame of locals: not written by a step
+_CONTEXT = re.compile(r"\bctx\b|\bL\[")
+
+#: the locals a claim's truth may read (``held``'s parameters, besides the claim)
+_HELD_FIELDS = ("n", "zones", "counters", "seats", "out", "claimed", "known", "groups", "votes")
+
+#: the statements the step writer writes in the frame of locals (the rest: Unsupported)
+_STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
+                         "ClearClaim"})
+
+
+class Unsupported(Exception):
+    """A construct the step writer does not write yet: the action keeps the general path."""
+
+
+class StepWriter(Generator):
+    """Writes the straight-line steps of one game's module (see the module docstring); it
+    shares the tables of the :class:`~.codegen.Generator` ``gen`` that writes the rest."""
+
+    def __init__(self, gen: Generator):
+        self.__dict__.update(gen.__dict__)        # the same tables, globals and compiler
+        self.writes_counters = False
+        self.held_call = None                     # how a step calls ``held``, once it is written
+
+    # ------------------------------------------------------------ the frame of locals
+    def frame(self, text: str) -> str:
+        """``text`` (written over a context) over the step's locals.
+
+        Raises:
+            Unsupported: it still needs a context.
+        """
+        text = _FIELD.sub(r"\1", text)
+        for over_context, over_locals in _READERS:
+            text = text.replace(over_context, over_locals)
+        if self.held_call is not None:
+            text = text.replace("holds(ctx)", self.held_call)
+        if _CONTEXT.search(text):
+            raise Unsupported(text)
+        return text
+
+    def ex(self, node) -> str:
+        return self.frame(super().ex(node))
+
+    def refuse(self, reason: str) -> str:
+        return f"raise IllegalAction({reason})"
+
+    def bind_choice(self, name: str, var: str) -> list[str]:
+        return []                   # the value is the local ``var`` (``self.env``)
+
+    def stmt(self, node) -> list[str]:
+        if type(node).__name__ not in _STATEMENTS:
+            raise Unsupported(type(node).__name__)
+        return [self.frame(line) for line in super().stmt(node)]
+
+    # ------------------------------------------------------------ statements
+    def st_MakeClaim(self, node):
+        c = self.cg.claims[node.claim]
+        values = _tuple([self.ex(a) for a in node.args])
+        lines = []
+        if c.table is not None:
+            lines += [f"if {values} not in {self.ref(c.table, 'table')}:",
+                      f"    raise RulesRuntimeError({_claim_error(c.name, node.span.line)!r} % ({values},))"]
+        return lines + [f"claim = ({c.index}, {values}, seats[{ACTOR}])", f"seats[{CLAIMANT}] = seats[{ACTOR}]"]
+
+    def st_KnockOut(self, node):
+        remain = self.cg.game.match.remain
+        t = self.temp()
+        lines = [f"_seat{t} = {self.seat(node.seat)}", f"if not out[_seat{t}]:",
+                 f"    out = knocked_out(out, _seat{t})"]
+        if remain is not None:
+            lines += [f"    if n - sum(1 for o in out if o) <= {remain}:", "        ended = True", "        break"]
+        return lines
+
+    def st_Reveal(self, node):
+        viewer = self.seat(node.to) if node.to is not None else "-1"
+        return [f"known = revealed(known, {self.frame(self.selection(node.cards))}, {viewer}, "
+                f"{isinstance(node.cards, m.Claimed)})"]
+
+    def st_Log(self, node):
+        return ["pass"]             # a step records no events
+
+    def st_GoTo(self, node):
+        target = self.cg.phases[node.phase]
+        if target.kind != "turn":
+            raise Unsupported(f"go to a {target.kind}")
+        lines = [] if node.start is None else [f"seats[{CURRENT}] = {self.seat(node.start)}"]
+        return lines + [f"goto = {target.index}  # {node.phase!r}", "break"]
+
+    def st_Assign(self, node):
+        lines = super().st_Assign(node)
+        if lines is not None and any("ctx.counters" in line for line in lines):
+            self.writes_counters = True
+        return lines
+
+    def st_LetValue(self, node):
+        value = self.ex(node.value)
+        self.scope[node.name] = self.kind_of(node.value)
+        local = self.env[node.name] = f"l_{node.name}"
+        return [f"{local} = {value}"]
+
+    # ------------------------------------------------------------ the step
+    def effects(self, stmts, scope: dict) -> list[str]:
+        """The lines of a block of effects that a 'go to' or the end of the match stops:
+        inside a loop run once (each stop a ``break``)."""
+        return ["while True:", *("    " + x for x in self.block(stmts, scope)), "    break"]
+
+    def step(self, pi: int, action: m.Action, compiled) -> str | None:
+        """The source of ``step_P_A(S, action, rng)``, or None when the writer does not
+        write it yet (see :class:`Unsupported`)."""
+        phase = self.cg.phase_list[pi]
+        decl = self.cg.game.phases[pi]
+        if phase.kind != "turn" or self.cg.game.match.winners or self.comp.ask_blocks:
+            return None
+        self.writes_counters = False
+        try:
+            self.scope, self.env, self.hoisted = {}, {}, None
+            check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
+            scope = self._action_scope(compiled)
+            lines = self.effects(action.body[self._choice_count(action):], scope)
+            finish = []
+            if phase.closes:
+                self.env, self.hoisted = {}, None
+                finish += ["if goto is None and not ended:",
+                           *("    " + x for x in self.effects(decl.after, {}))]
+            if phase.rotates:
+                self.scope, self.env, self.hoisted = {}, {}, None
+                among = "None" if decl.rotation.among is None else self.frame(self.seat_set(decl.rotation.among))
+                finish += ["if goto is None and not ended:",
+                           f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})",
+                           "    if following is None:",
+                           f"        raise RulesRuntimeError({_nobody(decl.name, decl.span.line)!r})",
+                           f"    seats[{CURRENT}] = following",
+                           f"    goto = {pi}"]
+        except Unsupported:
+            return None
+        counters = "tuple(counters)" if self.writes_counters else "counters"
+        out = [f"def step_{pi}_{compiled.index}(S, action, rng):",
+               f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
+               "    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, _ = S",
+               "    if not out:",
+               "        out = (0,) * n",
+               "    seats = list(seats)",
+               f"    seats[{ACTOR}] = seats[{CURRENT}]",
+               "    params = action.params",
+               "    given = len(params)",
+               "    chosen = ()",
+               "    chosen_zone = -1",
+               "    try:",
+               *("        " + x for x in check),
+               "    except KeyError:",
+               f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+               *(["    counters = list(counters)"] if self.writes_counters else []),
+               "    goto = None",
+               "    ended = False",
+               *("    " + x for x in lines + finish),
+               "    if ended:",
+               "        return new(State, (n, zones, " + counters + ", tuple(seats), -1, (), votes, claim, claimed, "
+               "known, deal, groups, tuple(seats_in(n, out) or range(n)), out, ()))",
+               "    if goto is None:",
+               f"        raise RulesRuntimeError({_no_goto(action.name, phase.name, action.span.line)!r})",
+               "    return new(State, (n, zones, " + counters + ", tuple(seats), goto, (), votes, claim, claimed, "
+               "known, deal, groups, (), out, ()))"]
+        return "\n".join(out) + "\n"
+
+    def held(self) -> str | None:
+        """The source of ``held(…)``, whether the standing claim is true, over a step's
+        locals (its parameters: the locals the claims' truths read), or None when a truth
+        needs a context; sets :attr:`held_call`."""
+        cases, shared_names = [], set()
+        try:
+            for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
+                self.shared = {}
+                try:
+                    truth = self.frame(f"bool({self.claim_expr(c, decl.truth)})")
+                    shared = [f"{name} = {self.frame(text)}" for text, name in self.shared.items()]
+                finally:
+                    self.shared = None
+                unpack = [f"{', '.join(f'a{i}' for i in range(len(c.params)))}{',' if len(c.params) == 1 else ''} "
+                          "= values"] if c.params else []
+                cases += [f"if index == {c.index}:", *("    " + x for x in unpack + shared), f"    return {truth}"]
+        except Unsupported:
+            return None
+        body = "\n".join(cases)
+        params = ["claim"] + [f for f in _HELD_FIELDS if re.search(rf"\b{f}\b", body)]
+        self.held_call = f"held({', '.join(params)})"
+        lines = [f"def {self.held_call}:", "    # whether the standing claim is true, over a step's locals",
+                 "    if claim is None:", "        return False", "    index, values, _ = claim",
+                 *("    " + x for x in cases), "    return False"]
+        return "\n".join(lines) + "\n"
+
+    def steps(self) -> str:
+        """Every step the writer writes, and ``STEPS``: per phase, {action name: its step}
+        (None for a phase with none)."""
+        functions, rows = [], []
+        held = self.held()
+        if held is not None:
+            functions.append(held)
+        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
+            row = {}
+            for a, ca in zip(p.actions, cp.actions):
+                source = self.step(pi, a, ca)
+                if source is not None:
+                    functions.append(source)
+                    row[a.name] = f"step_{pi}_{ca.index}"
+            rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
+        table = "\n# per phase: {action name: its straight-line step} (None: every action takes the general path)\n"
+        return "\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
+
+
+def _claim_error(name: str, line: int) -> str:
+    return (f"claim '{name}' of %r is not in its order table (line {line}): "
+            f"test 'NAME(…) beats claim' before making it")
+
+
+def _nobody(phase: str, line: int) -> str:
+    return f"nobody is left to take the turn '{phase}' (line {line})"
+
+
+def _no_goto(action: str, phase: str, line: int) -> str:
+    return f"action '{action}' of '{phase}' ended without 'go to' (line {line})"
+
+
+def write_steps(gen: Generator) -> str:
+    """The straight-line steps of the module ``gen`` writes (see :meth:`StepWriter.steps`)."""
+    return StepWriter(gen).steps()

@@ -1,0 +1,83 @@
+"""The straight-line steps (rulekit.engine.stepgen) do what the general path does: the same
+next state, the same refusal of an illegal action, for every shipped game, variant and
+player count; and an action the step writer cannot write yet keeps the general path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from rulekit import Engine, IllegalAction
+from rulekit.players.base import random_concrete
+
+from strategies import COMBO_IDS, COMBOS, seeds, some_legal_action
+
+FAST = settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _outcome(engine: Engine, state, action, seed: int, events: bool):
+    """(the next state, None) or (None, why it is illegal); ``events`` False takes the
+    action's straight-line step where it has one, True the general path."""
+    try:
+        return engine.apply(state, action, random.Random(seed), events=events)[0], None
+    except IllegalAction as exc:
+        return None, str(exc)
+
+
+def _walk_both_ways(combo, seed: int, decisions: int) -> int:
+    """Play ``decisions`` random decisions of ``combo``, each legal action and one random
+    (maybe illegal) choice taken both ways; the number of steps taken by a straight-line
+    step."""
+    engine = combo.engine
+    n = combo.players
+    steps = engine.program(n).steps
+    rng = random.Random(seed)
+    state, _ = engine.new_match(n, rng)
+    straight = 0
+    for i in range(decisions):
+        if state.is_terminal:
+            break
+        decision = engine.decision(state, texts=False)
+        guess = random_concrete(rng.choice(decision.options), rng)
+        assert _outcome(engine, state, guess, i, False) == _outcome(engine, state, guess, i, True), (state, guess)
+        action = some_legal_action(engine, state, decision, rng)
+        after, refused = _outcome(engine, state, action, i, False)
+        assert refused is None
+        assert after == _outcome(engine, state, action, i, True)[0], (state, action)
+        row = steps[state.phase]
+        straight += row is not None and action.name in row
+        state = after
+    return straight
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=COMBO_IDS)
+@FAST
+@given(seed=seeds)
+def test_a_straight_line_step_does_what_the_general_path_does(combo, seed):
+    _walk_both_ways(combo, seed, 120)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("combo", COMBOS, ids=COMBO_IDS)
+@SLOW
+@given(seed=seeds)
+def test_a_straight_line_step_does_what_the_general_path_does_slow(combo, seed):
+    _walk_both_ways(combo, seed, 2000)
+
+
+def test_the_steps_are_taken():
+    """Not vacuous: Liar's Dice's actions all have a step, and whole matches take them."""
+    combo = next(c for c in COMBOS if c.game == "liars_dice")
+    engine = combo.engine
+    assert set(engine.program(2).steps[0]) == {"bid", "liar"}
+    assert sum(_walk_both_ways(combo, seed, 100) for seed in range(20)) >= 40
+
+
+def test_a_game_with_an_ask_keeps_the_general_path():
+    """An 'ask' keeps a stack of pending blocks, which steps do not write yet: no action
+    of such a game (Coup asks for challenges and blocks) has a step."""
+    combo = next(c for c in COMBOS if c.game == "coup")
+    assert all(row is None for row in combo.engine.program(combo.players).steps)
