@@ -976,7 +976,7 @@ UNSAFE_BUILTINS = {"eval", "exec", "compile", "open", "__import__", "getattr", "
 
 #: the globals the engine gives a generated module besides the runtime's exports: no table
 #: of a game (those the module's text defines)
-ENGINE_SUPPLIED = {"Action", "Option", "multisets", "new", "none_legal", "OUT", "INFINITY"}
+ENGINE_SUPPLIED = {"Action", "Option", "State", "multisets", "new", "none_legal", "OUT", "INFINITY"}
 
 
 def test_every_generated_module_is_plain_python_of_its_own_names():

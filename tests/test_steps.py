@@ -1,6 +1,7 @@
-"""The straight-line steps (rulekit.engine.stepgen) do what the general path does: the same
-next state, the same refusal of an illegal action, for every shipped game, variant and
-player count; and an action the step writer cannot write yet keeps the general path."""
+"""The straight-line steps and listings (rulekit.engine.stepgen) do what the general path
+does: the same next state, the same refusal of an illegal action, the same legal actions in
+the same order, for every shipped game, variant and player count; and an action the step
+writer cannot write yet keeps the general path."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         if state.is_terminal:
             break
         decision = engine.decision(state, texts=False)
+        # the listing over the state's fields, where the phase has one, and the general one
+        assert engine.legal_actions(state) == engine.legal_actions(state, limit=10**9)
         guess = random_concrete(rng.choice(decision.options), rng)
         assert _outcome(engine, state, guess, i, False) == _outcome(engine, state, guess, i, True), (state, guess)
         action = some_legal_action(engine, state, decision, rng)
@@ -73,6 +76,7 @@ def test_the_steps_are_taken():
     combo = next(c for c in COMBOS if c.game == "liars_dice")
     engine = combo.engine
     assert set(engine.program(2).steps[0]) == {"bid", "liar"}
+    assert engine.program(2).legal[0] is not None
     assert sum(_walk_both_ways(combo, seed, 100) for seed in range(20)) >= 40
 
 

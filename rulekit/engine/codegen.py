@@ -130,6 +130,7 @@ class Program:
         self.view_zones = namespace["view_zones"]
         self.view_counters = namespace["view_counters"]
         self.steps = namespace.get("STEPS") or ()
+        self.legal = namespace.get("LEGAL") or ()
 
         def by_action(rows) -> dict:
             return {a: f for phase, row in zip(cg.phase_list, rows) for a, f in zip(phase.actions, row)}
@@ -151,7 +152,6 @@ class Generator:
         # the module's globals: the runtime's exports, and what the engine supplies
         self.globals: dict = exports()
         self.globals.update({"multisets": None, "Action": action_type, "OUT": OUT_OF_BUDGET,
-                             "IllegalAction": IllegalAction, "RulesRuntimeError": RulesRuntimeError,
                              "INFINITY": float("inf"), "new": tuple.__new__, "none_legal": none_legal})
         self._refs: dict = {}
         self.tables: dict = {}            # name -> a table the module's text defines
@@ -697,6 +697,19 @@ class Generator:
     def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
         """The source of the generator of an action's legal concrete actions (and of its
         ``list_`` function)."""
+        hoisted, levels, loops = self.enumeration(phase_index, action, compiled)
+        title = (f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
+                 f"(line {action.span.line})")
+        name = f"enum_{phase_index}_{compiled.index}"
+        return "\n\n".join(self._enumerator_text(name, title, mode, hoisted, levels, loops, action.name)
+                             for mode in ("enum", "list") + (("first",) if compiled.reads_choice else ()))
+
+    #: how a listing stops when a condition before any choice fails
+    stop_listing = "return"
+
+    def enumeration(self, phase_index: int, action: m.Action, compiled) -> tuple:
+        """(hoisted, levels, loops) of an action's enumeration: the lines computed once,
+        the lines of each level (0 before any choice, then one per choice), the loops."""
         steps = list(compiled.steps)
         forced = bool(steps) and type(steps[0]) is ir.Forced
         if forced:
@@ -709,14 +722,13 @@ class Generator:
             steps.insert(first, steps.pop(at))
         self.scope, self.env = {}, {}
         self.hoisted = []
-        name = f"enum_{phase_index}_{compiled.index}"
         # levels: 0 before any choice; then one per choice, in order
         levels: list[list[str]] = [[]]
         loops: list[tuple] = []                   # (kind, step, statement)
         level_of: dict = {}
         reqs_level = 0
         if forced:
-            levels[0].append(f"if not {self.forced_test(phase_index, action)}:\n    return")
+            levels[0].append(f"if not {self.forced_test(phase_index, action)}:\n    {self.stop_listing}")
         for st in steps:
             if type(st) is ir.Require:
                 s = st.stmt
@@ -730,7 +742,7 @@ class Generator:
                 if above is not None:        # a prefix already above the standing claim's beats it
                     cond = f"({above} or {cond})"
                 if level == 0:
-                    levels[0].append(f"if not {cond}:\n    return")
+                    levels[0].append(f"if not {cond}:\n    {self.stop_listing}")
                 else:
                     levels[level].append(f"if not {cond}:\n    continue")
             elif type(st) is ir.ChooseBlind:
@@ -764,10 +776,7 @@ class Generator:
             else:
                 raise TypeError(f"the listing has no loop for {type(st).__name__}: a defect of rulekit")
         self.hoisted, hoisted = None, self.hoisted
-        title = (f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
-                 f"(line {action.span.line})")
-        return "\n\n".join(self._enumerator_text(name, title, mode, hoisted, levels, loops, action.name)
-                             for mode in ("enum", "list") + (("first",) if compiled.reads_choice else ()))
+        return hoisted, levels, loops
 
     @staticmethod
     def _enumerator_text(name, title, mode, hoisted, levels, loops, action_name) -> str:
@@ -790,6 +799,17 @@ class Generator:
         if not listing:
             out += ["    examined = 0", "    if budget is None:", "        budget = INFINITY"]
         out.append("    try:")
+        body, memo = Generator._enumerator_body(name, mode, hoisted, levels, loops, action_name, "out")
+        out.extend("        " + line for line in body)
+        out.append("    except KeyError:")
+        out.append("        return")
+        return (f"{memo} = {{}}\n\n\n" if memo else "") + "\n".join(out) + "\n"
+
+    @staticmethod
+    def _enumerator_body(name, mode, hoisted, levels, loops, action_name, into: str) -> tuple:
+        """(the lines of an enumerator's body, the name of its memo of actions or None):
+        see :meth:`_enumerator_text`; a listing appends to the list named ``into``."""
+        listing = mode == "list"
         body: list[str] = list(hoisted)
         for line in levels[0]:
             body.extend(line.splitlines())
@@ -839,14 +859,11 @@ class Generator:
         memo = None
         if listing and values and cards == "()":
             memo = name.replace("enum_", "made_")
-            body += _remembered(indent, memo, action_name, _tuple(values))
+            body += _remembered(indent, memo, action_name, _tuple(values), into)
         else:
-            body.append(f"{indent}out.append({made})" if listing else
+            body.append(f"{indent}{into}.append({made})" if listing else
                         f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
-        out.extend("        " + line for line in body)
-        out.append("    except KeyError:")
-        out.append("        return")
-        return (f"{memo} = {{}}\n\n\n" if memo else "") + "\n".join(out) + "\n"
+        return body, memo
 
     def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> str | None:
         """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
@@ -1649,7 +1666,7 @@ class Generator:
         header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
                   f"It defines every table of the game it reads; its other globals are\n"
                   f"rulekit.engine.runtime's exports and what the engine supplies when it loads the module\n"
-                  f'(Action, Option, multisets)."""\n')
+                  f'(Action, Option, State, multisets)."""\n')
         rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
         crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
@@ -1751,7 +1768,7 @@ class Generator:
         return conts
 
 
-def _remembered(indent: str, memo: str, action_name: str, values: str) -> list:
+def _remembered(indent: str, memo: str, action_name: str, values: str, into: str = "out") -> list:
     """The lines of a listing that appends the action of these ``values`` (a Python tuple),
     given again from the module's dict ``memo`` when it made it before (the memo keeps at
     most MEMO_SIZE actions)."""
@@ -1761,7 +1778,7 @@ def _remembered(indent: str, memo: str, action_name: str, values: str) -> list:
             f"{indent}    act = new(Action, ({action_name!r}, (), chosen))",
             f"{indent}    if len({memo}) < {MEMO_SIZE}:",
             f"{indent}        {memo}[chosen] = act",
-            f"{indent}out.append(act)"]
+            f"{indent}{into}.append(act)"]
 
 
 def _tagged(lines: list, node) -> list:

@@ -371,13 +371,17 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         index = state.phase
         if index < 0:
             return []
+        prog = self._programs.get(state.n) or self.program(state.n)
+        if limit is None and budget is None and not largest_first and action is None:
+            listing = prog.legal[index]
+            if listing is not None:         # listed over the state's fields (see rulekit.engine.stepgen)
+                return listing(state)
         phase = self.cg.phase_list[index]
         kind = phase.kind
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)     # conditions only read it
         ctx.seats[ACTOR] = state.seats[CURRENT] if kind == "turn" else state.poll[0]
         out: list[Action] = []
         declines = (action is None or action == DECLINE) and (kind == "first" or kind == "each")
-        prog = self._programs.get(state.n) or self.program(state.n)
         if limit is None and budget is None and not largest_first:
             listers = prog.listers[index]
             if listers is not None:         # the fast path: every action listed by generated code

@@ -18,7 +18,7 @@ import random
 from fractions import Fraction
 from typing import Callable
 
-from ..errors import RulesRuntimeError
+from ..errors import IllegalAction, RulesRuntimeError
 from .narrate import seat_name
 
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
@@ -1000,6 +1000,8 @@ def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
 
 
 __all__ = [
+    'IllegalAction',
+    'RulesRuntimeError',
     'ACTOR',
     'CLAIMANT',
     'CURRENT',

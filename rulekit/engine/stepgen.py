@@ -49,6 +49,15 @@ _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo",
                          "ClearClaim"})
 
 
+#: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
+#: a turn as the actor (as the general path's context has them)
+_UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, _ = S",
+           "    if not out:",
+           "        out = (0,) * n",
+           "    seats = list(seats)",
+           f"    seats[{ACTOR}] = seats[{CURRENT}]")
+
+
 class Unsupported(Exception):
     """A construct the step writer does not write yet: the action keeps the general path."""
 
@@ -176,11 +185,7 @@ class StepWriter(Generator):
         counters = "tuple(counters)" if self.writes_counters else "counters"
         out = [f"def step_{pi}_{compiled.index}(S, action, rng):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
-               "    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, _ = S",
-               "    if not out:",
-               "        out = (0,) * n",
-               "    seats = list(seats)",
-               f"    seats[{ACTOR}] = seats[{CURRENT}]",
+               *_UNPACK,
                "    params = action.params",
                "    given = len(params)",
                "    chosen = ()",
@@ -202,11 +207,33 @@ class StepWriter(Generator):
                "known, deal, groups, (), out, ()))"]
         return "\n".join(out) + "\n"
 
+    def legal(self, pi: int) -> str | None:
+        """The source of ``legal_P(S)``: the legal actions of the deciding seat in a state
+        of phase ``pi`` (a turn), in the order of ``Engine.legal_actions``; None when the
+        writer does not write a listing of one of its actions yet."""
+        phase = self.cg.phase_list[pi]
+        if phase.kind != "turn":
+            return None
+        blocks = []
+        try:
+            for a, ca in zip(self.cg.game.phases[pi].actions, phase.actions):
+                hoisted, levels, loops = self.enumeration(pi, a, ca)
+                body, memo = self._enumerator_body(f"enum_{pi}_{ca.index}", "list", hoisted, levels, loops, a.name,
+                                                   "found")
+                blocks += [f"    # action {a.name!r} (line {a.span.line})", "    chosen = ()", "    chosen_zone = -1",
+                           "    try:", "        while True:", *(f"            {self.frame(x)}" for x in body),
+                           "            break", "    except KeyError:", "        pass"]
+        except Unsupported:
+            return None
+        return "\n".join([f"def legal_{pi}(S):",
+                          f"    # the legal actions in phase {phase.name!r}, over the state's fields",
+                          *_UNPACK, "    found = []", *blocks, "    return found"]) + "\n"
+
     def held(self) -> str | None:
         """The source of ``held(…)``, whether the standing claim is true, over a step's
         locals (its parameters: the locals the claims' truths read), or None when a truth
         needs a context; sets :attr:`held_call`."""
-        cases, shared_names = [], set()
+        cases = []
         try:
             for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
                 self.shared = {}
@@ -231,10 +258,16 @@ class StepWriter(Generator):
     def steps(self) -> str:
         """Every step the writer writes, and ``STEPS``: per phase, {action name: its step}
         (None for a phase with none)."""
-        functions, rows = [], []
+        functions, rows, listings = [], [], []
         held = self.held()
         if held is not None:
             functions.append(held)
+        self.stop_listing = "break"             # a listing's actions are blocks of one function
+        for pi in range(len(self.cg.phase_list)):
+            source = self.legal(pi)
+            if source is not None:
+                functions.append(source)
+            listings.append("None" if source is None else f"legal_{pi}")
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
             row = {}
             for a, ca in zip(p.actions, cp.actions):
@@ -244,7 +277,9 @@ class StepWriter(Generator):
                     row[a.name] = f"step_{pi}_{ca.index}"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
         table = "\n# per phase: {action name: its straight-line step} (None: every action takes the general path)\n"
-        return "\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
+        legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
+        return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
+                + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n")
 
 
 def _claim_error(name: str, line: int) -> str:
