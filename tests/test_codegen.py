@@ -1083,8 +1083,8 @@ def changed_texts(monkeypatch, old: str, new: str):
     """Generate modules with ``old`` replaced by ``new`` in their text (a copy; codegen is untouched)."""
     module = codegen.Generator.module
 
-    def mutated(self):
-        return module(self).replace(old, new)
+    def mutated(self, more=None):
+        return module(self, more).replace(old, new)
     monkeypatch.setattr(codegen.Generator, "module", mutated)
 
 

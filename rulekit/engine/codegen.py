@@ -98,7 +98,11 @@ class Program:
     ``seat_inits``, ``continuations`` (of each ``ask``), ``holds`` (whether the standing
     claim is true), ``combinations``, ``view_zones``, ``view_counters``, ``places`` (each
     zone instance as a view names it: (zone, owner or None)) and ``namespace`` (the
-    module's globals, its source map among them).
+    module's globals, its source map among them). The straight-line forms of
+    :mod:`.stepgen`, where the module has them: ``steps`` (per phase, {action name:
+    ``(S, action, rng) -> State``} or None), ``legal`` (per phase, ``(S) -> list[Action]``
+    or None) and ``start`` (``(zones, counters, seats, votes, groups, out, rng) -> State``
+    or None).
     """
 
     def __init__(self, source: str, namespace: dict, cg: CompiledGame, n: int):
@@ -129,8 +133,10 @@ class Program:
         self.setup = namespace["setup"]
         self.view_zones = namespace["view_zones"]
         self.view_counters = namespace["view_counters"]
-        self.steps = namespace.get("STEPS") or ()
-        self.legal = namespace.get("LEGAL") or ()
+        # the straight-line forms (rulekit.engine.stepgen), where the module has them
+        self.steps = namespace.get("STEPS") or (None,) * len(cg.phase_list)
+        self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
+        self.start = namespace.get("START")
 
         def by_action(rows) -> dict:
             return {a: f for phase, row in zip(cg.phase_list, rows) for a, f in zip(phase.actions, row)}

@@ -45,6 +45,7 @@ from .runtime import ACTOR, CURRENT, NO_EVENTS, Ctx
 
 _UNKNOWN = object()
 _POLL = State._fields.index("poll")
+_PHASE = State._fields.index("phase")
 
 
 class Engine(PhaseFlow, Observation, RulesQueries):
@@ -103,6 +104,11 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         low, high = self.game.players
         if not low <= players <= high:
             raise OptionError(f"--players must be between {low} and {high} for {self.game.title}, not {players}")
+        if not events:
+            start = (self._programs.get(players) or self.program(players)).start
+            if start is not None:           # made over locals (see rulekit.engine.stepgen)
+                zones, counters, seats, _, votes, groups, out = self._starts.get(players) or self._start(players)
+                return start(zones, counters, seats, votes, groups, out, rng), ()
         ctx = Ctx()
         ctx.n = players
         ctx.rng = rng
@@ -368,10 +374,10 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         ``budget`` caps how many candidate choices of each action are examined; ``action``
         lists the choices of the action of that name alone ("decline" for a window's).
         """
-        index = state.phase
+        index = state[_PHASE]
         if index < 0:
             return []
-        prog = self._programs.get(state.n) or self.program(state.n)
+        prog = self._programs.get(state[0]) or self.program(state[0])
         if limit is None and budget is None and not largest_first and action is None:
             listing = prog.legal[index]
             if listing is not None:         # listed over the state's fields (see rulekit.engine.stepgen)
@@ -468,11 +474,11 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal in ``state`` (the message says why).
         """
-        if not events and state.phase >= 0:
+        if not events and state[_PHASE] >= 0:
             # an action with a straight-line step (see rulekit.engine.stepgen) takes it
-            steps = (self._programs.get(state.n) or self.program(state.n)).steps[state.phase]
+            steps = (self._programs.get(state[0]) or self.program(state[0])).steps[state[_PHASE]]
             if steps is not None:
-                step = steps.get(action.name)
+                step = steps.get(action[0])
                 if step is not None:
                     return step(state, action, rng), ()
         phase, seat, poll = self._opening(state, action)

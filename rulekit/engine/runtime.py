@@ -483,7 +483,17 @@ def roll_dice_in(ctx, picked, faces: tuple) -> None:
     """``roll``: every die among the selection ``picked`` [(zone instance, kinds)] shows a
     random face (``faces[kind]``: (the kind of face 1, sides), None for a card); the dice
     rolled go on top of their zone."""
-    rng = ctx.rng
+    for slot, rolled in roll_dice_over(ctx.zones, ctx.rng, picked, faces):
+        touch(ctx, slot)
+        if ctx.events is not NO_EVENTS:
+            ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+
+
+def roll_dice_over(zones: list, rng, picked, faces: tuple) -> list:
+    """:func:`roll_dice_in` over the zones (a list, changed in place) and a generator:
+    [(zone instance, the faces rolled)] for each zone that held dice, in order (each zone
+    then touched, see :func:`touched`)."""
+    made = []
     for slot, ks in picked:
         dice = [k for k in ks if faces[k] is not None]
         if not dice:
@@ -493,12 +503,11 @@ def roll_dice_in(ctx, picked, faces: tuple) -> None:
             rolled = tuple([faces[k][0] + _below(bits, faces[k][1]) for k in dice])
         else:
             rolled = tuple([faces[k][0] + rng.randint(1, faces[k][1]) - 1 for k in dice])
-        zone = ctx.zones[slot]
+        zone = zones[slot]
         # the dice are part of the zone: as many as it holds, they are all of it
-        ctx.zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
-        touch(ctx, slot)
-        if ctx.events is not NO_EVENTS:
-            ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+        zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
+        made.append((slot, rolled))
+    return made
 
 
 def knock_out_seat(ctx, s: int, remain: int | None) -> None:
@@ -990,13 +999,26 @@ def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
     known = ctx.known
     # most changes touch a zone nothing is known of (looked for in C): then nothing is rebuilt
     if known and slot in map(_ZONE_OF, known):
-        if not added:
-            ctx.known = tuple([k for k in known if k[1] != slot])
-        elif any([s == slot and g for _, s, _, g in known]):
-            ctx.known = tuple([(v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in known])
+        ctx.known = _known_after(known, slot, added)
     claimed = ctx.claimed
     if claimed is not None and claimed[0] == slot:
         ctx.claimed = None
+
+
+def touched(known: tuple, claimed: tuple | None, slot: int, added: bool = False) -> tuple:
+    """(known, claimed) once zone instance ``slot`` changed: what :func:`touch` records."""
+    if known and slot in map(_ZONE_OF, known):
+        known = _known_after(known, slot, added)
+    return known, (None if claimed is not None and claimed[0] == slot else claimed)
+
+
+def _known_after(known: tuple, slot: int, added: bool) -> tuple:
+    """``known`` once zone instance ``slot``, of which something is known, changed."""
+    if not added:
+        return tuple([k for k in known if k[1] != slot])
+    if any([s == slot and g for _, s, _, g in known]):
+        return tuple([(v, s, c, False) if s == slot and g else (v, s, c, g) for v, s, c, g in known])
+    return known
 
 
 __all__ = [
@@ -1076,6 +1098,8 @@ __all__ = [
     'claimed_top_of',
     'knocked_out',
     'next_seat_of',
+    'roll_dice_over',
+    'touched',
 ]
 
 

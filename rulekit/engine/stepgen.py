@@ -46,7 +46,7 @@ _HELD_FIELDS = ("n", "zones", "counters", "seats", "out", "claimed", "known", "g
 
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
-                         "ClearClaim"})
+                         "ClearClaim", "RollDice"})
 
 
 #: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
@@ -69,6 +69,7 @@ class StepWriter(Generator):
     def __init__(self, gen: Generator):
         self.__dict__.update(gen.__dict__)        # the same tables, globals and compiler
         self.writes_counters = False
+        self.writes_zones = False
         self.held_call = None                     # how a step calls ``held``, once it is written
 
     # ------------------------------------------------------------ the frame of locals
@@ -141,6 +142,12 @@ class StepWriter(Generator):
             self.writes_counters = True
         return lines
 
+    def st_RollDice(self, node):
+        self.writes_zones = True
+        t = self.temp()
+        return [f"for _slot{t}, _ in roll_dice_over(zones, rng, {self.frame(self.selection(node.cards))}, faces):",
+                f"    known, claimed = touched(known, claimed, _slot{t})"]
+
     def st_LetValue(self, node):
         value = self.ex(node.value)
         self.scope[node.name] = self.kind_of(node.value)
@@ -160,7 +167,7 @@ class StepWriter(Generator):
         decl = self.cg.game.phases[pi]
         if phase.kind != "turn" or self.cg.game.match.winners or self.comp.ask_blocks:
             return None
-        self.writes_counters = False
+        self.writes_counters = self.writes_zones = False
         try:
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
@@ -183,6 +190,7 @@ class StepWriter(Generator):
         except Unsupported:
             return None
         counters = "tuple(counters)" if self.writes_counters else "counters"
+        zones = "tuple(zones)" if self.writes_zones else "zones"
         out = [f"def step_{pi}_{compiled.index}(S, action, rng):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
                *_UNPACK,
@@ -195,17 +203,57 @@ class StepWriter(Generator):
                "    except KeyError:",
                f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
                *(["    counters = list(counters)"] if self.writes_counters else []),
+               *(["    zones = list(zones)"] if self.writes_zones else []),
                "    goto = None",
                "    ended = False",
                *("    " + x for x in lines + finish),
                "    if ended:",
-               "        return new(State, (n, zones, " + counters + ", tuple(seats), -1, (), votes, claim, claimed, "
+               f"        return new(State, (n, {zones}, {counters}, tuple(seats), -1, (), votes, claim, claimed, "
                "known, deal, groups, tuple(seats_in(n, out) or range(n)), out, ()))",
                "    if goto is None:",
                f"        raise RulesRuntimeError({_no_goto(action.name, phase.name, action.span.line)!r})",
-               "    return new(State, (n, zones, " + counters + ", tuple(seats), goto, (), votes, claim, claimed, "
+               f"    return new(State, (n, {zones}, {counters}, tuple(seats), goto, (), votes, claim, claimed, "
                "known, deal, groups, (), out, ()))"]
         return "\n".join(out) + "\n"
+
+    def start(self) -> str | None:
+        """The source of ``start(zones, counters, seats, votes, groups, out, rng)``: the first
+        state of a match, from what every match starts with (``Engine._start``): the seats'
+        and counters' first values, the first deal's setup, settled on its first turn; None
+        when the writer does not write it yet (a setup that ends the deal, a first phase
+        other than a turn…)."""
+        g, cg = self.cg.game, self.cg
+        lines = []
+        self.scope, self.env, self.hoisted = {}, {}, None
+        try:
+            for i, decl in enumerate(g.seats):
+                if decl.random:
+                    lines.append(f"seats[{3 + i}] = rng.randrange(n)")
+                elif decl.initial is not None:
+                    lines.append(f"seats[{3 + i}] = {self.frame(self.seat(decl.initial))}")
+            bases = cg.counter_base(self.n)
+            for ci, decl in enumerate(g.counters):
+                for s in range(self.n if decl.per_player else 1):
+                    lines += [f"seats[{ACTOR}] = {s}", f"counters[{bases[ci] + s}] = {self.ex(decl.initial)}"]
+            lines.append(f"seats[{ACTOR}] = 0")
+            self.env, self.hoisted = {}, None
+            lines += self.effects(g.setup, {})
+        except Unsupported:
+            return None
+        if "ended = True" in "\n".join(lines):
+            return None                 # a knock-out in the setup: the general path
+        return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng):",
+                          "    # the first state of a match, over locals",
+                          f"    n = {self.n}",
+                          "    zones = list(map(tuple, zones))",
+                          "    counters = list(counters)",
+                          "    seats = list(seats)",
+                          "    claim = claimed = None",
+                          "    known = ()",
+                          "    goto = None",
+                          *("    " + x for x in lines),
+                          "    return new(State, (n, tuple(zones), tuple(counters), tuple(seats), "
+                          "-2 if goto is None else goto, (), votes, claim, claimed, known, 1, groups, (), out, ()))"]) + "\n"
 
     def legal(self, pi: int) -> str | None:
         """The source of ``legal_P(S)``: the legal actions of the deciding seat in a state
@@ -262,6 +310,9 @@ class StepWriter(Generator):
         held = self.held()
         if held is not None:
             functions.append(held)
+        start = self.start()
+        if start is not None:
+            functions.append(start)
         self.stop_listing = "break"             # a listing's actions are blocks of one function
         for pi in range(len(self.cg.phase_list)):
             source = self.legal(pi)
@@ -279,7 +330,9 @@ class StepWriter(Generator):
         table = "\n# per phase: {action name: its straight-line step} (None: every action takes the general path)\n"
         legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
         return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
-                + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n")
+                + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
+                + "\n# the first state of a match over locals (None: the general path makes it)\n"
+                + f"START = {'start' if start is not None else 'None'}\n")
 
 
 def _claim_error(name: str, line: int) -> str:
