@@ -96,7 +96,7 @@ def test_the_steps_are_those_the_opening_statements_make():
 
 
 @pytest.mark.parametrize("cls", STEPS, ids=lambda c: c.__name__)
-@pytest.mark.parametrize("writer", ["checker", "enumerator", "option_function"])
+@pytest.mark.parametrize("writer", ["check_lines", "enumeration", "option_function"])
 def test_every_step_is_handled_by_every_function_of_an_action(cls, writer):
     """The check, the listing and the option of an action each handle every kind of step
     (a Require is the fall-through of the listing, whose other branches name theirs)."""

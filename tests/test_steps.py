@@ -1,6 +1,6 @@
 """The straight-line steps and listings (rulekit.engine.stepgen) do what the general path
-does: the same next state, the same refusal of an illegal action, the same legal actions in
-the same order, for every shipped game, variant and player count; and an action the step
+does: the same next state (made anew or in place, with the same claimants of the claims
+made), the same refusal of an illegal action, the same legal actions in the same order, for every shipped game, variant and player count; and an action the step
 writer cannot write yet keeps the general path."""
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         after, refused = _outcome(engine, state, action, i, False)
         assert refused is None
         assert after == _outcome(engine, state, action, i, True)[0], (state, action)
+        # in place: the same state, and the claims it made listed as the general path's events say
+        live = engine.working_copy(state)
+        engine.apply_in_place(live, action, random.Random(i))
+        assert engine.snapshot(live) == after
+        events = engine.apply(state, action, random.Random(i))[1]
+        assert (live.made or []) == [e.data["seat"] for e in events if e.kind == "claim"]
         row = steps[state.phase]
         straight += row is not None and action.name in row
         state = after

@@ -2,11 +2,13 @@
 :class:`~.state.State` and returns the next one, with the state's fields in Python locals
 (docs/design.md, "Decision: the next step engine is straight-line code over locals").
 
-``step_P_A(S, action, rng)`` judges the action (the same lines as ``check_P_A``, each
+``step_P_A(S, action, rng, made=None)`` judges the action (the same lines as ``check_P_A``, each
 refusal an :class:`~rulekit.errors.IllegalAction`), does its effects over the locals, ends
 the turn as the phase says (its ``then``, the turn passing ``clockwise``), settles on the
-next turn or ends the match, and packs the new state. It records no events: the engine
-calls it for ``Engine.apply(..., events=False)``.
+next turn or ends the match, and packs the new state; the claimants of the claims it makes
+are appended to ``made`` (a list, or None), as the context's ``made`` lists them. It records
+no events: the engine calls it for ``Engine.apply(..., events=False)`` and for
+``Engine.apply_in_place`` (a working copy turned into a state and back).
 
 The writer is the module's :class:`~.codegen.Generator` itself, in a frame of locals: an
 expression is written by the generator's own method and its reads of the context's fields
@@ -110,7 +112,8 @@ class StepWriter(Generator):
         if c.table is not None:
             lines += [f"if {values} not in {self.ref(c.table, 'table')}:",
                       f"    raise RulesRuntimeError({_claim_error(c.name, node.span.line)!r} % ({values},))"]
-        return lines + [f"claim = ({c.index}, {values}, seats[{ACTOR}])", f"seats[{CLAIMANT}] = seats[{ACTOR}]"]
+        return lines + [f"claim = ({c.index}, {values}, seats[{ACTOR}])", f"seats[{CLAIMANT}] = seats[{ACTOR}]",
+                        "if made is not None:", f"    made.append(seats[{ACTOR}])"]
 
     def st_KnockOut(self, node):
         remain = self.cg.game.match.remain
@@ -161,7 +164,7 @@ class StepWriter(Generator):
         return ["while True:", *("    " + x for x in self.block(stmts, scope)), "    break"]
 
     def step(self, pi: int, action: m.Action, compiled) -> str | None:
-        """The source of ``step_P_A(S, action, rng)``, or None when the writer does not
+        """The source of ``step_P_A(S, action, rng, made=None)``, or None when the writer does not
         write it yet (see :class:`Unsupported`)."""
         phase = self.cg.phase_list[pi]
         decl = self.cg.game.phases[pi]
@@ -191,7 +194,7 @@ class StepWriter(Generator):
             return None
         counters = "tuple(counters)" if self.writes_counters else "counters"
         zones = "tuple(zones)" if self.writes_zones else "zones"
-        out = [f"def step_{pi}_{compiled.index}(S, action, rng):",
+        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
                *_UNPACK,
                "    params = action.params",
