@@ -96,3 +96,43 @@ def test_a_game_with_an_ask_keeps_the_general_path():
     of such a game (Coup asks for challenges and blocks) has a step."""
     combo = next(c for c in COMBOS if c.game == "coup")
     assert all(row is None for row in combo.engine.program(combo.players).steps)
+
+
+SCORING = """
+game "scoring"
+players 3
+deck { card coin: count 3 }
+zone hand: per player, seen by owner, holds the deck
+counter score per player = 0
+
+setup {
+  go to play from P1
+}
+
+turn play clockwise {
+  action score "scores" { add 1 to score }
+  action quit "quits" { knock out actor }
+}
+
+match {
+  ends when 2 seats remain
+  winners: highest score
+}
+"""
+
+
+def test_a_step_that_ends_the_match_finds_the_winners_by_their_keys():
+    """A knock-out that leaves two seats in ends the match inside a step: the winners are
+    the seats still in with the highest score, as the general path finds them."""
+    from rulekit import Action, loads
+    engine = Engine(loads(SCORING, "scoring.rules"))
+    assert set(engine.program(3).steps[0]) == {"score", "quit"}
+    rng = random.Random(0)
+    state, _ = engine.new_match(3, rng, events=False)
+    for name in ("score", "score", "score", "score", "quit"):     # P1 and P2 score 2, P3 1, then P2 quits
+        state, _ = engine.apply(state, Action(name), rng, events=False)
+    general = engine.new_match(3, random.Random(0))[0]
+    for name in ("score", "score", "score", "score", "quit"):
+        general = engine.apply(general, Action(name), rng)[0]
+    assert state == general
+    assert state.is_terminal and state.winners == (0,)

@@ -15,8 +15,7 @@ expression is written by the generator's own method and its reads of the context
 (``ctx.zones``, ``ctx.claim``…) are then read from the locals of the same names, and the
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
 :func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
-than those below, a phase other than a turn, an ``ask`` anywhere in the game, chance,
-``winners`` keys) leaves the action without a step (:class:`Unsupported`), and the engine
+than those below, a phase other than a turn, an ``ask`` anywhere in the game) leaves the action without a step (:class:`Unsupported`), and the engine
 takes its general path for it. Both paths are held to the same states by
 ``tests/test_steps.py`` on every shipped game.
 """
@@ -168,7 +167,7 @@ class StepWriter(Generator):
         write it yet (see :class:`Unsupported`)."""
         phase = self.cg.phase_list[pi]
         decl = self.cg.game.phases[pi]
-        if phase.kind != "turn" or self.cg.game.match.winners or self.comp.ask_blocks:
+        if phase.kind != "turn" or self.comp.ask_blocks:
             return None
         self.writes_counters = self.writes_zones = False
         try:
@@ -190,6 +189,7 @@ class StepWriter(Generator):
                            f"        raise RulesRuntimeError({_nobody(decl.name, decl.span.line)!r})",
                            f"    seats[{CURRENT}] = following",
                            f"    goto = {pi}"]
+            winners = self.winners()
         except Unsupported:
             return None
         counters = "tuple(counters)" if self.writes_counters else "counters"
@@ -211,13 +211,31 @@ class StepWriter(Generator):
                "    ended = False",
                *("    " + x for x in lines + finish),
                "    if ended:",
+               *("        " + x for x in winners),
                f"        return new(State, (n, {zones}, {counters}, tuple(seats), -1, (), votes, claim, claimed, "
-               "known, deal, groups, tuple(seats_in(n, out) or range(n)), out, ()))",
+               "known, deal, groups, tuple(found), out, ()))",
                "    if goto is None:",
                f"        raise RulesRuntimeError({_no_goto(action.name, phase.name, action.span.line)!r})",
                f"    return new(State, (n, {zones}, {counters}, tuple(seats), goto, (), votes, claim, claimed, "
                "known, deal, groups, (), out, ()))"]
         return "\n".join(out) + "\n"
+
+    def winners(self) -> list[str]:
+        """The lines that find the winners, ``found``, when the match ends (the seats still
+        in, or every seat; then, key after key, those with the best value, each read with
+        the seat as ``actor``): what the general path's ``_winners`` finds."""
+        lines = ["found = seats_in(n, out) or list(range(n))"]
+        keys = self.cg.game.match.winners
+        if keys:
+            lines += [f"saved = seats[{ACTOR}]"]
+            for key in keys:
+                self.scope, self.env, self.hoisted = {}, {}, None
+                value = self.ex(key.expr)
+                lines += ["values = {}", "for s in found:", f"    seats[{ACTOR}] = s", f"    values[s] = {value}",
+                          f"best = {'max' if key.highest else 'min'}(values.values())",
+                          "found = [s for s in found if values[s] == best]"]
+            lines += [f"seats[{ACTOR}] = saved"]
+        return lines
 
     def start(self) -> str | None:
         """The source of ``start(zones, counters, seats, votes, groups, out, rng)``: the first
