@@ -857,6 +857,7 @@ def test_a_failure_in_generated_code_names_its_rules_line(monkeypatch):
     from rulekit.analysis import simulation
 
     monkeypatch.setattr(runtime, "knock_out_seat", broken)      # read when a module is generated
+    monkeypatch.setattr(runtime, "knocked_out", broken)         # (its value form, which the steps call)
     monkeypatch.setattr(simulation, "_ENGINES", {})             # simulate's engines made here stay here
     path = ROOT / "games" / "liars_dice.rules"
     rules = path.read_text(encoding="utf-8").splitlines()
