@@ -185,8 +185,7 @@ class Ctx:
 
 def in_play(ctx) -> list:
     """The seats still in the match, in seat order (:func:`seats_in` of a context)."""
-    out = ctx.out
-    return [s for s in range(ctx.n) if not out[s]]
+    return seats_in(ctx.n, ctx.out)
 
 
 def seats_in(n: int, out: tuple) -> list:
