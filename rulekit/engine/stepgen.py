@@ -2,22 +2,25 @@
 :class:`~.state.State` and returns the next one, with the state's fields in Python locals
 (docs/design.md, "Decision: the next step engine is straight-line code over locals").
 
-``step_P_A(S, action, rng, made=None)`` judges the action (the same lines as ``check_P_A``, each
-refusal an :class:`~rulekit.errors.IllegalAction`), does its effects over the locals, ends
-the turn as the phase says (its ``then``, the turn passing ``clockwise``), settles on the
-next turn or ends the match, and packs the new state; the claimants of the claims it makes
-are appended to ``made`` (a list, or None), as the context's ``made`` lists them. It records
-no events: the engine calls it for ``Engine.apply(..., events=False)`` and for
-``Engine.apply_in_place`` (a working copy turned into a state and back).
+``step_P_A(S, action, rng, made=None)`` judges the action (the same lines as
+``check_P_A``, each refusal an :class:`~rulekit.errors.IllegalAction`), does its effects
+over the locals, ends the turn as the phase says (its ``then``, the turn passing
+``clockwise``), settles on the next turn or ends the match, and packs the new state; the
+claimants of the claims it makes are appended to ``made`` (a list, or None), as the
+context's ``made`` lists them. It records no events: the engine calls it for
+``Engine.apply(..., events=False)`` and for ``Engine.apply_in_place`` (a working copy
+turned into a state and back). ``legal_P(S)`` lists the legal actions of a turn phase and
+``start(…)`` makes the first state of a match, the same way.
 
 The writer is the module's :class:`~.codegen.Generator` itself, in a frame of locals: an
 expression is written by the generator's own method and its reads of the context's fields
 (``ctx.zones``, ``ctx.claim``…) are then read from the locals of the same names, and the
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
 :func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
-than those below, a phase other than a turn, an ``ask`` anywhere in the game) leaves the action without a step (:class:`Unsupported`), and the engine
-takes its general path for it. Both paths are held to the same states by
-``tests/test_steps.py`` on every shipped game.
+than those of ``_STATEMENTS``, a phase other than a turn, an ``ask`` anywhere in the game)
+leaves the action without a step (:class:`Unsupported`), and the engine takes its general
+path for it. Both paths are held to the same states by ``tests/test_steps.py`` on every
+shipped game.
 """
 
 from __future__ import annotations
@@ -36,8 +39,7 @@ _FIELD = re.compile(r"\bctx\.(zones|counters|seats|out|claim|claimed|known|n|gro
 _READERS = (("in_play(ctx)", "seats_in(n, out)"),
             ("clockwise(ctx, ", "clockwise_of(n, out, "),
             ("step_seat(ctx, ", "step_seat_of(n, out, "),
-            ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"),
-            )
+            ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"))
 
 #: what is left of a context once a text is in the frame of locals: not written by a step
 _CONTEXT = re.compile(r"\bctx\b|\bL\[")
