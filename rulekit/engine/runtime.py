@@ -286,7 +286,17 @@ def move_cards(ctx, keepers: dict, picked, d: int, bottom: bool, lay: bool, whol
     instance): the seat that still knows cards moved face down from the first to the
     second}, the module's ``KEEPERS``). ``checked``: the cards are known to be in their
     zones (the action's check found them there and nothing moved since)."""
-    zones = ctx.zones
+    ctx.known, ctx.claimed, moved = moved_cards(ctx.zones, ctx.known, ctx.claimed, keepers, picked, d, bottom, lay,
+                                                whole, group, own, checked, ctx.chosen_zone, ctx.seats[ACTOR])
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
+                                          "lay": lay}))
+
+
+def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict, picked, d: int, bottom: bool,
+                lay: bool, whole: bool, group: bool, own: bool, checked: bool, chosen_zone: int, actor: int) -> tuple:
+    """:func:`move_cards` over the zones (a list, changed in place), what is known and the
+    claimed cards, the chosen cards' zone and the actor: (known, claimed, the cards moved)."""
     moved = []
     carried = ()
     for slot, ks in picked:
@@ -306,27 +316,24 @@ def move_cards(ctx, keepers: dict, picked, d: int, bottom: bool, lay: bool, whol
                 if not ks:
                     continue
             left = remove_cards(zone, ks)
-        if (whole or group) and ctx.known:
-            carried += tuple([(v, d, cards, False) for v, s, cards, g in ctx.known
-                              if s == slot and (whole or g)])
+        if (whole or group) and known:
+            carried += tuple([(v, d, cards, False) for v, s, cards, g in known if s == slot and (whole or g)])
         zones[slot] = left
-        if ctx.known or ctx.claimed is not None and ctx.claimed[0] == slot:
-            touch(ctx, slot)
+        if known or claimed is not None and claimed[0] == slot:
+            known, claimed = touched(known, claimed, slot)
         moved.extend(ks)
     if moved:
         zones[d] = (tuple(moved) + zones[d]) if bottom else (zones[d] + tuple(moved))
-        if ctx.known or ctx.claimed is not None and ctx.claimed[0] == d:
-            touch(ctx, d, added=True)
-        if own and ctx.chosen_zone >= 0 and keepers.get((ctx.chosen_zone, d), -1) == ctx.seats[ACTOR] >= 0:
+        if known or claimed is not None and claimed[0] == d:
+            known, claimed = touched(known, claimed, d, True)
+        if own and chosen_zone >= 0 and keepers.get((chosen_zone, d), -1) == actor >= 0:
             # the actor remembers the cards he laid or passed face down
-            carried += ((ctx.seats[ACTOR], d, tuple(moved), lay),)
+            carried += ((actor, d, tuple(moved), lay),)
         if carried:
-            ctx.known = ctx.known + carried
+            known = known + carried
     if lay:
-        ctx.claimed = (d, len(moved))
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
-                                          "lay": lay}))
+        claimed = (d, len(moved))
+    return known, claimed, moved
 
 
 def swap_zones(ctx, a: int, b: int) -> None:
@@ -352,22 +359,41 @@ def swap_zones(ctx, a: int, b: int) -> None:
 def refill_zone(ctx, s: int, r: int) -> None:
     """An empty zone instance ``s`` that declares ``refill from Z when empty`` (``r``: the
     zone instance of shared zone Z) takes Z's cards, shuffled (a ``refill`` event)."""
-    zones = ctx.zones
-    if zones[r]:
-        cards = list(zones[r])
-        shuffle_in_place(ctx.rng, cards)
-        zones[s] = tuple(cards)
-        zones[r] = ()
-        touch(ctx, r)
-        ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards), "order": tuple(cards)}))
+    ctx.known, ctx.claimed, cards = refilled(ctx.zones, ctx.known, ctx.claimed, ctx.rng, s, r)
+    if cards is not None:
+        ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards), "order": cards}))
+
+
+def refilled(zones: list, known: tuple, claimed: tuple | None, rng, s: int, r: int) -> tuple:
+    """:func:`refill_zone` over the zones (a list, changed in place): (known, claimed, the
+    cards in their new order, or None when ``r`` is empty)."""
+    if not zones[r]:
+        return known, claimed, None
+    cards = list(zones[r])
+    shuffle_in_place(rng, cards)
+    zones[s] = tuple(cards)
+    zones[r] = ()
+    known, claimed = touched(known, claimed, r)
+    return known, claimed, tuple(cards)
 
 
 def draw_cards(ctx, want: int, s: int, d: int, refill: int | None) -> None:
     """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
     (the topmost first); an empty ``s`` is first refilled from the zone instance ``refill``
     (shuffled), if any; fewer are drawn when both run out."""
-    zones = ctx.zones
+    ctx.known, ctx.claimed, got, refills = drawn_cards(ctx.zones, ctx.known, ctx.claimed, ctx.rng, want, s, d, refill)
+    for cards in refills:
+        ctx.events.append(("refill", None, {"zone": s, "from": refill, "count": len(cards), "order": cards}))
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("draw", None, {"to": d, "from": s, "cards": got, "wanted": want}))
+
+
+def drawn_cards(zones: list, known: tuple, claimed: tuple | None, rng, want: int, s: int, d: int,
+                refill: int | None) -> tuple:
+    """:func:`draw_cards` over the zones (a list, changed in place): (known, claimed, the
+    cards drawn, the cards of each refill in their new order)."""
     zone = zones[s]
+    refills = []
     if want <= len(zone):
         # enough cards: the top ``want`` of them, the topmost first
         got = zone[:len(zone) - want - 1 if len(zone) > want else None:-1] if want > 0 else ()
@@ -377,7 +403,9 @@ def draw_cards(ctx, want: int, s: int, d: int, refill: int | None) -> None:
         got = []
         for _ in range(want):
             if not zones[s] and refill is not None:
-                refill_zone(ctx, s, refill)
+                known, claimed, cards = refilled(zones, known, claimed, rng, s, refill)
+                if cards is not None:
+                    refills.append(cards)
             if not zones[s]:
                 break
             got.append(zones[s][-1])
@@ -385,11 +413,10 @@ def draw_cards(ctx, want: int, s: int, d: int, refill: int | None) -> None:
         got = tuple(got)
     if got:
         zones[d] = zones[d] + got
-        if ctx.known or ctx.claimed is not None and ctx.claimed[0] in (s, d):
-            touch(ctx, s)
-            touch(ctx, d, added=True)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(("draw", None, {"to": d, "from": s, "cards": got, "wanted": want}))
+        if known or claimed is not None and claimed[0] in (s, d):
+            known, claimed = touched(known, claimed, s)
+            known, claimed = touched(known, claimed, d, True)
+    return known, claimed, got, refills
 
 
 def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
@@ -1097,6 +1124,8 @@ __all__ = [
     'claimed_top_of',
     'knocked_out',
     'next_seat_of',
+    'drawn_cards',
+    'moved_cards',
     'roll_dice_over',
     'touched',
 ]

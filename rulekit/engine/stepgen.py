@@ -49,7 +49,7 @@ _HELD_FIELDS = ("n", "zones", "counters", "seats", "out", "claimed", "known", "g
 
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
-                         "ClearClaim", "RollDice"})
+                         "ClearClaim", "RollDice", "Move", "Draw"})
 
 
 #: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
@@ -152,6 +152,20 @@ class StepWriter(Generator):
         return [f"for _slot{t}, _ in roll_dice_over(zones, rng, {self.frame(self.selection(node.cards))}, faces):",
                 f"    known, claimed = touched(known, claimed, _slot{t})"]
 
+    def st_Move(self, node):
+        self.writes_zones = True
+        checked = isinstance(node.cards, m.Chosen) and node is self.checked
+        return [f"known, claimed, _ = moved_cards(zones, known, claimed, KEEPERS, {self.frame(self.selection(node.cards))}, "
+                f"{self.frame(self.zone(node.dest))}, {node.bottom}, {node.lay}, {isinstance(node.cards, m.ZoneRef)}, "
+                f"{isinstance(node.cards, m.Claimed)}, {isinstance(node.cards, m.Chosen)}, {checked}, chosen_zone, "
+                f"seats[{ACTOR}])"]
+
+    def st_Draw(self, node):
+        self.writes_zones = True
+        return [f"known, claimed, _, _ = drawn_cards(zones, known, claimed, rng, {self.ex(node.count)}, "
+                f"{self.frame(self.zone(node.source))}, {self.frame(self.zone(node.dest))}, "
+                f"{self._refill_of(node.source.zone)!r})"]
+
     def st_LetValue(self, node):
         value = self.ex(node.value)
         self.scope[node.name] = self.kind_of(node.value)
@@ -176,7 +190,13 @@ class StepWriter(Generator):
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
             scope = self._action_scope(compiled)
-            lines = self.effects(action.body[self._choice_count(action):], scope)
+            effects = action.body[self._choice_count(action):]
+            # the check found the chosen cards in their zone: the first effect may move them unlooked
+            self.checked = effects[0] if effects and any(type(st) is ir.ChooseCards for st in compiled.steps) else None
+            try:
+                lines = self.effects(effects, scope)
+            finally:
+                self.checked = None
             finish = []
             if phase.closes:
                 self.env, self.hoisted = {}, None
