@@ -60,8 +60,13 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         engine.apply_in_place(live, action, random.Random(i))
         assert engine.snapshot(live) == after
         events = engine.apply(state, action, random.Random(i))[1]
-        assert (live.made or []) == [e.data["seat"] for e in events if e.kind == "claim"]
+        claimants = [e.data["seat"] for e in events if e.kind == "claim"]
+        assert (live.made or []) == claimants
         row = steps[state.phase]
+        if row is not None and action.name in row:      # a step lists the claimants of its claims
+            made = []
+            row[action.name](state, action, random.Random(i), made)
+            assert made == claimants
         straight += row is not None and action.name in row
         state = after
     return straight

@@ -280,15 +280,6 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal there (the copy is unchanged).
         """
-        if ctx.phase >= 0:
-            steps = (self._programs.get(ctx.n) or self.program(ctx.n)).steps[ctx.phase]
-            step = None if steps is None else steps.get(action[0])
-            if step is not None:            # its straight-line step, on the state the copy stands for
-                made = ctx.made
-                if made is None:
-                    made = ctx.made = []
-                _load(ctx, step(self.snapshot(ctx), action, rng, made))
-                return
         phase, seat, poll = self._opening(ctx, action)
         if poll is not None:
             ctx.poll = poll             # as in apply: the window stays open, only the poll moves on
@@ -642,15 +633,6 @@ def _context(state: State, zones, counters, rng) -> Ctx:
 
 
 _bare = object.__new__
-
-
-def _load(ctx: Ctx, state: State) -> None:
-    """The working copy ``ctx`` stands for ``state`` now (its scratch left as a step leaves it)."""
-    _, zones, counters, seats, ctx.phase, ctx.poll, ctx.votes, ctx.claim, ctx.claimed, ctx.known, ctx.deal, \
-        ctx.groups, ctx.winners, ctx.out, ctx.stack = state
-    ctx.zones = list(zones)
-    ctx.counters = list(counters)
-    ctx.seats = list(seats)
 
 
 def _place_text(value) -> str:
