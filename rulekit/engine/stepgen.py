@@ -10,8 +10,9 @@ claimants of the claims it makes are appended to ``made`` (a list, or None), as 
 context's ``made`` lists them (for a match played over states, which ``simulate`` reads;
 not used yet). It records no events: the engine calls it for ``Engine.apply(...,
 events=False)``; ``apply_in_place`` keeps the general path (a working copy turned into a
-state and back through a step was measured no faster: Lügenbeutel 3 % slower). ``legal_P(S)`` lists the legal actions of a turn phase and
-``start(…)`` makes the first state of a match, the same way.
+state and back through a step was measured no faster overall: docs/design.md).
+``legal_P(S)`` lists the legal actions of a turn phase and ``start(…)`` makes the first
+state of a match, the same way.
 
 The writer is the module's :class:`~.codegen.Generator` itself, in a frame of locals: an
 expression is written by the generator's own method and its reads of the context's fields
