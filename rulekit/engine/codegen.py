@@ -432,6 +432,16 @@ class Generator:
         lines.append(f"    return {body}")
         return "\n".join(lines) + "\n"
 
+    def claim_truth(self, c, decl) -> tuple[str, list[str]]:
+        """(the expression of claim ``c``'s truth over its values a0, a1…, the lines that
+        compute once the card selections it reads more than once)."""
+        self.shared = {}
+        try:
+            truth = f"bool({self.claim_expr(c, decl.truth)})"
+            return truth, [f"{name} = {text}" for text, name in self.shared.items()]
+        finally:
+            self.shared = None
+
     def claim_functions(self) -> str:
         """For each claim ``i``: ``truth_i(ctx, values)``, its 'true when'; ``rank_i(ctx,
         values)``, its place in its declared order (None when unordered); ``beats_i(ctx,
@@ -442,12 +452,7 @@ class Generator:
         functions = []
         for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
             i, where = c.index, f"claim {c.name!r} (line {decl.span.line})"
-            self.shared = {}
-            try:
-                truth = f"bool({self.claim_expr(c, decl.truth)})"
-                shared = [f"{name} = {text}" for text, name in self.shared.items()]
-            finally:
-                self.shared = None
+            truth, shared = self.claim_truth(c, decl)
             functions.append(self.claim_function(f"truth_{i}", c, f"the truth of {where}", truth, shared))
             if c.table is not None:
                 rank = f"{self.ref(c.table, 'table')}.get(values)"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import IllegalAction, RulesRuntimeError
 from .compile import DECLINE
-from .runtime import ACTOR, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn
+from .runtime import ACTOR, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, no_go_to, nobody_to_play
 
 if TYPE_CHECKING:
     from .core import Action
@@ -96,8 +96,7 @@ class PhaseFlow:
             elif kind == "turn":
                 self._finish_turn(ctx, phase)     # the turn's 'then', and a 'clockwise' turn passes on
             if ctx.goto is None and ctx.phase != -1:
-                raise RulesRuntimeError(f"action '{a.name}' of '{phase.name}' ended without 'go to' "
-                                        f"(line {a.span.line})")
+                raise RulesRuntimeError(no_go_to(a.name, phase.name, a.span.line))
         self._settle(ctx)
 
     def _after(self, ctx: Ctx, phase):
@@ -146,7 +145,7 @@ class PhaseFlow:
         if ctx.goto is None and ctx.phase != -1 and phase.rotates:
             seat = self.pieces(ctx.n).rotate[phase.index](ctx)
             if seat is None:
-                raise RulesRuntimeError(f"nobody is left to take the turn '{phase.name}' (line {phase.span.line})")
+                raise RulesRuntimeError(nobody_to_play(phase.name, phase.span.line))
             ctx.seats[CURRENT] = seat
             ctx.goto = phase.index
 

@@ -480,6 +480,26 @@ def too_deep(name: str, line: int) -> None:
                             "does it call itself without end?")
 
 
+def not_in_table(name: str, values: tuple, line: int) -> None:
+    """Claim ``name`` was made with ``values`` its order table lacks.
+
+    Raises:
+        RulesRuntimeError: always.
+    """
+    raise RulesRuntimeError(f"claim '{name}' of {values} is not in its order table (line {line}): "
+                            f"test 'NAME(…) beats claim' before making it")
+
+
+def nobody_to_play(phase: str, line: int) -> str:
+    """The message when a 'clockwise' turn finds nobody left to take it."""
+    return f"nobody is left to take the turn '{phase}' (line {line})"
+
+
+def no_go_to(action: str, phase: str, line: int) -> str:
+    """The message when an action of a turn ends without saying where play goes."""
+    return f"action '{action}' of '{phase}' ended without 'go to' (line {line})"
+
+
 def make_claim(ctx, index: int, name: str, table: dict | None, label, values: tuple, line: int) -> None:
     """``claim C(values)`` by the actor: claim number ``index``, called ``name``, becomes the
     standing claim (``table``: its 'ordered as' table or None; ``label``: ``(ctx, values)
@@ -489,8 +509,7 @@ def make_claim(ctx, index: int, name: str, table: dict | None, label, values: tu
         RulesRuntimeError: the values are not in the claim's order table.
     """
     if table is not None and values not in table:
-        raise RulesRuntimeError(f"claim '{name}' of {values} is not in its order table (line {line}): "
-                                f"test 'NAME(…) beats claim' before making it")
+        not_in_table(name, values, line)
     ctx.claim = (index, values, ctx.seats[ACTOR])
     ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
     if ctx.made is None:
@@ -1124,6 +1143,7 @@ __all__ = [
     'claimed_top_of',
     'knocked_out',
     'next_seat_of',
+    'not_in_table',
     'drawn_cards',
     'moved_cards',
     'roll_dice_over',

@@ -32,7 +32,7 @@ import re
 from .. import ir
 from ..lang import model as m
 from .codegen import Generator, _tuple
-from .runtime import ACTOR, CLAIMANT, CURRENT
+from .runtime import ACTOR, CLAIMANT, CURRENT, no_go_to, nobody_to_play
 
 #: the fields of a context that a step holds in locals of the same names
 _FIELD = re.compile(r"\bctx\.(zones|counters|seats|out|claim|claimed|known|n|groups|votes|chosen_zone|chosen)\b")
@@ -75,6 +75,7 @@ class StepWriter(Generator):
         self.__dict__.update(gen.__dict__)        # the same tables, globals and compiler
         self.writes_counters = False
         self.writes_zones = False
+        self.ends_match = False                   # a knock-out written may end the match
         self.held_call = None                     # how a step calls ``held``, once it is written
 
     # ------------------------------------------------------------ the frame of locals
@@ -110,12 +111,12 @@ class StepWriter(Generator):
     # ------------------------------------------------------------ statements
     def st_MakeClaim(self, node):
         c = self.cg.claims[node.claim]
-        values = _tuple([self.ex(a) for a in node.args])
-        lines = []
+        t = self.temp()
+        lines = [f"_values{t} = {_tuple([self.ex(a) for a in node.args])}"]
         if c.table is not None:
-            lines += [f"if {values} not in {self.ref(c.table, 'table')}:",
-                      f"    raise RulesRuntimeError({_claim_error(c.name, node.span.line)!r} % ({values},))"]
-        return lines + [f"claim = ({c.index}, {values}, seats[{ACTOR}])", f"seats[{CLAIMANT}] = seats[{ACTOR}]",
+            lines += [f"if _values{t} not in {self.ref(c.table, 'table')}:",
+                      f"    not_in_table({c.name!r}, _values{t}, {node.span.line})"]
+        return lines + [f"claim = ({c.index}, _values{t}, seats[{ACTOR}])", f"seats[{CLAIMANT}] = seats[{ACTOR}]",
                         "if made is not None:", f"    made.append(seats[{ACTOR}])"]
 
     def st_KnockOut(self, node):
@@ -124,6 +125,7 @@ class StepWriter(Generator):
         lines = [f"_seat{t} = {self.seat(node.seat)}", f"if not out[_seat{t}]:",
                  f"    out = knocked_out(out, _seat{t})"]
         if remain is not None:
+            self.ends_match = True
             lines += [f"    if n - sum(1 for o in out if o) <= {remain}:", "        ended = True", "        break"]
         return lines
 
@@ -210,7 +212,7 @@ class StepWriter(Generator):
                 finish += ["if goto is None and not ended:",
                            f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})",
                            "    if following is None:",
-                           f"        raise RulesRuntimeError({_nobody(decl.name, decl.span.line)!r})",
+                           f"        raise RulesRuntimeError({nobody_to_play(phase.name, phase.span.line)!r})",
                            f"    seats[{CURRENT}] = following",
                            f"    goto = {pi}"]
             winners = self.winners()
@@ -239,7 +241,7 @@ class StepWriter(Generator):
                f"        return new(State, (n, {zones}, {counters}, tuple(seats), -1, (), votes, claim, claimed, "
                "known, deal, groups, tuple(found), out, ()))",
                "    if goto is None:",
-               f"        raise RulesRuntimeError({_no_goto(action.name, phase.name, action.span.line)!r})",
+               f"        raise RulesRuntimeError({no_go_to(compiled.name, phase.name, compiled.span.line)!r})",
                f"    return new(State, (n, {zones}, {counters}, tuple(seats), goto, (), votes, claim, claimed, "
                "known, deal, groups, (), out, ()))"]
         return "\n".join(out) + "\n"
@@ -270,6 +272,7 @@ class StepWriter(Generator):
         g, cg = self.cg.game, self.cg
         lines = []
         self.scope, self.env, self.hoisted = {}, {}, None
+        self.ends_match = False
         try:
             for i, decl in enumerate(g.seats):
                 if decl.random:
@@ -285,7 +288,7 @@ class StepWriter(Generator):
             lines += self.effects(g.setup, {})
         except Unsupported:
             return None
-        if "ended = True" in "\n".join(lines):
+        if self.ends_match:
             return None                 # a knock-out in the setup: the general path
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng):",
                           "    # the first state of a match, over locals",
@@ -329,12 +332,8 @@ class StepWriter(Generator):
         cases = []
         try:
             for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
-                self.shared = {}
-                try:
-                    truth = self.frame(f"bool({self.claim_expr(c, decl.truth)})")
-                    shared = [f"{name} = {self.frame(text)}" for text, name in self.shared.items()]
-                finally:
-                    self.shared = None
+                truth, shared = self.claim_truth(c, decl)
+                truth, shared = self.frame(truth), [self.frame(line) for line in shared]
                 unpack = [f"{', '.join(f'a{i}' for i in range(len(c.params)))}{',' if len(c.params) == 1 else ''} "
                           "= values"] if c.params else []
                 cases += [f"if index == {c.index}:", *("    " + x for x in unpack + shared), f"    return {truth}"]
@@ -378,19 +377,6 @@ class StepWriter(Generator):
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
                 + "\n# the first state of a match over locals (None: the general path makes it)\n"
                 + f"START = {'start' if start is not None else 'None'}\n")
-
-
-def _claim_error(name: str, line: int) -> str:
-    return (f"claim '{name}' of %r is not in its order table (line {line}): "
-            f"test 'NAME(…) beats claim' before making it")
-
-
-def _nobody(phase: str, line: int) -> str:
-    return f"nobody is left to take the turn '{phase}' (line {line})"
-
-
-def _no_goto(action: str, phase: str, line: int) -> str:
-    return f"action '{action}' of '{phase}' ended without 'go to' (line {line})"
 
 
 def write_steps(gen: Generator) -> str:
