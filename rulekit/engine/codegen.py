@@ -1333,8 +1333,9 @@ class Generator:
             return "claimed_selection(ctx)"
         if isinstance(node, m.EveryZone):
             base = self.cg.zone_base(self.n)[self.cg.zone_index[node.zone]]
-            seats = self.seat_set(node.seats) if node.seats else "in_play(ctx)"
-            return f"[({base} + s, ctx.zones[{base} + s]) for s in {seats}]"
+            slot = "s" if base == 0 else f"{base} + s"
+            seats = self.seat_set(node.seats) if node.seats else "range(ctx.n) if not ctx.out[s]"     # in play
+            return f"[({slot}, ctx.zones[{slot}]) for s in {seats}]"
         if isinstance(node, m.Portion):
             how = "random_portion(ctx, " if node.random else "top_portion("
             return f"{how}{self.selection(node.cards)}, {self.how_many(node.count)})"

@@ -117,8 +117,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             ctx.texts = False
         start = self._starts.get(players) or self._start(players)
         zones, counters, seats, inits, ctx.votes, ctx.groups, ctx.out = start
-        # new tuples: no zone of a match is an object the engine holds (a player may reach the engine)
-        ctx.zones = list(map(tuple, zones))
+        ctx.zones = list(zones)
         ctx.counters = list(counters)
         ctx.seats = list(seats)
         ctx.claim = None
@@ -147,7 +146,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
     def _start(self, players: int) -> tuple:
         """What every match of ``players`` seats starts from, made once per player count:
         the zones before the first setup (the deck in its zone, the cards and dice each seat
-        starts with; as lists, each match makes its own tuples), the counters and seats (all
+        starts with; tuples, which no match or player can change), the counters and seats (all
         0), the counter values to compute first ((slot, seat, init), in declaration order),
         the votes, groups and knock-outs."""
         cg = self.cg
@@ -160,7 +159,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         inits = tuple((bases[ci] + s, s, init)
                       for ci, (decl, init) in enumerate(zip(self.game.counters, self.pieces(players).counter_inits))
                       for s in range(players if decl.per_player else 1))
-        start = self._starts[players] = (tuple(map(list, ctx.zones)), (0,) * self._counter_total(players),
+        start = self._starts[players] = (tuple(ctx.zones), (0,) * self._counter_total(players),
                                          (0,) * len(cg.seat_names), inits, (None,) * players,
                                          ((),) * len(self.game.groups), (0,) * players)
         return start

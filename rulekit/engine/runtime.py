@@ -539,18 +539,30 @@ def roll_dice_over(zones: list, rng, picked, faces: tuple) -> list:
     [(zone instance, the faces rolled)] for each zone that held dice, in order (each zone
     then touched, see :func:`touched`)."""
     made = []
+    native = _native(rng)
+    bits = rng.getrandbits if native else None
     for slot, ks in picked:
-        dice = [k for k in ks if faces[k] is not None]
-        if not dice:
+        rolled = []
+        for k in ks:
+            face = faces[k]
+            if face is None:
+                continue
+            low, sides = face
+            if native:                  # _below written out: every match with dice rolls them
+                width = sides.bit_length()
+                r = bits(width)
+                while r >= sides:
+                    r = bits(width)
+                rolled.append(low + r)
+            else:
+                rolled.append(low + rng.randint(1, sides) - 1)
+        if not rolled:
             continue
-        if _native(rng):
-            bits = rng.getrandbits
-            rolled = tuple([faces[k][0] + _below(bits, faces[k][1]) for k in dice])
-        else:
-            rolled = tuple([faces[k][0] + rng.randint(1, faces[k][1]) - 1 for k in dice])
         zone = zones[slot]
+        rolled = tuple(rolled)
         # the dice are part of the zone: as many as it holds, they are all of it
-        zones[slot] = rolled if len(dice) == len(zone) else remove_cards(zone, dice) + rolled
+        zones[slot] = rolled if len(rolled) == len(zone) else \
+            remove_cards(zone, [k for k in ks if faces[k] is not None]) + rolled
         made.append((slot, rolled))
     return made
 
@@ -565,7 +577,7 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
         return
     out = ctx.out = knocked_out(ctx.out, s)
     ctx.events.append(("out", None, {"seat": s}))
-    if remain is not None and ctx.n - sum(1 for o in out if o) <= remain:
+    if remain is not None and out.count(0) <= remain:
         ctx.over = True
         raise EndOfDeal()
 
@@ -589,8 +601,10 @@ def next_seat(ctx, among: list | None) -> int | None:
 def next_seat_of(n: int, out: tuple, current: int, among: list | None) -> int | None:
     """:func:`next_seat` of ``n`` seats whose knock-outs are ``out``, ``current`` the seat
     whose turn it was."""
-    if among is None:
-        s = step_seat_of(n, out, current, 1)
+    if among is None:                   # step_seat_of written out: every clockwise turn asks
+        s = (current + 1) % n
+        while out[s] and s != current:
+            s = (s + 1) % n
         return None if out[s] else s
     members = set(among)
     for s in clockwise_of(n, out, current, 1) + [current]:

@@ -126,7 +126,7 @@ class StepWriter(Generator):
                  f"    out = knocked_out(out, _seat{t})"]
         if remain is not None:
             self.ends_match = True
-            lines += [f"    if n - sum(1 for o in out if o) <= {remain}:", "        ended = True", "        break"]
+            lines += [f"    if out.count(0) <= {remain}:", "        ended = True", "        break"]
         return lines
 
     def st_Reveal(self, node):
@@ -154,7 +154,8 @@ class StepWriter(Generator):
         self.writes_zones = True
         t = self.temp()
         return [f"for _slot{t}, _ in roll_dice_over(zones, rng, {self.frame(self.selection(node.cards))}, faces):",
-                f"    known, claimed = touched(known, claimed, _slot{t})"]
+                "    if known or claimed is not None:     # else nothing to forget",
+                f"        known, claimed = touched(known, claimed, _slot{t})"]
 
     def st_Move(self, node):
         self.writes_zones = True
@@ -293,7 +294,7 @@ class StepWriter(Generator):
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng):",
                           "    # the first state of a match, over locals",
                           f"    n = {self.n}",
-                          "    zones = list(map(tuple, zones))",
+                          "    zones = list(zones)",
                           "    counters = list(counters)",
                           "    seats = list(seats)",
                           "    claim = claimed = None",
