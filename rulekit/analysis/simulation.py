@@ -325,7 +325,8 @@ class _Watch:
         self.phase = state.phase
 
     def step(self, live, seat, phase, action) -> None:
-        """``on_step``: a step read from the working copy ``live`` (None for the seat, phase
+        """``on_step``: a step read from the working copy ``live``, or from the
+        ``rulekit.play.match.Progress`` of a match played by steps (None for the seat, phase
         and action before the first decision). What :meth:`_tally` does (the same
         :meth:`_challenged` and :meth:`_made`), for the steps of a match played in place: a step in a vote phase or a decline is never
         a turn nor a challenge (see :func:`_reading`), and a decision in a turn phase is
@@ -345,7 +346,11 @@ class _Watch:
         if len(made) == read:
             return                          # most steps make no claim
         self.read = len(made)
-        self._made(made[read:], claim, live, self.holds_in_place)
+        state = getattr(live, "state", None)     # a match played by steps: a Progress
+        if state is None:
+            self._made(made[read:], claim, live, self.holds_in_place)
+        else:
+            self._made(made[read:], claim, state, self.engine.claim_holds_in)
 
     def _tally(self, phase, seat, name, claimants, now, holds) -> None:
         """One step: the seat and name of the decision's own action in ``phase`` (an index;

@@ -100,9 +100,11 @@ class Program:
     zone instance as a view names it: (zone, owner or None)) and ``namespace`` (the
     module's globals, its source map among them). The straight-line forms of
     :mod:`.stepgen`, where the module has them: ``steps`` (per phase, {action name:
-    ``(S, action, rng) -> State``} or None), ``legal`` (per phase, ``(S) -> list[Action]``
-    or None) and ``start`` (``(zones, counters, seats, votes, groups, out, rng) -> State``
-    or None).
+    ``(S, action, rng, made=None) -> State``} or None; ``made``: a list the claimants of
+    the claims the step makes are appended to), ``legal`` (per phase, ``(S) ->
+    list[Action]`` or None), ``start`` (``(zones, counters, seats, votes, groups, out,
+    rng) -> State`` or None) and ``holds_of`` (``(S) -> bool``, whether the standing claim
+    of a state is true, or None).
     """
 
     def __init__(self, source: str, namespace: dict, cg: CompiledGame, n: int):
@@ -137,6 +139,7 @@ class Program:
         self.steps = namespace.get("STEPS") or (None,) * len(cg.phase_list)
         self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
         self.start = namespace.get("START")
+        self.holds_of = namespace.get("HOLDS")
 
         def by_action(rows) -> dict:
             return {a: f for phase, row in zip(cg.phase_list, rows) for a, f in zip(phase.actions, row)}

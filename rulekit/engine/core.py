@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .. import ir
 from ..lang import model as m
@@ -117,7 +117,8 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             ctx.texts = False
         start = self._starts.get(players) or self._start(players)
         zones, counters, seats, inits, ctx.votes, ctx.groups, ctx.out = start
-        ctx.zones = list(zones)
+        # new tuples: no zone of a match is an object the engine holds (a player may reach the engine)
+        ctx.zones = list(map(tuple, zones))
         ctx.counters = list(counters)
         ctx.seats = list(seats)
         ctx.claim = None
@@ -146,7 +147,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
     def _start(self, players: int) -> tuple:
         """What every match of ``players`` seats starts from, made once per player count:
         the zones before the first setup (the deck in its zone, the cards and dice each seat
-        starts with; tuples, which no match or player can change), the counters and seats (all
+        starts with; as lists, each match makes its own tuples), the counters and seats (all
         0), the counter values to compute first ((slot, seat, init), in declaration order),
         the votes, groups and knock-outs."""
         cg = self.cg
@@ -159,7 +160,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         inits = tuple((bases[ci] + s, s, init)
                       for ci, (decl, init) in enumerate(zip(self.game.counters, self.pieces(players).counter_inits))
                       for s in range(players if decl.per_player else 1))
-        start = self._starts[players] = (tuple(ctx.zones), (0,) * self._counter_total(players),
+        start = self._starts[players] = (tuple(map(list, ctx.zones)), (0,) * self._counter_total(players),
                                          (0,) * len(cg.seat_names), inits, (None,) * players,
                                          ((),) * len(self.game.groups), (0,) * players)
         return start
@@ -493,6 +494,30 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             ctx.texts = False
         self._step(ctx, phase, seat, action, rng)
         return self.snapshot(ctx), (self._events(ctx) if events else ())
+
+    def stepper(self, players: int) -> Callable | None:
+        """``step(state, action, rng, made) -> State``: :meth:`apply` without events, for a
+        match of ``players`` seats whose every action has a straight-line step (see
+        :mod:`rulekit.engine.stepgen`), its first state among them; None when some action
+        has none (the match runner then plays on a working copy). ``made``: None, or a
+        list the claimants of the claims the step makes are appended to (a simulation's
+        statistics read it). ``state`` must be a decision (not the end of the match).
+
+        Raises (``step``):
+            IllegalAction: ``action`` is not legal in ``state`` (nothing changed).
+        """
+        prog = self._programs.get(players) or self.program(players)
+        if prog.start is None or any(steps is None or len(steps) != len(phase.actions)
+                                     for steps, phase in zip(prog.steps, self.cg.phase_list)):
+            return None
+        tables, apply = prog.steps, self.apply
+
+        def step(state: State, action: Action, rng: random.Random, made: list | None) -> State:
+            taken = tables[state[_PHASE]].get(action[0])
+            if taken is None:                   # no action of the phase: the general path says why
+                return apply(state, action, rng, False, False)[0]
+            return taken(state, action, rng, made)
+        return step
 
     def effects(self, state: State, action: Action, rng: random.Random) -> State:
         """``state`` once the deciding seat's ``action`` has run its own effects, before any

@@ -52,16 +52,22 @@ class RulesQueries:
         ``zones``: as if the zones were these instead (no state is made for them)."""
         if state.claim is None:
             return False
+        prog = self.program(state.n)
+        if zones is None and prog.holds_of is not None:
+            return prog.holds_of(state)         # over the state's fields (see rulekit.engine.stepgen)
         ctx = self._read_ctx(state)
         if zones is not None:
             ctx.zones = zones
-        return self.program(state.n).holds(ctx)
+        return prog.holds(ctx)
 
-    def claim_holds_in_place(self, ctx: Ctx) -> bool:
+    def claim_holds_in_place(self, ctx) -> bool:
         """:meth:`claim_holds_in` of the state a working copy (see :meth:`working_copy`)
-        stands for, read from the copy (unchanged)."""
+        stands for, read from the copy (unchanged); or of the ``state`` of what a match
+        played by steps gives ``on_step`` (``rulekit.play.match.Progress``)."""
         if ctx.claim is None:
             return False
+        if type(ctx) is not Ctx:
+            return self.claim_holds_in(ctx.state)
         return self.program(ctx.n).holds(ctx)
 
     def claim_test(self, state: State) -> Callable[[tuple], bool]:

@@ -66,25 +66,29 @@ def loop_size(ctx, count: int, what: str, line: int) -> int:
     if count > MAX_LOOP:
         raise RulesRuntimeError(f"'{what}' would run its block {count} times (line {line}); "
                                 f"at most {MAX_LOOP:,} are allowed")
-    if count > 0:
-        ctx.work += count
-        if ctx.work > MAX_STEP_WORK:
-            raise RulesRuntimeError(f"the loops of one step would run more than {MAX_STEP_WORK:,} rounds in all "
-                                    f"('{what}' on line {line}, inside other loops): a step must end; "
-                                    f"loops inside loops multiply")
+    ctx.work = loop_work(ctx.work, count, what, line)
     return count
 
 
 def loop_values(ctx, values, line: int):
     """The values of a ``for each`` over seats, symbols or kinds of cards, counted against
     the step's budget of loop rounds (see :func:`loop_size`)."""
-    if len(values) > 0:
-        ctx.work += len(values)
-        if ctx.work > MAX_STEP_WORK:
-            raise RulesRuntimeError(f"the loops of one step would run more than {MAX_STEP_WORK:,} rounds in all "
-                                    f"('for each' on line {line}, inside other loops): a step must end; "
-                                    f"loops inside loops multiply")
+    ctx.work = loop_work(ctx.work, len(values), "for each", line)
     return values
+
+
+def loop_work(work: int, count: int, what: str, line: int) -> int:
+    """The loop rounds of a step, ``work`` so far, once a loop runs ``count`` more.
+
+    Raises:
+        RulesRuntimeError: past ``MAX_STEP_WORK`` rounds in all (named by the loop's line)."""
+    if count > 0:
+        work += count
+        if work > MAX_STEP_WORK:
+            raise RulesRuntimeError(f"the loops of one step would run more than {MAX_STEP_WORK:,} rounds in all "
+                                    f"('{what}' on line {line}, inside other loops): a step must end; "
+                                    f"loops inside loops multiply")
+    return work
 
 
 def _below(getrandbits, n: int) -> int:
@@ -945,66 +949,109 @@ def deal_cards(ctx, s: int, zi: int, base: int, wanted: int, refill: int | None 
     the top of zone instance ``s``, ``wanted`` rounds or until it is empty (an empty ``s``
     first refilled from the zone instance ``refill``, as ``draw`` does); ``zi``: the index
     of Z, ``base``: the zone instance of Z of the first seat."""
-    # zone instance -> the cards it got, in the order dealt: only for an event someone reads
-    dealt: dict | None = {} if ctx.events is not NO_EVENTS else None
-    zones = ctx.zones
+    ctx.known, ctx.claimed, refills, dealt = dealt_cards(ctx.zones, ctx.known, ctx.claimed, ctx.rng, ctx.n, ctx.out,
+                                                         s, base, wanted, refill)
+    for cards in refills:
+        ctx.events.append(("refill", None, {"zone": s, "from": refill, "count": len(cards), "order": cards}))
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted,
+                                          "dealt": tuple([(slot, tuple(cards)) for slot, cards in dealt.items()])}))
+
+
+def dealt_cards(zones: list, known: tuple, claimed: tuple | None, rng, n: int, out: tuple, s: int, base: int,
+                wanted: int, refill: int | None) -> tuple:
+    """:func:`deal_cards` over the zones (a list, changed in place) of a match of ``n``
+    seats whose knock-outs are ``out``: (known, claimed, the cards of each refill in their
+    new order, {zone instance: the cards it got, in the order dealt})."""
+    seats = [seat for seat in range(n) if not out[seat]]
+    dealt: dict = {}
+    refills = []
+    zone = zones[s]
+    if wanted > 0 and seats and (refill is None or len(zone) >= wanted * len(seats)):
+        # no refill: the top cards, topmost first, go round the seats (the last round short
+        # when the source runs out)
+        taken = min(len(zone), wanted * len(seats))
+        top = zone[:len(zone) - taken - 1 if len(zone) > taken else None:-1]
+        zones[s] = zone[:len(zone) - taken]
+        for i, seat in enumerate(seats):
+            cards = top[i::len(seats)]
+            if cards:
+                zones[base + seat] = zones[base + seat] + cards
+                dealt[base + seat] = list(cards)
+                if known or claimed is not None and claimed[0] == base + seat:
+                    known, claimed = touched(known, claimed, base + seat, True)
+        known, claimed = touched(known, claimed, s)
+        return known, claimed, refills, dealt
     for _ in range(wanted):
         if not zones[s] and refill is not None:
-            refill_zone(ctx, s, refill)
+            known, claimed, cards = refilled(zones, known, claimed, rng, s, refill)
+            if cards is not None:
+                refills.append(cards)
         if not zones[s]:
             break                # the source is empty: nothing more to deal
-        for seat in in_play(ctx):
+        for seat in seats:
             if not zones[s] and refill is not None:
-                refill_zone(ctx, s, refill)
+                known, claimed, cards = refilled(zones, known, claimed, rng, s, refill)
+                if cards is not None:
+                    refills.append(cards)
             if not zones[s]:
                 break
             card = zones[s][-1]
             zones[s] = zones[s][:-1]
             zones[base + seat] = zones[base + seat] + (card,)
-            if ctx.known or ctx.claimed is not None and ctx.claimed[0] == base + seat:
-                touch(ctx, base + seat, added=True)
-            if dealt is not None:
-                dealt.setdefault(base + seat, []).append(card)
-    touch(ctx, s)
-    if dealt is not None:
-        ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted,
-                                          "dealt": tuple([(slot, tuple(cards)) for slot, cards in dealt.items()])}))
+            if known or claimed is not None and claimed[0] == base + seat:
+                known, claimed = touched(known, claimed, base + seat, True)
+            dealt.setdefault(base + seat, []).append(card)
+    known, claimed = touched(known, claimed, s)
+    return known, claimed, refills, dealt
 
 
 def shuffle_zone(ctx, d: int, picked: list | None) -> None:
     """``shuffle ZONE`` (``picked`` None), or ``shuffle CARDS into ZONE``: the cards of
     ``picked`` still where they were join zone instance ``d``, which is shuffled."""
-    cards = list(ctx.zones[d])
+    ctx.known, ctx.claimed, order = shuffled(ctx.zones, ctx.known, ctx.claimed, ctx.rng, d, picked)
+    if ctx.events is not NO_EVENTS:
+        ctx.events.append(("shuffle", None, {"zone": d, "count": len(order), "order": order}))
+
+
+def shuffled(zones: list, known: tuple, claimed: tuple | None, rng, d: int, picked: list | None) -> tuple:
+    """:func:`shuffle_zone` over the zones (a list, changed in place): (known, claimed, the
+    cards of ``d`` in their new order)."""
+    cards = list(zones[d])
     for slot, ks in picked or ():
         if slot == d or not ks:
             continue
-        if not multiset_contains(ctx.zones[slot], ks):
-            ks = _present(ctx.zones[slot], ks)    # chosen cards already moved away
+        if not multiset_contains(zones[slot], ks):
+            ks = _present(zones[slot], ks)    # chosen cards already moved away
             if not ks:
                 continue
-        ctx.zones[slot] = remove_cards(ctx.zones[slot], ks)
-        touch(ctx, slot)
+        zones[slot] = remove_cards(zones[slot], ks)
+        known, claimed = touched(known, claimed, slot)
         cards.extend(ks)
-    shuffle_in_place(ctx.rng, cards)
-    ctx.zones[d] = order = tuple(cards)
-    touch(ctx, d)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(("shuffle", None, {"zone": d, "count": len(cards), "order": order}))
+    shuffle_in_place(rng, cards)
+    zones[d] = order = tuple(cards)
+    known, claimed = touched(known, claimed, d)
+    return known, claimed, order
 
 
 def gather_cards(ctx, d: int, faces: tuple) -> None:
     """``gather all cards into ZONE``: every card (not the dice) of every other zone joins
     zone instance ``d``; what was known of where cards are is forgotten."""
+    gathered(ctx.zones, d, faces)
+    ctx.claimed = None
+    ctx.known = ()
+
+
+def gathered(zones: list, d: int, faces: tuple) -> None:
+    """:func:`gather_cards` over the zones (a list, changed in place); the caller forgets
+    what was known (known (), claimed None)."""
     cards = []
-    zones = ctx.zones
     for slot, zone in enumerate(zones):
         if slot != d and zone:
             dice = tuple([k for k in zone if faces[k] is not None])
             cards.extend([k for k in zone if faces[k] is None] if dice else zone)
             zones[slot] = dice
     zones[d] = zones[d] + tuple(cards)
-    ctx.claimed = None
-    ctx.known = ()
 
 
 def set_group(ctx, gi: int, seats) -> None:
@@ -1162,6 +1209,10 @@ __all__ = [
     'moved_cards',
     'roll_dice_over',
     'touched',
+    'dealt_cards',
+    'shuffled',
+    'gathered',
+    'loop_work',
 ]
 
 

@@ -32,7 +32,9 @@ import re
 from .. import ir
 from ..lang import model as m
 from .codegen import Generator, _tuple
-from .runtime import ACTOR, CLAIMANT, CURRENT, no_go_to, nobody_to_play
+from ..ir import names as naming
+from .compile import KIND, SEAT
+from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CALLS, no_go_to, nobody_to_play
 
 #: the fields of a context that a step holds in locals of the same names
 _FIELD = re.compile(r"\bctx\.(zones|counters|seats|out|claim|claimed|known|n|groups|votes|chosen_zone|chosen)\b")
@@ -51,7 +53,8 @@ _HELD_FIELDS = ("n", "zones", "counters", "seats", "out", "claimed", "known", "g
 
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
-                         "ClearClaim", "RollDice", "Move", "Draw"})
+                         "ClearClaim", "RollDice", "Move", "Draw", "Gather", "Shuffle", "Deal", "ForEach",
+                         "ForKinds", "Do", "EndDeal"})
 
 
 #: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
@@ -77,6 +80,7 @@ class StepWriter(Generator):
         self.writes_zones = False
         self.ends_match = False                   # a knock-out written may end the match
         self.held_call = None                     # how a step calls ``held``, once it is written
+        self.inlined: list = []                   # the procedures being written into a step, outermost first
 
     # ------------------------------------------------------------ the frame of locals
     def frame(self, text: str) -> str:
@@ -171,6 +175,82 @@ class StepWriter(Generator):
                 f"{self.frame(self.zone(node.source))}, {self.frame(self.zone(node.dest))}, "
                 f"{self._refill_of(node.source.zone)!r})"]
 
+    def st_Gather(self, node):
+        self.writes_zones = True
+        return [f"gathered(zones, {self.frame(self.zone(node.zone))}, faces)", "known, claimed = (), None"]
+
+    def st_Shuffle(self, node):
+        self.writes_zones = True
+        picked = self.frame(self.selection(node.cards)) if node.cards is not None else "None"
+        return [f"known, claimed, _ = shuffled(zones, known, claimed, rng, {self.frame(self.zone(node.zone))}, "
+                f"{picked})"]
+
+    def st_Deal(self, node):
+        zi = self.cg.zone_index.get(node.zone)
+        if zi is None or not self.cg.zones[zi].per_player:
+            raise Unsupported("deal to a zone that is not each seat's")
+        self.writes_zones = True
+        return [f"known, claimed, _, _ = dealt_cards(zones, known, claimed, rng, n, out, "
+                f"{self.frame(self.zone(node.source))}, {self.cg.zone_base(self.n)[zi]}, {self.ex(node.count)}, "
+                f"{self._refill_of(node.source.zone)!r})"]
+
+    def each(self, var: str, values: str, typ: str, body, line: int) -> list[str]:
+        """A loop over the Python expression ``values`` (seats, symbols or kinds), ``var`` a
+        local in its body, its rounds counted against the step's (``work``); a 'go to' or
+        the end of the match in the body stops the step (the loop's ``break``, then this)."""
+        t = self.temp()
+        inner = dict(self.scope)
+        inner[var] = typ
+        saved = self.env
+        self.env = {**self.env, var: f"l_{var}_{t}"}
+        try:
+            lines = self.block(body, inner)
+        finally:
+            self.env = saved
+        stops = any(x.strip() == "break" for x in lines)
+        return [f"_values{t} = {values}", f"work = loop_work(work, len(_values{t}), 'for each', {line})",
+                f"for l_{var}_{t} in _values{t}:", *("    " + x for x in lines),
+                *(["if goto is not None or ended:", "    break"] if stops else [])]
+
+    def st_ForEach(self, node):
+        over = naming.resolve_loop(self.cg, node.seats.name, self.scope) if node.seats.kind == "var" else None
+        if over is not None:            # each symbol of a set
+            return self.each(node.var, self.ref(range(len(self.cg.symbols[over.name])), "R"), "sym:" + over.name,
+                             node.body, node.span.line)
+        return self.each(node.var, self.frame(self.seat_set(node.seats)), SEAT, node.body, node.span.line)
+
+    def st_ForKinds(self, node):
+        kinds = tuple(i for i, k in enumerate(self.cg.kinds) if k.die is None)
+        return self.each(node.var, self.ref(kinds, "kinds"), KIND, node.body, node.span.line)
+
+    def st_Do(self, node):
+        """A procedure's block written into the step, its values bound to locals of their
+        own (it reads no other name of its caller's); a 'go to' in it stops the step."""
+        decl = self.comp.procedure_decls.get(node.procedure)
+        if decl is None or len(decl.params) != len(node.args):
+            return None
+        if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS:
+            raise Unsupported(f"procedure {node.procedure!r} calls itself")
+        t = self.temp()
+        values = [self.ex(a) for a in node.args]
+        env = {p.name: f"l_{p.name}_{t}" for p in decl.params}
+        lines = [f"{', '.join(env.values())}{',' if len(values) == 1 else ''} = {_tuple(values)}"] if values else []
+        saved = self.env, self.hoisted
+        self.env, self.hoisted = env, None
+        self.inlined.append(node.procedure)
+        try:
+            lines += self.block(decl.body, {p.name: self.comp.param_type(p) for p in decl.params})
+        finally:
+            self.env, self.hoisted = saved
+            self.inlined.pop()
+        return lines
+
+    def st_EndDeal(self, node):
+        if self.cg.game.match.until is not None:
+            raise Unsupported("the end of a deal of a match of several deals")
+        self.ends_match = True          # a match of one deal: it ends with it
+        return ["ended = True", "break"]
+
     def st_LetValue(self, node):
         value = self.ex(node.value)
         self.scope[node.name] = self.kind_of(node.value)
@@ -236,6 +316,7 @@ class StepWriter(Generator):
                *(["    zones = list(zones)"] if self.writes_zones else []),
                "    goto = None",
                "    ended = False",
+               "    work = 0",
                *("    " + x for x in lines + finish),
                "    if ended:",
                *("        " + x for x in winners),
@@ -294,12 +375,16 @@ class StepWriter(Generator):
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng):",
                           "    # the first state of a match, over locals",
                           f"    n = {self.n}",
-                          "    zones = list(zones)",
+                          "    zones = list(map(tuple, zones))     # new tuples: the engine's are within a player's reach",
                           "    counters = list(counters)",
                           "    seats = list(seats)",
                           "    claim = claimed = None",
                           "    known = ()",
+                          "    chosen = ()",
+                          "    chosen_zone = -1",
                           "    goto = None",
+                          "    ended = False",
+                          "    work = 0",
                           *("    " + x for x in lines),
                           "    return new(State, (n, tuple(zones), tuple(counters), tuple(seats), "
                           "-2 if goto is None else goto, (), votes, claim, claimed, known, 1, groups, (), out, ()))"]) + "\n"
@@ -354,7 +439,8 @@ class StepWriter(Generator):
         functions, rows, listings = [], [], []
         held = self.held()
         if held is not None:
-            functions.append(held)
+            functions += [held, "\n".join(["def holds_of(S):", "    # whether the standing claim of the state S is true",
+                                           *_UNPACK[:3], f"    return {self.held_call}"]) + "\n"]
         start = self.start()
         if start is not None:
             functions.append(start)
@@ -377,7 +463,9 @@ class StepWriter(Generator):
         return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
                 + "\n# the first state of a match over locals (None: the general path makes it)\n"
-                + f"START = {'start' if start is not None else 'None'}\n")
+                + f"START = {'start' if start is not None else 'None'}\n"
+                + "\n# whether the standing claim of a state is true (None: the general path says)\n"
+                + f"HOLDS = {'holds_of' if held is not None else 'None'}\n")
 
 
 def write_steps(gen: Generator) -> str:

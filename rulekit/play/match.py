@@ -423,11 +423,12 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         on_events: called after every step with the new state and its events.
         on_step: the form of ``on_events`` for a match played in place (when nothing else
             records events: no log, no player reading the history), called instead of it so
-            that no event or state is made for it: with (the working copy, None, None,
-            None) before the first decision, and with (the working copy, the deciding seat,
-            its phase, its action) after every step; the copy is to be read only (see
-            ``Engine.working_copy``), and lists the claimants of the claims made in
-            ``made`` (None before the first). Given only with ``on_events``.
+            that no event is made for it: with (now, None, None, None) before the first
+            decision, and with (now, the deciding seat, its phase, its action) after every
+            step. ``now`` is the working copy (to be read only, see
+            ``Engine.working_copy``; it lists the claimants of the claims made in ``made``,
+            None before the first) or, for a game whose every action has a straight-line
+            step (``Engine.stepper``), a :class:`Progress`. Given only with ``on_events``.
         max_steps: a bound on decisions; reaching it raises ``MatchTooLong``.
         keep_log: build the log (a JSON-ready record of every decision and event:
             :func:`action_record`, :func:`event_record`; a file adds :func:`log_header`
@@ -477,7 +478,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         if on_events and match.recorded:        # played in place, ``on_step`` is told of the start
             on_events(state, events)
         if not match.recorded:
-            state = match.play_in_place(state)
+            step = engine.stepper(n)
+            state = match.play_in_place(state) if step is None else match.play_by_steps(state, step)
         state = match.play_with_states(state, texts)
     except BaseException as exc:
         # what was played, for the log: after a runtime error, and when the match is
@@ -495,6 +497,21 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             raise defect from exc
         raise
     return MatchRecord(state, match.steps, match.log, state.winners)
+
+
+class Progress:
+    """What ``on_step`` reads of a match played by steps (see ``_Match.play_by_steps``), as
+    it reads a working copy: the ``state`` now, its standing ``claim`` and ``deal``, and
+    ``made``, the claimants of the claims made so far in the match, in order (seats)."""
+
+    __slots__ = ("state", "claim", "made")
+
+    def __init__(self, state: State, made: list):
+        self.state, self.claim, self.made = state, state.claim, made
+
+    @property
+    def deal(self) -> int:
+        return self.state.deal
 
 
 class _Match:
@@ -564,6 +581,47 @@ class _Match:
             self.steps += 1
         self.live = None
         return now()
+
+    def play_by_steps(self, state: State, step: Callable) -> State:
+        """:meth:`play_in_place` for a game whose every action has a straight-line step
+        (``step``: see ``Engine.stepper``): state after state, each made by one call and
+        no event recorded; ``on_step`` reads a :class:`Progress`. The state at the end."""
+        engine, rng, on_step, max_steps = self.engine, self.rng, self.on_step, self.max_steps
+        decide, decider, answer = engine.decide, engine.decider, self.answer
+        triers, public, drawn = self.triers, self.public, self.draw_in_place
+        same_texts, reads_texts = self.same_texts, self.reads_texts
+        progress = made = None
+        if on_step:
+            progress = Progress(state, [])
+            made = progress.made
+            on_step(progress, None, None, None)
+        self.state = state
+
+        def attempt(action: Action) -> None:
+            self.state = step(self.state, action, rng, made)
+
+        def now() -> State:
+            return self.state
+
+        while state.phase >= 0:                 # not state.is_terminal
+            if self.steps >= max_steps:
+                raise self.too_long(state)
+            seat, phase, options = decide(
+                state, same_texts if same_texts is not None else reads_texts[decider(state)])
+            if not options:
+                raise self.stuck(seat, phase)
+            trier = triers[seat]
+            if trier is not None and (public[phase.index] or all(map(_EXACT, options))):
+                action = drawn(seat, phase, options, trier, now, attempt)
+            else:
+                action = answer(seat, phase, options, now, attempt)[0]
+            state = self.state
+            if on_step:
+                progress.state = state
+                progress.claim = state.claim
+                on_step(progress, seat, phase, action)
+            self.steps += 1
+        return state
 
     def play_with_states(self, state: State, texts: bool) -> State:
         """Play state after state, recording the events (``texts``: with their texts) for
