@@ -96,6 +96,19 @@ def test_the_steps_are_taken():
     assert sum(_walk_both_ways(combo, seed, 100) for seed in range(20)) >= 40
 
 
+def test_the_games_played_by_steps_alone():
+    """The shipped games whose every action (a window's decline included) has a step, and
+    whose first state has one, so that a match without events is played by steps alone
+    (``Engine.stepper``): a construct the step writer stops writing shows here. Lügenbeutel
+    goes to a window and deals again; DTC and Bluff call procedures; Coyote loops."""
+    played = {c.game for c in COMBOS if c.variant is None and c.engine.stepper(c.players) is not None}
+    assert played == {"bluff", "coyote", "dtc", "liars_dice", "lugenbeutel"}
+    lugenbeutel = next(c for c in COMBOS if c.game == "lugenbeutel" and c.variant is None)
+    window = lugenbeutel.engine.cg.phase_list[2]
+    assert window.kind == "first" and set(lugenbeutel.engine.program(lugenbeutel.players).steps[2]) == \
+        {"call", "decline"}
+
+
 def test_a_game_with_an_ask_keeps_the_general_path():
     """An 'ask' keeps a stack of pending blocks, which steps do not write yet: no action
     of such a game (Coup asks for challenges and blocks) has a step."""

@@ -507,7 +507,8 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             IllegalAction: ``action`` is not legal in ``state`` (nothing changed).
         """
         prog = self._programs.get(players) or self.program(players)
-        if prog.start is None or any(steps is None or len(steps) != len(phase.actions)
+        if prog.start is None or any(steps is None or any(a.name not in steps for a in phase.actions)
+                                     or phase.kind != "turn" and DECLINE not in steps
                                      for steps, phase in zip(prog.steps, self.cg.phase_list)):
             return None
         tables, apply = prog.steps, self.apply

@@ -21,13 +21,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import IllegalAction, RulesRuntimeError
 from .compile import DECLINE
-from .runtime import ACTOR, CURRENT, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, no_go_to, nobody_to_play
+from .runtime import (ACTOR, CURRENT, MAX_QUICK_DEALS, MAX_SETTLE, NO_EVENTS, Ctx, EndOfDeal, EndOfTurn, closed_nowhere,
+                      endless_deals, endless_phases, no_go_to, nobody_to_play)
 
 if TYPE_CHECKING:
     from .core import Action
-
-_MAX_SETTLE = 10_000            # phases one step may go through without anyone deciding
-_MAX_QUICK_DEALS = 100          # deals begun and ended within one step
 
 
 class PhaseFlow:
@@ -171,9 +169,8 @@ class PhaseFlow:
 
     def _run_setup(self, ctx: Ctx) -> None:
         ctx.deals_run += 1
-        if ctx.deals_run > _MAX_QUICK_DEALS:
-            raise RulesRuntimeError(f"{_MAX_QUICK_DEALS} deals ended one after another without anyone deciding: "
-                                    "does the setup end the deal?")
+        if ctx.deals_run > MAX_QUICK_DEALS:
+            raise RulesRuntimeError(endless_deals())
         ctx.goto = None
         ctx.stack = ()
         ctx.claim = None
@@ -219,8 +216,8 @@ class PhaseFlow:
         moves = 0
         while ctx.goto is not None and ctx.phase != -1:
             moves += 1
-            if moves > _MAX_SETTLE:
-                raise RulesRuntimeError("the rules go from phase to phase without anyone deciding")
+            if moves > MAX_SETTLE:
+                raise RulesRuntimeError(endless_phases())
             target = self.cg.phase_list[ctx.goto]
             ctx.goto = None
             ctx.phase = target.index
@@ -274,5 +271,4 @@ class PhaseFlow:
         if ctx.goto is None and ctx.phase != -1 and ctx.stack:
             self._return(ctx)
         if ctx.goto is None and ctx.phase != -1:
-            raise RulesRuntimeError(f"'{phase.name}' closed without saying where play goes "
-                                    f"(line {phase.span.line}): end its 'otherwise'/'then' with 'go to'")
+            raise RulesRuntimeError(closed_nowhere(phase.name, phase.span.line))

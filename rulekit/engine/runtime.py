@@ -499,6 +499,29 @@ def nobody_to_play(phase: str, line: int) -> str:
     return f"nobody is left to take the turn '{phase}' (line {line})"
 
 
+MAX_SETTLE = 10_000
+"""How many phases one step may go through without anyone deciding."""
+
+MAX_QUICK_DEALS = 100
+"""How many deals may begin and end within one step."""
+
+
+def endless_phases() -> str:
+    """The message when a step goes through ``MAX_SETTLE`` phases with no decision."""
+    return "the rules go from phase to phase without anyone deciding"
+
+
+def endless_deals() -> str:
+    """The message when ``MAX_QUICK_DEALS`` deals begin and end within one step."""
+    return (f"{MAX_QUICK_DEALS} deals ended one after another without anyone deciding: "
+            "does the setup end the deal?")
+
+
+def closed_nowhere(phase: str, line: int) -> str:
+    """The message when a window or vote closes without saying where play goes."""
+    return f"'{phase}' closed without saying where play goes (line {line}): end its 'otherwise'/'then' with 'go to'"
+
+
 def no_go_to(action: str, phase: str, line: int) -> str:
     """The message when an action of a turn ends without saying where play goes."""
     return f"action '{action}' of '{phase}' ended without 'go to' (line {line})"
@@ -854,9 +877,14 @@ def first_seat(found: list, line: int) -> int:
 
 def roll_die(ctx, sides: int, die: str) -> int:
     """``roll DIE``: a face from 1 to ``sides``, recorded as a roll event."""
-    value = rand_face(ctx.rng, sides)
+    value = face_of(ctx.rng, sides, die)
     ctx.events.append(("roll", None, {"die": die, "value": value}))
     return value
+
+
+def face_of(rng, sides: int, die: str) -> int:
+    """:func:`roll_die` with a generator: the face (no event; ``die`` names it)."""
+    return rand_face(rng, sides)
 
 
 def seat_pairs(ctx, var: str, seats: list, value: Callable) -> list:
@@ -1213,6 +1241,9 @@ __all__ = [
     'shuffled',
     'gathered',
     'loop_work',
+    'face_of',
+    'endless_phases',
+    'endless_deals',
 ]
 
 

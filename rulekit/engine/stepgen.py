@@ -33,8 +33,9 @@ from .. import ir
 from ..lang import model as m
 from .codegen import Generator, _tuple
 from ..ir import names as naming
-from .compile import KIND, SEAT
-from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CALLS, no_go_to, nobody_to_play
+from .compile import DECLINE, KIND, SEAT
+from .runtime import (ACTOR, CLAIMANT, CURRENT, MAX_CALLS, MAX_QUICK_DEALS, MAX_SETTLE, closed_nowhere, no_go_to,
+                      nobody_to_play)
 
 #: the fields of a context that a step holds in locals of the same names
 _FIELD = re.compile(r"\bctx\.(zones|counters|seats|out|claim|claimed|known|n|groups|votes|chosen_zone|chosen)\b")
@@ -43,7 +44,8 @@ _FIELD = re.compile(r"\bctx\.(zones|counters|seats|out|claim|claimed|known|n|gro
 _READERS = (("in_play(ctx)", "seats_in(n, out)"),
             ("clockwise(ctx, ", "clockwise_of(n, out, "),
             ("step_seat(ctx, ", "step_seat_of(n, out, "),
-            ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"))
+            ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"),
+            ("roll_die(ctx, ", "face_of(rng, "))
 
 #: what is left of a context once a text is in the frame of locals: not written by a step
 _CONTEXT = re.compile(r"\bctx\b|\bL\[")
@@ -81,6 +83,8 @@ class StepWriter(Generator):
         self.ends_match = False                   # a knock-out written may end the match
         self.held_call = None                     # how a step calls ``held``, once it is written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
+        self.arrivals = False                     # whether steps may go on to any phase (see arrive)
+        self.arrives = False                      # whether ``arrive`` is written (else no step is)
 
     # ------------------------------------------------------------ the frame of locals
     def frame(self, text: str) -> str:
@@ -130,7 +134,7 @@ class StepWriter(Generator):
                  f"    out = knocked_out(out, _seat{t})"]
         if remain is not None:
             self.ends_match = True
-            lines += [f"    if out.count(0) <= {remain}:", "        ended = True", "        break"]
+            lines += [f"    if out.count(0) <= {remain}:", "        stop = 1", "        break"]
         return lines
 
     def st_Reveal(self, node):
@@ -143,7 +147,7 @@ class StepWriter(Generator):
 
     def st_GoTo(self, node):
         target = self.cg.phases[node.phase]
-        if target.kind != "turn":
+        if target.kind != "turn" and not self.arrivals:
             raise Unsupported(f"go to a {target.kind}")
         lines = [] if node.start is None else [f"seats[{CURRENT}] = {self.seat(node.start)}"]
         return lines + [f"goto = {target.index}  # {node.phase!r}", "break"]
@@ -210,7 +214,7 @@ class StepWriter(Generator):
         stops = any(x.strip() == "break" for x in lines)
         return [f"_values{t} = {values}", f"work = loop_work(work, len(_values{t}), 'for each', {line})",
                 f"for l_{var}_{t} in _values{t}:", *("    " + x for x in lines),
-                *(["if goto is not None or ended:", "    break"] if stops else [])]
+                *(["if goto is not None or stop:", "    break"] if stops else [])]
 
     def st_ForEach(self, node):
         over = naming.resolve_loop(self.cg, node.seats.name, self.scope) if node.seats.kind == "var" else None
@@ -246,10 +250,12 @@ class StepWriter(Generator):
         return lines
 
     def st_EndDeal(self, node):
-        if self.cg.game.match.until is not None:
+        self.ends_match = True
+        if self.cg.game.match.until is None:
+            return ["stop = 1", "break"]        # a match of one deal: it ends with it
+        if not self.arrivals:
             raise Unsupported("the end of a deal of a match of several deals")
-        self.ends_match = True          # a match of one deal: it ends with it
-        return ["ended = True", "break"]
+        return ["stop = 2", "break"]
 
     def st_LetValue(self, node):
         value = self.ex(node.value)
@@ -268,7 +274,8 @@ class StepWriter(Generator):
         write it yet (see :class:`Unsupported`)."""
         phase = self.cg.phase_list[pi]
         decl = self.cg.game.phases[pi]
-        if phase.kind != "turn" or self.comp.ask_blocks:
+        if phase.kind != "turn" and not (self.arrivals and self.window(pi)) or self.comp.ask_blocks or \
+                not self.arrives:
             return None
         self.writes_counters = self.writes_zones = False
         try:
@@ -283,27 +290,23 @@ class StepWriter(Generator):
             finally:
                 self.checked = None
             finish = []
-            if phase.closes:
+            if phase.kind == "turn" and phase.closes:
                 self.env, self.hoisted = {}, None
-                finish += ["if goto is None and not ended:",
-                           *("    " + x for x in self.effects(decl.after, {}))]
-            if phase.rotates:
+                finish += ["if goto is None and not stop:", *("    " + x for x in self.effects(decl.after, {}))]
+            if phase.kind == "turn" and phase.rotates:
                 self.scope, self.env, self.hoisted = {}, {}, None
                 among = "None" if decl.rotation.among is None else self.frame(self.seat_set(decl.rotation.among))
-                finish += ["if goto is None and not ended:",
+                finish += ["if goto is None and not stop:",
                            f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})",
                            "    if following is None:",
                            f"        raise RulesRuntimeError({nobody_to_play(phase.name, phase.span.line)!r})",
                            f"    seats[{CURRENT}] = following",
                            f"    goto = {pi}"]
-            winners = self.winners()
         except Unsupported:
             return None
-        counters = "tuple(counters)" if self.writes_counters else "counters"
-        zones = "tuple(zones)" if self.writes_zones else "zones"
         out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
-               *_UNPACK,
+               *self.unpack(pi),
                "    params = action.params",
                "    given = len(params)",
                "    chosen = ()",
@@ -315,18 +318,152 @@ class StepWriter(Generator):
                *(["    counters = list(counters)"] if self.writes_counters else []),
                *(["    zones = list(zones)"] if self.writes_zones else []),
                "    goto = None",
-               "    ended = False",
+               "    stop = 0",
                "    work = 0",
                *("    " + x for x in lines + finish),
-               "    if ended:",
-               *("        " + x for x in winners),
-               f"        return new(State, (n, {zones}, {counters}, tuple(seats), -1, (), votes, claim, claimed, "
-               "known, deal, groups, tuple(found), out, ()))",
-               "    if goto is None:",
+               "    if goto is None and not stop:",
                f"        raise RulesRuntimeError({no_go_to(compiled.name, phase.name, compiled.span.line)!r})",
-               f"    return new(State, (n, {zones}, {counters}, tuple(seats), goto, (), votes, claim, claimed, "
-               "known, deal, groups, (), out, ()))"]
+               *("    " + x for x in self.going_on("deal", "made", "work"))]
         return "\n".join(out) + "\n"
+
+    def unpack(self, pi: int) -> list[str]:
+        """The first lines of a function over a state ``S`` of phase ``pi``: its fields in
+        locals, the deciding seat the actor (a turn's current seat, a window's first asked)."""
+        if self.cg.phase_list[pi].kind == "turn":
+            return list(_UNPACK)
+        return [*_UNPACK[:-1], f"    seats[{ACTOR}] = poll[0]"]
+
+    def going_on(self, deal: str, made: str, work: str) -> list[str]:
+        """The last lines of a step: the next state, on a turn (``goto``) at once, else where
+        :meth:`arrive` leads (``stop``: the match or the deal is over)."""
+        turns = [p.index for p in self.cg.phase_list if p.kind == "turn"]
+        zones = "tuple(zones)" if self.writes_zones else "zones"
+        counters = "tuple(counters)" if self.writes_counters else "counters"
+        state = (f"new(State, (n, {zones}, {counters}, tuple(seats), goto, (), votes, claim, claimed, known, {deal}, "
+                 "groups, (), out, ()))")
+        if len(turns) == len(self.cg.phase_list):
+            going = "if stop:"
+        else:
+            going = f"if stop or goto not in {_tuple([str(t) for t in turns])}:"
+        return [going,
+                f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, {deal}, groups, out, goto, "
+                f"stop, False, rng, {made}, {work})",
+                f"return {state}"]
+
+    def window(self, pi: int) -> bool:
+        """Whether the steps write phase ``pi``, a window: a 'first' one, never forced, that
+        asks every seat of its poll (an action open to each)."""
+        p = self.cg.phase_list[pi]
+        return p.kind == "first" and not p.forced and any(not a.steps for a in p.actions)
+
+    def arrive(self) -> str:
+        """The source of ``arrive(…)``: where play goes from the end of a step, over its
+        locals: on to phase ``goto`` (a window asks its poll, the first seat that is still
+        in decides; an empty poll closes it at once, as ``closing`` True does: its
+        'otherwise' block says where play goes), to the next deal (``stop`` 2: the match
+        ends if its 'until' holds, else 'between deals' and the setup run) or to the end of
+        the match (``stop`` 1: its winners), until a seat must decide. Windows and later
+        deals only where :attr:`arrivals` (see :meth:`steps`)."""
+        g, cg = self.cg.game, self.cg
+        lines = []
+        if self.arrivals and g.match.until is not None:
+            self.scope, self.env, self.hoisted = {}, {}, None
+            until = self.ex(g.match.until)
+            self.env, self.hoisted = {}, None
+            between = self.effects(g.match.between, {})
+            if any(x.strip().startswith(("stop =", "goto =")) for x in between):
+                raise Unsupported("'between deals' that ends the deal or goes to a phase")
+            self.env, self.hoisted = {}, None
+            setup = self.effects(g.setup, {})
+            lines += ["    if stop == 2:",
+                      f"        if {until}:",
+                      "            stop = 1",
+                      "        else:",
+                      "            deals += 1",
+                      f"            if deals > {MAX_QUICK_DEALS}:",
+                      "                raise RulesRuntimeError(endless_deals())",
+                      "            zones = list(zones)",
+                      "            counters = list(counters)",
+                      "            goto = None",
+                      "            stop = 0",
+                      *("            " + x for x in between),
+                      "            deal += 1",
+                      "            known = ()",
+                      "            goto = None",
+                      "            stop = 0",
+                      "            claim = claimed = None",
+                      *("            " + x for x in setup),
+                      "            if not stop:",
+                      "                zones = tuple(zones)",
+                      "                counters = tuple(counters)",
+                      "                if goto is None:",
+                      f"                    return new(State, (n, zones, counters, tuple(seats), {-2}, (), votes, claim, "
+                      "claimed, known, deal, groups, (), out, ()))",
+                      "            continue"]
+        lines += ["    if stop:", *("        " + x for x in self.winners()),
+                  "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), -1, (), votes, claim, "
+                  "claimed, known, deal, groups, tuple(found), out, ()))",
+                  "    moves += 1",
+                  f"    if moves > {MAX_SETTLE}:",
+                  "        raise RulesRuntimeError(endless_phases())"]
+        for p, decl in zip(cg.phase_list, g.phases):
+            if p.kind == "turn":
+                lines += [f"    if goto == {p.index}:  # {p.name!r}",
+                          "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, (), votes, "
+                          "claim, claimed, known, deal, groups, (), out, ()))"]
+            elif self.arrivals:
+                self.scope, self.env, self.hoisted = {}, {}, None
+                poll = self.frame(self.seat_set(decl.seats))
+                self.env, self.hoisted = {}, None
+                close = self.effects(decl.after, {}) if p.closes else []
+                lines += [f"    if goto == {p.index}:  # {p.name!r}",
+                          "        if not closing:",
+                          f"            poll = {poll}",
+                          "            votes = (None,) * n",
+                          "            while poll and out[poll[0]]:",
+                          "                poll = poll[1:]",
+                          "            if poll:",
+                          "                return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, "
+                          "tuple(poll), votes, claim, claimed, known, deal, groups, (), out, ()))",
+                          "        closing = False",
+                          "        zones = list(zones)",
+                          "        counters = list(counters)",
+                          "        goto = None",
+                          *("        " + x for x in close),
+                          "        if goto is None and not stop:",
+                          f"            raise RulesRuntimeError({closed_nowhere(p.name, p.span.line)!r})",
+                          "        continue"]
+        return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, goto, "
+                          "stop, closing, rng, made, work):",
+                          "    # where play goes from the end of a step, until a seat must decide (see StepWriter.arrive)",
+                          "    chosen = ()",
+                          "    chosen_zone = -1",
+                          "    moves = deals = 0",
+                          "    while True:",
+                          *("    " + x for x in lines),
+                          "        raise RulesRuntimeError('no phase %r to go to' % (goto,))"]) + "\n"
+
+    def decline(self, pi: int) -> str:
+        """The source of ``step_P_decline``: the first seat asked by window ``pi`` declines;
+        the next seat still in is asked, or the window closes (see :meth:`arrive`)."""
+        phase = self.cg.phase_list[pi]
+        return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None):",
+                          f"    # phase {phase.name!r}: the seat asked declines",
+                          *_UNPACK[:3],
+                          "    if action.cards or action.params:",
+                          "        raise IllegalAction('decline takes no choice')",
+                          "    poll = poll[1:]",
+                          "    if poll and not out[poll[0]]:",
+                          "        return new(State, S[:5] + (poll,) + S[6:])",
+                          "    seats = list(seats)",
+                          f"    seats[{ACTOR}] = S.poll[0]",
+                          "    while poll and out[poll[0]]:",
+                          "        poll = poll[1:]",
+                          "    if poll:",
+                          f"        return new(State, (n, zones, counters, tuple(seats), {pi}, poll, votes, claim, claimed, "
+                          "known, deal, groups, (), out, ()))",
+                          f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, "
+                          "0, True, rng, made, 0)"]) + "\n"
 
     def winners(self) -> list[str]:
         """The lines that find the winners, ``found``, when the match ends (the seats still
@@ -352,6 +489,8 @@ class StepWriter(Generator):
         when the writer does not write it yet (a setup that ends the deal, a first phase
         other than a turn…)."""
         g, cg = self.cg.game, self.cg
+        if not self.arrives:
+            return None
         lines = []
         self.scope, self.env, self.hoisted = {}, {}, None
         self.ends_match = False
@@ -371,7 +510,8 @@ class StepWriter(Generator):
         except Unsupported:
             return None
         if self.ends_match:
-            return None                 # a knock-out in the setup: the general path
+            return None                 # a setup that ends the match or the deal: the general path
+        self.writes_zones = self.writes_counters = True
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng):",
                           "    # the first state of a match, over locals",
                           f"    n = {self.n}",
@@ -383,18 +523,20 @@ class StepWriter(Generator):
                           "    chosen = ()",
                           "    chosen_zone = -1",
                           "    goto = None",
-                          "    ended = False",
+                          "    stop = 0",
                           "    work = 0",
                           *("    " + x for x in lines),
-                          "    return new(State, (n, tuple(zones), tuple(counters), tuple(seats), "
-                          "-2 if goto is None else goto, (), votes, claim, claimed, known, 1, groups, (), out, ()))"]) + "\n"
+                          "    if goto is None:",
+                          "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), -2, (), votes, "
+                          "claim, claimed, known, 1, groups, (), out, ()))",
+                          *("    " + x for x in self.going_on("1", "None", "work"))]) + "\n"
 
     def legal(self, pi: int) -> str | None:
         """The source of ``legal_P(S)``: the legal actions of the deciding seat in a state
         of phase ``pi`` (a turn), in the order of ``Engine.legal_actions``; None when the
         writer does not write a listing of one of its actions yet."""
         phase = self.cg.phase_list[pi]
-        if phase.kind != "turn":
+        if phase.kind != "turn" and not (self.arrivals and self.window(pi)):
             return None
         blocks = []
         try:
@@ -409,7 +551,9 @@ class StepWriter(Generator):
             return None
         return "\n".join([f"def legal_{pi}(S):",
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
-                          *_UNPACK, "    found = []", *blocks, "    return found"]) + "\n"
+                          *self.unpack(pi), "    found = []", *blocks,
+                          *([] if phase.kind == "turn" else [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"]),
+                          "    return found"]) + "\n"
 
     def held(self) -> str | None:
         """The source of ``held(…)``, whether the standing claim is true, over a step's
@@ -441,6 +585,18 @@ class StepWriter(Generator):
         if held is not None:
             functions += [held, "\n".join(["def holds_of(S):", "    # whether the standing claim of the state S is true",
                                            *_UNPACK[:3], f"    return {self.held_call}"]) + "\n"]
+        self.arrivals = all(p.kind == "turn" or self.window(p.index) for p in self.cg.phase_list)
+        try:
+            arrive = self.arrive()
+        except Unsupported:
+            self.arrivals = False       # steps go on to turns only, in a match of one deal
+            try:
+                arrive = self.arrive()
+            except Unsupported:         # not even the winners: no step
+                arrive = None
+        if arrive is not None:
+            functions.append(arrive)
+        self.arrives = arrive is not None
         start = self.start()
         if start is not None:
             functions.append(start)
@@ -457,6 +613,9 @@ class StepWriter(Generator):
                 if source is not None:
                     functions.append(source)
                     row[a.name] = f"step_{pi}_{ca.index}"
+            if cp.kind != "turn" and self.arrivals and self.window(pi) and not self.comp.ask_blocks:
+                functions.append(self.decline(pi))
+                row[DECLINE] = f"step_{pi}_decline"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
         table = "\n# per phase: {action name: its straight-line step} (None: every action takes the general path)\n"
         legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
