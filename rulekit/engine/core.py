@@ -67,6 +67,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         self.die_names = tuple(d.name for d in game.dice if any(k.die == d.name for k in game.kinds))
         self._programs: dict = {}
         self._starts: dict = {}
+        self._steppers: dict = {}           # players -> the step of stepper(players), or None
         #: [texts][phase index] -> the phase's constant options or None (_UNKNOWN until asked)
         self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
         #: per phase: an action of it is open to every seat (it requires and chooses nothing)
@@ -506,10 +507,13 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises (``step``):
             IllegalAction: ``action`` is not legal in ``state`` (nothing changed).
         """
+        if players in self._steppers:
+            return self._steppers[players]
         prog = self._programs.get(players) or self.program(players)
         if prog.start is None or any(steps is None or any(a.name not in steps for a in phase.actions)
                                      or phase.kind != "turn" and DECLINE not in steps
                                      for steps, phase in zip(prog.steps, self.cg.phase_list)):
+            self._steppers[players] = None
             return None
         tables, apply = prog.steps, self.apply
 
@@ -518,6 +522,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             if taken is None:                   # no action of the phase: the general path says why
                 return apply(state, action, rng, False, False)[0]
             return taken(state, action, rng, made)
+        self._steppers[players] = step
         return step
 
     def effects(self, state: State, action: Action, rng: random.Random) -> State:
