@@ -282,8 +282,8 @@ class _Watch:
     working copy of a match played in place. Made once for the matches of ``n`` seats of
     ``engine``'s game that one process plays in turn; :meth:`start` readies it for the next."""
 
-    __slots__ = ("engine", "n", "turn_phases", "challengers", "named", "holds_in_place", "phase", "claim", "read",
-                 "lie", "caught", "turns", "claims", "false_claims", "unjudged_claims", "challenges",
+    __slots__ = ("engine", "n", "turn_phases", "challengers", "named", "holds_in_place", "holds_of", "phase", "claim",
+                 "read", "lie", "caught", "turns", "claims", "false_claims", "unjudged_claims", "challenges",
                  "successful_challenges", "lies_caught")
 
     def __init__(self, engine, n: int):
@@ -293,6 +293,8 @@ class _Watch:
         # whether the standing claim of a working copy is true (``Engine.claim_holds_in_place``
         # without its checks: read only where a claim stands)
         self.holds_in_place = engine.program(n).holds
+        # whether the standing claim of a state is true (a match played by steps)
+        self.holds_of = engine.program(n).holds_of or engine.claim_holds_in
         self.start()
 
     def start(self) -> None:
@@ -350,7 +352,7 @@ class _Watch:
         if state is None:
             self._made(made[read:], claim, live, self.holds_in_place)
         else:
-            self._made(made[read:], claim, state, self.engine.claim_holds_in)
+            self._made(made[read:], claim, state, self.holds_of)
 
     def _tally(self, phase, seat, name, claimants, now, holds) -> None:
         """One step: the seat and name of the decision's own action in ``phase`` (an index;
