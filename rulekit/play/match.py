@@ -560,8 +560,7 @@ class _Match:
         live = self.live = engine.working_copy(state)
         now = partial(engine.snapshot, live)
         attempt = partial(engine.apply_in_place, live, rng=self.rng)
-        live_decide, answer, on_step, max_steps = engine.decide_in_place, self.answer, self.on_step, self.max_steps
-        triers, public, drawn = self.triers, self.public, self.draw_in_place
+        live_decide, take, on_step, max_steps = engine.decide_in_place, self.take, self.on_step, self.max_steps
         texts_of = self.reads_texts if self.same_texts is None else [self.same_texts] * self.n
         if on_step:
             on_step(live, None, None, None)
@@ -569,13 +568,7 @@ class _Match:
             if self.steps >= max_steps:
                 raise self.too_long(now())
             seat, phase, options = live_decide(live, texts_of)
-            if not options:
-                raise self.stuck(seat, phase)
-            trier = triers[seat]
-            if trier is not None and (public[phase.index] or all(map(_EXACT, options))):
-                action = drawn(seat, phase, options, trier, now, attempt)
-            else:
-                action = answer(seat, phase, options, now, attempt)[0]
+            action = take(seat, phase, options, now, attempt)
             if on_step:
                 on_step(live, seat, phase, action)
             self.steps += 1
@@ -587,8 +580,7 @@ class _Match:
         (``step``: see ``Engine.stepper``): state after state, each made by one call and
         no event recorded; ``on_step`` reads a :class:`Progress`. The state at the end."""
         engine, rng, on_step, max_steps = self.engine, self.rng, self.on_step, self.max_steps
-        decide, decider, answer = engine.decide, engine.decider, self.answer
-        triers, public, drawn = self.triers, self.public, self.draw_in_place
+        decide, decider, take = engine.decide, engine.decider, self.take
         same_texts, reads_texts = self.same_texts, self.reads_texts
         progress = made = None
         if on_step:
@@ -608,13 +600,7 @@ class _Match:
                 raise self.too_long(state)
             seat, phase, options = decide(
                 state, same_texts if same_texts is not None else reads_texts[decider(state)])
-            if not options:
-                raise self.stuck(seat, phase)
-            trier = triers[seat]
-            if trier is not None and (public[phase.index] or all(map(_EXACT, options))):
-                action = drawn(seat, phase, options, trier, now, attempt)
-            else:
-                action = answer(seat, phase, options, now, attempt)[0]
+            action = take(seat, phase, options, now, attempt)
             state = self.state
             if on_step:
                 progress.state = state
@@ -622,6 +608,21 @@ class _Match:
                 on_step(progress, seat, phase, action)
             self.steps += 1
         return state
+
+    def take(self, seat: int, phase, options: tuple, now: Callable[[], State], attempt: Callable) -> Action:
+        """The action the player at ``seat`` takes among ``options``, taken by ``attempt`` in a
+        match played without events: drawn by its ``choose_by_trying`` where that judges
+        as its ``choose`` would (see :meth:`draw_in_place`), else asked (:meth:`answer`).
+
+        Raises:
+            RulesRuntimeError: there is no option (the rules left the seat stuck).
+        """
+        if not options:
+            raise self.stuck(seat, phase)
+        trier = self.triers[seat]
+        if trier is not None and (self.public[phase.index] or all(map(_EXACT, options))):
+            return self.draw_in_place(seat, phase, options, trier, now, attempt)
+        return self.answer(seat, phase, options, now, attempt)[0]
 
     def play_with_states(self, state: State, texts: bool) -> State:
         """Play state after state, recording the events (``texts``: with their texts) for
