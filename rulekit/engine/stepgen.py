@@ -365,41 +365,7 @@ class StepWriter(Generator):
         the match (``stop`` 1: its winners), until a seat must decide. Windows and later
         deals only where :attr:`arrivals` (see :meth:`steps`)."""
         g, cg = self.cg.game, self.cg
-        lines = []
-        if self.arrivals and g.match.until is not None:
-            self.scope, self.env, self.hoisted = {}, {}, None
-            until = self.ex(g.match.until)
-            self.env, self.hoisted = {}, None
-            between = self.effects(g.match.between, {})
-            if any(x.strip().startswith(("stop =", "goto =")) for x in between):
-                raise Unsupported("'between deals' that ends the deal or goes to a phase")
-            self.env, self.hoisted = {}, None
-            setup = self.effects(g.setup, {})
-            lines += ["    if stop == 2:",
-                      f"        if {until}:",
-                      "            stop = 1",
-                      "        else:",
-                      "            deals += 1",
-                      f"            if deals > {MAX_QUICK_DEALS}:",
-                      "                raise RulesRuntimeError(endless_deals())",
-                      "            zones = list(zones)",
-                      "            counters = list(counters)",
-                      "            goto = None",
-                      "            stop = 0",
-                      *("            " + x for x in between),
-                      "            deal += 1",
-                      "            known = ()",
-                      "            goto = None",
-                      "            stop = 0",
-                      "            claim = claimed = None",
-                      *("            " + x for x in setup),
-                      "            if not stop:",
-                      "                zones = tuple(zones)",
-                      "                counters = tuple(counters)",
-                      "                if goto is None:",
-                      f"                    return new(State, (n, zones, counters, tuple(seats), {-2}, (), votes, claim, "
-                      "claimed, known, deal, groups, (), out, ()))",
-                      "            continue"]
+        lines = self._next_deal() if self.arrivals and g.match.until is not None else []
         lines += ["    if stop:", *("        " + x for x in self.winners()),
                   "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), -1, (), votes, claim, "
                   "claimed, known, deal, groups, tuple(found), out, ()))",
@@ -412,27 +378,7 @@ class StepWriter(Generator):
                           "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, (), votes, "
                           "claim, claimed, known, deal, groups, (), out, ()))"]
             elif self.arrivals:
-                self.scope, self.env, self.hoisted = {}, {}, None
-                poll = self.frame(self.seat_set(decl.seats))
-                self.env, self.hoisted = {}, None
-                close = self.effects(decl.after, {}) if p.closes else []
-                lines += [f"    if goto == {p.index}:  # {p.name!r}",
-                          "        if not closing:",
-                          f"            poll = {poll}",
-                          "            votes = (None,) * n",
-                          "            while poll and out[poll[0]]:",
-                          "                poll = poll[1:]",
-                          "            if poll:",
-                          "                return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, "
-                          "tuple(poll), votes, claim, claimed, known, deal, groups, (), out, ()))",
-                          "        closing = False",
-                          "        zones = list(zones)",
-                          "        counters = list(counters)",
-                          "        goto = None",
-                          *("        " + x for x in close),
-                          "        if goto is None and not stop:",
-                          f"            raise RulesRuntimeError({closed_nowhere(p.name, p.span.line)!r})",
-                          "        continue"]
+                lines += self._window(p, decl)
         return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, goto, "
                           "stop, closing, rng, made, work):",
                           "    # where play goes from the end of a step, until a seat must decide (see StepWriter.arrive)",
@@ -442,6 +388,69 @@ class StepWriter(Generator):
                           "    while True:",
                           *("    " + x for x in lines),
                           "        raise RulesRuntimeError('no phase %r to go to' % (goto,))"]) + "\n"
+
+    def _next_deal(self) -> list[str]:
+        """:meth:`arrive`'s lines for the end of a deal (``stop`` 2) in a match of several:
+        its end if the match's 'until' holds, else 'between deals' and the next setup."""
+        g = self.cg.game
+        self.scope, self.env, self.hoisted = {}, {}, None
+        until = self.ex(g.match.until)
+        self.env, self.hoisted = {}, None
+        between = self.effects(g.match.between, {})
+        if any(x.strip().startswith(("stop =", "goto =")) for x in between):
+            raise Unsupported("'between deals' that ends the deal or goes to a phase")
+        self.env, self.hoisted = {}, None
+        setup = self.effects(g.setup, {})
+        return ["    if stop == 2:",
+                f"        if {until}:",
+                "            stop = 1",
+                "        else:",
+                "            deals += 1",
+                f"            if deals > {MAX_QUICK_DEALS}:",
+                "                raise RulesRuntimeError(endless_deals())",
+                "            zones = list(zones)",
+                "            counters = list(counters)",
+                "            goto = None",
+                "            stop = 0",
+                *("            " + x for x in between),
+                "            deal += 1",
+                "            known = ()",
+                "            goto = None",
+                "            stop = 0",
+                "            claim = claimed = None",
+                *("            " + x for x in setup),
+                "            if not stop:",
+                "                zones = tuple(zones)",
+                "                counters = tuple(counters)",
+                "                if goto is None:",
+                "                    return new(State, (n, zones, counters, tuple(seats), -2, (), votes, claim, "
+                "claimed, known, deal, groups, (), out, ()))",
+                "            continue"]
+
+    def _window(self, p, decl) -> list[str]:
+        """:meth:`arrive`'s lines for going on to window ``p`` (``decl``: its declaration):
+        its poll asked, or, empty or ``closing``, its closing block run."""
+        self.scope, self.env, self.hoisted = {}, {}, None
+        poll = self.frame(self.seat_set(decl.seats))
+        self.env, self.hoisted = {}, None
+        close = self.effects(decl.after, {}) if p.closes else []
+        return [f"    if goto == {p.index}:  # {p.name!r}",
+                "        if not closing:",
+                f"            poll = {poll}",
+                "            votes = (None,) * n",
+                "            while poll and out[poll[0]]:",
+                "                poll = poll[1:]",
+                "            if poll:",
+                "                return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, "
+                "tuple(poll), votes, claim, claimed, known, deal, groups, (), out, ()))",
+                "        closing = False",
+                "        zones = list(zones)",
+                "        counters = list(counters)",
+                "        goto = None",
+                *("        " + x for x in close),
+                "        if goto is None and not stop:",
+                f"            raise RulesRuntimeError({closed_nowhere(p.name, p.span.line)!r})",
+                "        continue"]
 
     def decline(self, pi: int) -> str:
         """The source of ``step_P_decline``: the first seat asked by window ``pi`` declines;
