@@ -116,6 +116,52 @@ def test_a_game_with_an_ask_keeps_the_general_path():
     assert all(row is None for row in combo.engine.program(combo.players).steps)
 
 
+def _doubling_procedures(depth: int) -> str:
+    """A game whose one action calls a procedure that calls the next one twice, ``depth``
+    deep: written into a step, it would be 2**depth copies of the last one."""
+    procedures = "\n".join(f"procedure p{i} {{\n  do p{i + 1}\n  do p{i + 1}\n}}" for i in range(depth))
+    return f"""
+game "doubling"
+players 2
+deck {{ card coin: count 4 }}
+zone hand: per player, seen by owner, holds the deck
+counter score per player = 0
+
+setup {{
+  go to play from P1
+}}
+
+turn play clockwise {{
+  action score "scores" {{ do p0 }}
+}}
+
+{procedures}
+procedure p{depth} {{ add 1 to score }}
+
+match {{
+  winners: highest score
+}}
+"""
+
+
+def test_procedures_written_into_a_step_stay_few(tmp_path):
+    """A step writes its procedures into itself, but not without bound: procedures that
+    call the next one twice, 16 deep, leave the action on the general path (the module is
+    written at once, and small), and it plays as the rules say; 5 deep (32 copies) is a step."""
+    from rulekit import load
+
+    for depth, stepped in ((16, False), (5, True)):
+        path = tmp_path / f"doubling{depth}.rules"
+        path.write_text(_doubling_procedures(depth), encoding="utf-8")
+        engine = Engine(load(str(path)))
+        program = engine.program(2)
+        assert (program.steps[0] is not None) is stepped
+        assert len(program.source) < 200_000
+        state, _ = engine.new_match(2, random.Random(0), events=False)
+        state, _ = engine.apply(state, engine.legal_actions(state)[0], random.Random(0), events=False)
+        assert state.counters[engine.cg.counter_base(2)[0]] == 2 ** depth
+
+
 SCORING = """
 game "scoring"
 players 3

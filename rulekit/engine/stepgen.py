@@ -53,6 +53,9 @@ _CONTEXT = re.compile(r"\bctx\b|\bL\[")
 #: the locals a claim's truth may read (``held``'s parameters, besides the claim)
 _HELD_FIELDS = ("n", "zones", "counters", "seats", "out", "claimed", "known", "groups", "votes")
 
+#: how many procedures the writer writes into one function (beyond: the general path)
+MAX_INLINED = 64
+
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
                          "ClearClaim", "RollDice", "Move", "Draw", "Gather", "Shuffle", "Deal", "ForEach",
@@ -83,6 +86,7 @@ class StepWriter(Generator):
         self.ends_match = False                   # a knock-out written may end the match
         self.held_call = None                     # how a step calls ``held``, once it is written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
+        self.inlines = 0                          # procedures written into the function being written
         self.arrivals = False                     # whether steps may go on to any phase (see arrive)
         self.arrives = False                      # whether ``arrive`` is written (else no step is)
 
@@ -235,6 +239,9 @@ class StepWriter(Generator):
             return None
         if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS:
             raise Unsupported(f"procedure {node.procedure!r} calls itself")
+        self.inlines += 1
+        if self.inlines > MAX_INLINED:      # procedures that call others twice would double each time
+            raise Unsupported("too many procedures written into one function")
         t = self.temp()
         values = [self.ex(a) for a in node.args]
         env = {p.name: f"l_{p.name}_{t}" for p in decl.params}
@@ -278,6 +285,7 @@ class StepWriter(Generator):
                 not self.arrives:
             return None
         self.writes_counters = self.writes_zones = False
+        self.inlines = 0
         try:
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
@@ -365,6 +373,7 @@ class StepWriter(Generator):
         the match (``stop`` 1: its winners), until a seat must decide. Windows and later
         deals only where :attr:`arrivals` (see :meth:`steps`)."""
         g, cg = self.cg.game, self.cg
+        self.inlines = 0
         lines = self._next_deal() if self.arrivals and g.match.until is not None else []
         lines += ["    if stop:", *("        " + x for x in self.winners()),
                   "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), -1, (), votes, claim, "
@@ -503,6 +512,7 @@ class StepWriter(Generator):
         lines = []
         self.scope, self.env, self.hoisted = {}, {}, None
         self.ends_match = False
+        self.inlines = 0
         try:
             for i, decl in enumerate(g.seats):
                 if decl.random:
