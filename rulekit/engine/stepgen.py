@@ -34,6 +34,7 @@ from ..lang import model as m
 from .codegen import Generator, _tuple
 from ..ir import names as naming
 from .compile import DECLINE, KIND, SEAT
+from .state import State
 from .runtime import (ACTOR, CLAIMANT, CURRENT, MAX_CALLS, MAX_QUICK_DEALS, MAX_SETTLE, closed_nowhere, no_go_to,
                       nobody_to_play)
 
@@ -602,8 +603,13 @@ class StepWriter(Generator):
         functions, rows, listings = [], [], []
         held = self.held()
         if held is not None:
+            # the fields held reads, straight from the state (a simulation judges every claim)
+            fields = {f: f"S[{State._fields.index(f)}]" for f in ("claim",) + _HELD_FIELDS}
+            fields["out"] = f"(S[{State._fields.index('out')}] or (0,) * S[0])"
+            call = re.sub(r"\b(\w+)(?=[,)])", lambda f: fields.get(f.group(1), f.group(1)),
+                          self.held_call[len("held("):])
             functions += [held, "\n".join(["def holds_of(S):", "    # whether the standing claim of the state S is true",
-                                           *_UNPACK[:3], f"    return {self.held_call}"]) + "\n"]
+                                           f"    return held({call}"]) + "\n"]
         self.arrivals = all(p.kind == "turn" or self.window(p.index) for p in self.cg.phase_list)
         try:
             arrive = self.arrive()
