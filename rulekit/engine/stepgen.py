@@ -1,28 +1,29 @@
-"""Straight-line steps: for an action of a turn, one generated function that takes a
-:class:`~.state.State` and returns the next one, with the state's fields in Python locals
-(docs/design.md, "Decision: the next step engine is straight-line code over locals").
+"""Straight-line steps: for an action of a turn or of a window, one generated function that
+takes a :class:`~.state.State` and returns the next one, with the state's fields in Python
+locals (docs/design.md, "Decision: the next step engine is straight-line code over locals").
 
 ``step_P_A(S, action, rng, made=None)`` judges the action (the same lines as
 ``check_P_A``, each refusal an :class:`~rulekit.errors.IllegalAction`), does its effects
 over the locals, ends the turn as the phase says (its ``then``, the turn passing
-``clockwise``), settles on the next turn or ends the match, and packs the new state; the
-claimants of the claims it makes are appended to ``made`` (a list, or None), as the
-context's ``made`` lists them (for a match played over states, which ``simulate`` reads;
-not used yet). It records no events: the engine calls it for ``Engine.apply(...,
-events=False)``; ``apply_in_place`` keeps the general path (a working copy turned into a
-state and back through a step was measured no faster overall: docs/design.md).
-``legal_P(S)`` lists the legal actions of a turn phase and ``start(…)`` makes the first
-state of a match, the same way.
+``clockwise``), and packs the new state; where play goes on to something other than a turn
+(a window, the next deal, the end of the match), ``arrive(…)`` follows it until a seat must
+decide. A window's decline is ``step_P_decline``. The claimants of the claims a step makes
+are appended to ``made`` (a list, or None), as the context's ``made`` lists them (a
+simulation's statistics read them). A step records no events: the engine calls it for
+``Engine.apply(..., events=False)`` and, where every action has one, ``play_match`` plays
+by them (``Engine.stepper``). ``legal_P(S)`` lists the legal actions of a phase,
+``start(…)`` makes the first state of a match and ``holds_of(S)`` says whether the
+standing claim is true, the same way.
 
 The writer is the module's :class:`~.codegen.Generator` itself, in a frame of locals: an
 expression is written by the generator's own method and its reads of the context's fields
 (``ctx.zones``, ``ctx.claim``…) are then read from the locals of the same names, and the
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
 :func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
-than those of ``_STATEMENTS``, a phase other than a turn, an ``ask`` anywhere in the game)
-leaves the action without a step (:class:`Unsupported`), and the engine takes its general
-path for it. Both paths are held to the same states by ``tests/test_steps.py`` on every
-shipped game.
+than those of ``_STATEMENTS``, a vote or a window other than a ``first`` one open to every
+seat, an ``ask`` anywhere in the game) leaves the action without a step
+(:class:`Unsupported`), and the engine takes its general path for it. Both paths are held
+to the same states by ``tests/test_steps.py`` on every shipped game.
 """
 
 from __future__ import annotations
