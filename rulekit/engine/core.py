@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Callable, Iterator
 
 from .. import ir
@@ -68,6 +69,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         self._programs: dict = {}
         self._starts: dict = {}
         self._steppers: dict = {}           # players -> the step of stepper(players), or None
+        self._starters: dict = {}           # players -> the first state's function of a generator
         #: [texts][phase index] -> the phase's constant options or None (_UNKNOWN until asked)
         self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
         #: per phase: an action of it is open to every seat (it requires and chooses nothing)
@@ -102,13 +104,18 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             OptionError: the game is not for that many players.
         """
+        if not events:
+            starter = self._starters.get(players)
+            if starter is not None:         # made over locals (see rulekit.engine.stepgen)
+                return starter(rng), ()
         low, high = self.game.players
         if not low <= players <= high:
             raise OptionError(f"--players must be between {low} and {high} for {self.game.title}, not {players}")
         if not events:
             start = (self._programs.get(players) or self.program(players)).start
-            if start is not None:           # made over locals (see rulekit.engine.stepgen)
+            if start is not None:
                 zones, counters, seats, _, votes, groups, out = self._starts.get(players) or self._start(players)
+                self._starters[players] = partial(start, zones, counters, seats, votes, groups, out)
                 return start(zones, counters, seats, votes, groups, out, rng), ()
         ctx = Ctx()
         ctx.n = players
