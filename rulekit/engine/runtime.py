@@ -575,12 +575,8 @@ def roll_dice_over(zones: list, rng, picked, faces: tuple) -> list:
             if face is None:
                 continue
             low, sides = face
-            if native:                  # _below written out: every match with dice rolls them
-                width = sides.bit_length()
-                r = bits(width)
-                while r >= sides:
-                    r = bits(width)
-                rolled.append(low + r)
+            if native:
+                rolled.append(low + _below(bits, sides))
             else:
                 rolled.append(low + rng.randint(1, sides) - 1)
         if not rolled:
@@ -628,10 +624,8 @@ def next_seat(ctx, among: list | None) -> int | None:
 def next_seat_of(n: int, out: tuple, current: int, among: list | None) -> int | None:
     """:func:`next_seat` of ``n`` seats whose knock-outs are ``out``, ``current`` the seat
     whose turn it was."""
-    if among is None:                   # step_seat_of written out: every clockwise turn asks
-        s = (current + 1) % n
-        while out[s] and s != current:
-            s = (s + 1) % n
+    if among is None:
+        s = step_seat_of(n, out, current, 1)
         return None if out[s] else s
     members = set(among)
     for s in clockwise_of(n, out, current, 1) + [current]:

@@ -73,6 +73,14 @@ _UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, k
            f"    seats[{ACTOR}] = seats[{CURRENT}]")
 
 
+def _packed(phase: str, poll: str = "()", zones: str = "tuple(zones)", counters: str = "tuple(counters)",
+            deal: str = "deal", winners: str = "()") -> str:
+    """The text of the new :class:`~.state.State` a step returns, from its locals (each
+    argument: the text of that field)."""
+    return (f"new(State, (n, {zones}, {counters}, tuple(seats), {phase}, {poll}, votes, claim, claimed, known, "
+            f"{deal}, groups, {winners}, out, ()))")
+
+
 class Unsupported(Exception):
     """A construct the step writer does not write yet: the action keeps the general path."""
 
@@ -85,7 +93,7 @@ class StepWriter(Generator):
         self.__dict__.update(gen.__dict__)        # the same tables, globals and compiler
         self.writes_counters = False
         self.writes_zones = False
-        self.ends_match = False                   # a knock-out written may end the match
+        self.ends_match = False                   # a knock-out or an 'end deal' written may end the match
         self.held_call = None                     # how a step calls ``held``, once it is written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
         self.inlines = 0                          # procedures written into the function being written
@@ -349,8 +357,7 @@ class StepWriter(Generator):
         turns = [p.index for p in self.cg.phase_list if p.kind == "turn"]
         zones = "tuple(zones)" if self.writes_zones else "zones"
         counters = "tuple(counters)" if self.writes_counters else "counters"
-        state = (f"new(State, (n, {zones}, {counters}, tuple(seats), goto, (), votes, claim, claimed, known, {deal}, "
-                 "groups, (), out, ()))")
+        state = _packed("goto", zones=zones, counters=counters, deal=deal)
         if len(turns) == len(self.cg.phase_list):
             going = "if stop:"
         else:
@@ -378,17 +385,15 @@ class StepWriter(Generator):
         self.inlines = 0
         lines = self._next_deal() if self.arrivals and g.match.until is not None else []
         lines += ["    if stop:", *("        " + x for x in self.winners()),
-                  "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), -1, (), votes, claim, "
-                  "claimed, known, deal, groups, tuple(found), out, ()))",
+                  f"        return {_packed('-1', winners='tuple(found)')}",
                   "    moves += 1",
                   f"    if moves > {MAX_SETTLE}:",
                   "        raise RulesRuntimeError(endless_phases())"]
+        turns = [p.index for p in cg.phase_list if p.kind == "turn"]
+        if turns:
+            lines += [f"    if goto in {_tuple([str(t) for t in turns])}:", f"        return {_packed('goto')}"]
         for p, decl in zip(cg.phase_list, g.phases):
-            if p.kind == "turn":
-                lines += [f"    if goto == {p.index}:  # {p.name!r}",
-                          "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, (), votes, "
-                          "claim, claimed, known, deal, groups, (), out, ()))"]
-            elif self.arrivals:
+            if p.kind != "turn" and self.arrivals:
                 lines += self._window(p, decl)
         return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, goto, "
                           "stop, closing, rng, made, work):",
@@ -434,8 +439,7 @@ class StepWriter(Generator):
                 "                zones = tuple(zones)",
                 "                counters = tuple(counters)",
                 "                if goto is None:",
-                "                    return new(State, (n, zones, counters, tuple(seats), -2, (), votes, claim, "
-                "claimed, known, deal, groups, (), out, ()))",
+                f"                    return {_packed('-2', zones='zones', counters='counters')}",
                 "            continue"]
 
     def _window(self, p, decl) -> list[str]:
@@ -452,8 +456,7 @@ class StepWriter(Generator):
                 "            while poll and out[poll[0]]:",
                 "                poll = poll[1:]",
                 "            if poll:",
-                "                return new(State, (n, tuple(zones), tuple(counters), tuple(seats), goto, "
-                "tuple(poll), votes, claim, claimed, known, deal, groups, (), out, ()))",
+                f"                return {_packed('goto', poll='tuple(poll)')}",
                 "        closing = False",
                 "        zones = list(zones)",
                 "        counters = list(counters)",
@@ -480,8 +483,7 @@ class StepWriter(Generator):
                           "    while poll and out[poll[0]]:",
                           "        poll = poll[1:]",
                           "    if poll:",
-                          f"        return new(State, (n, zones, counters, tuple(seats), {pi}, poll, votes, claim, claimed, "
-                          "known, deal, groups, (), out, ()))",
+                          f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
                           f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, "
                           "0, True, rng, made, 0)"]) + "\n"
 
@@ -548,13 +550,12 @@ class StepWriter(Generator):
                           "    work = 0",
                           *("    " + x for x in lines),
                           "    if goto is None:",
-                          "        return new(State, (n, tuple(zones), tuple(counters), tuple(seats), -2, (), votes, "
-                          "claim, claimed, known, 1, groups, (), out, ()))",
+                          f"        return {_packed('-2', deal='1')}",
                           *("    " + x for x in self.going_on("1", "None", "work"))]) + "\n"
 
     def legal(self, pi: int) -> str | None:
         """The source of ``legal_P(S)``: the legal actions of the deciding seat in a state
-        of phase ``pi`` (a turn), in the order of ``Engine.legal_actions``; None when the
+        of phase ``pi`` (a turn, or a window: its decline last), in the order of ``Engine.legal_actions``; None when the
         writer does not write a listing of one of its actions yet."""
         phase = self.cg.phase_list[pi]
         if phase.kind != "turn" and not (self.arrivals and self.window(pi)):
