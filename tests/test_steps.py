@@ -100,9 +100,11 @@ def test_the_games_played_by_steps_alone():
     """The shipped games whose every action (a window's decline included) has a step, and
     whose first state has one, so that a match without events is played by steps alone
     (``Engine.stepper``): a construct the step writer stops writing shows here. Lügenbeutel
-    goes to a window and deals again; DTC and Bluff call procedures; Coyote loops."""
+    goes to a window and deals again; DTC and Bluff call procedures; Coyote loops; Nimm's
+    Leich asks an 'each' window of the seats with an option (a chip) and takes votes whose
+    effects go together."""
     played = {c.game for c in COMBOS if c.variant is None and c.engine.stepper(c.players) is not None}
-    assert played == {"bluff", "coyote", "dtc", "liars_dice", "lugenbeutel"}
+    assert played == {"bluff", "coyote", "dtc", "liars_dice", "lugenbeutel", "nimms_leich"}
     lugenbeutel = next(c for c in COMBOS if c.game == "lugenbeutel" and c.variant is None)
     window = lugenbeutel.engine.cg.phase_list[2]
     assert window.kind == "first" and set(lugenbeutel.engine.program(lugenbeutel.players).steps[2]) == \
@@ -200,3 +202,73 @@ def test_a_step_that_ends_the_match_finds_the_winners_by_their_keys():
         general = engine.apply(general, Action(name), rng)[0]
     assert state == general
     assert state.is_terminal and state.winners == (0,)
+
+
+TOKENS_AND_VOTES = """
+game "tokens and votes"
+players 3..4
+deck { card coin: count 12 }
+zone pot: shared, holds the deck
+zone purse: per player, seen by all
+counter score per player = 0
+counter tokens per player = 1
+
+setup {
+  deal 2 from pot to each purse
+  set current = P1
+  go to offer
+}
+
+window offer: each of everyone clockwise from current {
+  action spend "spends a token" {
+    require tokens > 0
+    subtract 1 from tokens
+    add 1 to score
+  }
+  action cash "cashes a coin" {
+    require score > 2
+    choose 1 from your purse
+    move chosen to pot
+    go to poll
+  }
+  then { go to poll }
+}
+
+vote poll: each of everyone {
+  action give "gives a coin" {
+    choose 1 from your purse
+    move chosen to pot
+    add count of pot to score
+  }
+  action take "takes a coin" {
+    require count of pot > 0
+    draw 1 from pot to your purse
+    add 2 to score
+  }
+  then {
+    if highest score >= 12 { end deal }
+    for each p in everyone { add 1 to tokens of p }
+    go to offer
+  }
+}
+
+match { winners: highest score }
+"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_an_each_window_and_a_vote_step_as_the_general_path(players):
+    """An 'each' window asks only the seats with an option (a token, or a score to cash),
+    an action of it that says nothing asks the next one, and a vote's choices are judged
+    again when it closes and take effect statement by statement (every voter's coin moved
+    before a giver's score counts the pot): by steps alone, the same states as the general
+    path."""
+    from types import SimpleNamespace
+
+    from rulekit import loads
+    engine = Engine(loads(TOKENS_AND_VOTES, "tokens.rules"))
+    assert engine.stepper(players) is not None
+    assert set(engine.program(players).steps[0]) == {"spend", "cash", "decline"}
+    assert set(engine.program(players).steps[1]) == {"give", "take"}       # a vote is never declined
+    combo = SimpleNamespace(engine=engine, players=players)
+    assert sum(_walk_both_ways(combo, seed, 150) for seed in range(20)) >= 20 * 10     # whole matches

@@ -518,7 +518,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             return self._steppers[players]
         prog = self._programs.get(players) or self.program(players)
         if prog.start is None or any(steps is None or any(a.name not in steps for a in phase.actions)
-                                     or phase.kind != "turn" and DECLINE not in steps
+                                     or phase.kind in ("first", "each") and DECLINE not in steps
                                      for steps, phase in zip(prog.steps, self.cg.phase_list)):
             self._steppers[players] = None
             return None

@@ -932,17 +932,26 @@ def single_seat(ctx, s: int) -> list:
 def random_portion(ctx, picked: list, count: int) -> list:
     """``random COUNT of CARDS``: a random selection of ``count`` cards of ``picked``,
     recorded as a pick event."""
+    out, cards = drawn_portion(ctx.rng, picked, count)
+    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1, "cards": cards}))
+    return out
+
+
+def random_selection(rng, picked: list, count: int) -> list:
+    """:func:`random_portion` over a generator, recording nothing (a step's)."""
+    return drawn_portion(rng, picked, count)[0]
+
+
+def drawn_portion(rng, picked: list, count: int) -> tuple:
+    """(the selection [(zone instance, kinds)] of ``count`` random cards of ``picked``, the
+    kinds drawn in the order drawn): what :func:`random_portion` draws."""
     if len(picked) == 1:
         slot, cards = picked[0]
-        chosen = tuple(ctx.rng.sample(cards, min(count, len(cards))))
-        ctx.events.append(("pick", None, {"zone": slot, "cards": chosen}))
-        return [(slot, chosen)]
+        chosen = tuple(rng.sample(cards, min(count, len(cards))))
+        return [(slot, chosen)], chosen
     flat = [(slot, k) for slot, ks in picked for k in ks]
-    drawn = ctx.rng.sample(flat, min(count, len(flat)))
-    out = [(slot, tuple(k for s, k in drawn if s == slot)) for slot, _ in picked]
-    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1,
-                                      "cards": tuple(k for _, k in drawn)}))
-    return out
+    drawn = rng.sample(flat, min(count, len(flat)))
+    return [(slot, tuple(k for s, k in drawn if s == slot)) for slot, _ in picked], tuple(k for _, k in drawn)
 
 
 def top_portion(picked: list, count: int) -> list:
@@ -1078,9 +1087,15 @@ def gathered(zones: list, d: int, faces: tuple) -> None:
 
 def set_group(ctx, gi: int, seats) -> None:
     """``let GROUP be SEATS``."""
-    groups = list(ctx.groups)
-    groups[gi] = tuple(seats)
-    ctx.groups = tuple(groups)
+    ctx.groups = group_set(ctx.groups, gi, seats)
+
+
+def group_set(groups: tuple, gi: int, seats) -> tuple:
+    """The groups ``groups`` (per group: its seats) once group ``gi`` is ``seats``: what
+    :func:`set_group` records."""
+    made = list(groups)
+    made[gi] = tuple(seats)
+    return tuple(made)
 
 
 def add_to_group(ctx, gi: int, s: int) -> None:
@@ -1204,6 +1219,8 @@ __all__ = [
     'seat_name',
     'seat_pairs',
     'set_group',
+    'random_selection',
+    'group_set',
     'shuffle_zone',
     'single_seat',
     'step_seat',

@@ -34,7 +34,7 @@ from .. import ir
 from ..lang import model as m
 from .codegen import Generator, _tuple
 from ..ir import names as naming
-from .compile import DECLINE, KIND, SEAT
+from .compile import DECLINE, KIND, SEAT, note_revealed
 from .state import State
 from .runtime import (ACTOR, CLAIMANT, CURRENT, MAX_CALLS, MAX_QUICK_DEALS, MAX_SETTLE, closed_nowhere, no_go_to,
                       nobody_to_play)
@@ -47,7 +47,8 @@ _READERS = (("in_play(ctx)", "seats_in(n, out)"),
             ("clockwise(ctx, ", "clockwise_of(n, out, "),
             ("step_seat(ctx, ", "step_seat_of(n, out, "),
             ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"),
-            ("roll_die(ctx, ", "face_of(rng, "))
+            ("roll_die(ctx, ", "face_of(rng, "),
+            ("random_portion(ctx, ", "random_selection(rng, "))
 
 #: what is left of a context once a text is in the frame of locals: not written by a step
 _CONTEXT = re.compile(r"\bctx\b|\bL\[")
@@ -61,7 +62,10 @@ MAX_INLINED = 64
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
                          "ClearClaim", "RollDice", "Move", "Draw", "Gather", "Shuffle", "Deal", "ForEach",
-                         "ForKinds", "Do", "EndDeal"})
+                         "ForKinds", "Do", "EndDeal", "LetGroup"})
+
+#: the locals an option's conditions may read (the parameters of ``can_P_A``)
+_OPTION_FIELDS = "n, zones, counters, seats, votes, claim, claimed, known, groups, out"
 
 
 #: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
@@ -99,6 +103,8 @@ class StepWriter(Generator):
         self.inlines = 0                          # procedures written into the function being written
         self.arrivals = False                     # whether steps may go on to any phase (see arrive)
         self.arrives = False                      # whether ``arrive`` is written (else no step is)
+        self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
+        self.helpers: list = []                   # the sources of the functions the polls call
 
     # ------------------------------------------------------------ the frame of locals
     def frame(self, text: str) -> str:
@@ -266,6 +272,10 @@ class StepWriter(Generator):
             self.inlined.pop()
         return lines
 
+    def st_LetGroup(self, node):
+        gi = self.cg.group_index.get(node.name)
+        return None if gi is None else [f"groups = group_set(groups, {gi}, {self.seat_set(node.seats)})"]
+
     def st_EndDeal(self, node):
         self.ends_match = True
         if self.cg.game.match.until is None:
@@ -299,6 +309,8 @@ class StepWriter(Generator):
         try:
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
+            if phase.kind == "vote":
+                return self.vote(pi, action, compiled, check)
             scope = self._action_scope(compiled)
             effects = action.body[self._choice_count(action):]
             # the check found the chosen cards in their zone: the first effect may move them unlooked
@@ -338,11 +350,52 @@ class StepWriter(Generator):
                "    goto = None",
                "    stop = 0",
                "    work = 0",
-               *("    " + x for x in lines + finish),
-               "    if goto is None and not stop:",
-               f"        raise RulesRuntimeError({no_go_to(compiled.name, phase.name, compiled.span.line)!r})",
+               *("    " + x for x in lines + finish + self.goes_nowhere(pi, compiled)),
                *("    " + x for x in self.going_on("deal", "made", "work"))]
         return "\n".join(out) + "\n"
+
+    def goes_nowhere(self, pi: int, compiled) -> list[str]:
+        """The lines for an action of phase ``pi`` that did not say where play goes: in an
+        'each' window, the next seat it asks (or its close); anywhere else, an error."""
+        phase = self.cg.phase_list[pi]
+        if phase.kind != "each":
+            return ["if goto is None and not stop:",
+                    f"    raise RulesRuntimeError({no_go_to(compiled.name, phase.name, compiled.span.line)!r})"]
+        zones = "tuple(zones)" if self.writes_zones else "zones"
+        counters = "tuple(counters)" if self.writes_counters else "counters"
+        return ["if goto is None and not stop:",
+                "    poll = poll[1:]",
+                *("    " + x for x in self.advance(pi)),
+                "    if poll:",
+                f"        return {_packed(str(pi), poll='poll', zones=zones, counters=counters)}",
+                f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, 0, "
+                "True, rng, made, work)"]
+
+    def vote(self, pi: int, action: m.Action, compiled, check: list) -> str:
+        """The source of the step of ``action`` in vote ``pi``: judged (``check``: its lines),
+        the vote is cast, secret and without effect until the vote closes (see
+        :meth:`tally`); the next seat the vote still asks votes, or it closes."""
+        phase = self.cg.phase_list[pi]
+        return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None):",
+                          f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): a vote cast",
+                          *self.unpack(pi),
+                          "    params = action.params",
+                          "    given = len(params)",
+                          "    chosen = ()",
+                          "    chosen_zone = -1",
+                          "    try:",
+                          *("        " + x for x in check),
+                          "    except KeyError:",
+                          f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+                          "    votes = list(votes)",
+                          f"    votes[seats[{ACTOR}]] = action",
+                          "    votes = tuple(votes)",
+                          "    poll = poll[1:]",
+                          *("    " + x for x in self.advance(pi)),
+                          "    if poll:",
+                          f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
+                          f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, "
+                          "0, True, rng, made, 0)"]) + "\n"
 
     def unpack(self, pi: int) -> list[str]:
         """The first lines of a function over a state ``S`` of phase ``pi``: its fields in
@@ -368,10 +421,110 @@ class StepWriter(Generator):
                 f"return {state}"]
 
     def window(self, pi: int) -> bool:
-        """Whether the steps write phase ``pi``, a window: a 'first' one, never forced, that
-        asks every seat of its poll (an action open to each)."""
+        """Whether the steps write phase ``pi``, a window ('first' or 'each') or a vote: one
+        that nothing forces, and open to every seat it asks (an action that requires
+        nothing) or whose seats' options can be told over locals (see :meth:`poller`)."""
         p = self.cg.phase_list[pi]
-        return p.kind == "first" and not p.forced and any(not a.steps for a in p.actions)
+        if p.kind not in ("first", "each", "vote") or p.forced:
+            return False
+        return self.open(pi) or self.poller(pi) is not None
+
+    def open(self, pi: int) -> bool:
+        """Whether phase ``pi`` has an action that requires and chooses nothing: every seat
+        it asks has an option (``Engine._open``)."""
+        return any(not a.steps for a in self.cg.phase_list[pi].actions)
+
+    def poller(self, pi: int) -> str | None:
+        """The name of ``polled_P(poll, …)``: ``poll`` (seats) from its first seat that is
+        still in and has an option in phase ``pi`` (each asked as the actor, restored
+        after), as ``Engine._advance_poll`` skips the others; its functions, and a
+        ``can_P_A(…)`` per action (whether the actor has its option: the option's function
+        over locals), go to :attr:`helpers`. None when an option needs a context."""
+        if pi in self.pollers:
+            return self.pollers[pi]
+        phase, decl = self.cg.phase_list[pi], self.cg.game.phases[pi]
+        sources, calls = [], []
+        try:
+            for a, ca in zip(decl.actions, phase.actions):
+                text = self.option_function(pi, a, ca, f"enum_{pi}_{ca.index}")
+                text = text.replace(f"def option_{pi}_{ca.index}(ctx):", f"def can_{pi}_{ca.index}({_OPTION_FIELDS}):")
+                text = re.sub(r"return new\(Option, .*\)\)$", "return True", text, flags=re.M)
+                sources.append(self.frame(text.replace("return None", "return False")))
+                calls.append(f"can_{pi}_{ca.index}({_OPTION_FIELDS})")
+        except Unsupported:
+            self.pollers[pi] = None
+            return None
+        name = self.pollers[pi] = f"polled_{pi}"
+        self.helpers += sources + ["\n".join([
+            f"def {name}(poll, {_OPTION_FIELDS}):",
+            f"    # the seats {phase.name!r} still asks: from the first of poll that is in and has an option",
+            f"    saved = seats[{ACTOR}]",
+            "    while poll:",
+            "        if out[poll[0]]:",
+            "            poll = poll[1:]",
+            "            continue",
+            f"        seats[{ACTOR}] = poll[0]",
+            f"        if {' or '.join(calls) or 'False'}:",
+            "            break",
+            "        poll = poll[1:]",
+            f"    seats[{ACTOR}] = saved",
+            "    return tuple(poll)"]) + "\n"]
+        return name
+
+    def advance(self, pi: int) -> list[str]:
+        """The lines that move the local ``poll`` of phase ``pi`` on to the first seat it
+        still asks (``seats`` a list)."""
+        if self.open(pi):
+            return ["while poll and out[poll[0]]:", "    poll = poll[1:]"]
+        return [f"poll = {self.poller(pi)}(poll, {_OPTION_FIELDS})"]
+
+    def tally(self, pi: int) -> list[str]:
+        """The lines that close vote ``pi`` over :meth:`arrive`'s locals (zones and counters
+        lists): each vote judged again (its seat the actor; an illegal one dropped), then
+        the voters' effects taken statement by statement, every voter's in seat order
+        before the next statement, as ``Engine._advance_poll`` takes them.
+
+        Raises:
+            Unsupported: an effect says where play goes or ends the deal (or match), or
+                binds a value with 'let' that a later statement reads.
+        """
+        decl, phase = self.cg.game.phases[pi], self.cg.phase_list[pi]
+        judged, taken, sizes = [], [], []
+        for i, (a, ca) in enumerate(zip(decl.actions, phase.actions)):
+            self.scope, self.env, self.hoisted = {}, {}, None
+            check = [self.frame(x) for x in self.check_lines(pi, a, ca)]
+            values = list(self.env.values())
+            judged += [f"{'if' if i == 0 else 'elif'} action[0] == {a.name!r}:", *("    " + x for x in check),
+                       f"    ready.append((_s, {i}, chosen, chosen_zone, {_tuple(values)}))"]
+            stmts = list(a.body[self._choice_count(a):])
+            if any(isinstance(st, m.LetValue) for st in stmts):
+                raise Unsupported("'let' among a vote's effects")
+            self.scope, self.checked = dict(self._action_scope(ca)), None
+            unpack = [f"{', '.join(values)}{',' if len(values) == 1 else ''} = _vals"] if values else []
+            for k, st in enumerate(stmts):
+                lines = self.stmt(st)
+                note_revealed(self.scope, st)
+                if any(x.strip() == "break" or x.strip().startswith(("goto =", "stop =")) for x in lines):
+                    raise Unsupported("a vote's effect that says where play goes")
+                taken += [f"{'elif' if taken else 'if'} _a == {i} and _i == {k}:", f"    seats[{ACTOR}] = _s", *("    " + x for x in unpack + lines)]
+            sizes.append(str(len(stmts)))
+        return ["ready = []",
+                "for _s in range(n):",
+                "    action = votes[_s]",
+                "    if action is None:",
+                "        continue",
+                f"    seats[{ACTOR}] = _s",
+                "    params = action.params",
+                "    given = len(params)",
+                "    chosen = ()",
+                "    chosen_zone = -1",
+                "    try:",
+                *("        " + x for x in judged),
+                "    except (IllegalAction, KeyError):",
+                "        pass",
+                f"for _i in range(max([{_tuple(sizes)}[r[1]] for r in ready], default=0)):",
+                "    for _s, _a, chosen, chosen_zone, _vals in ready:",
+                *("        " + x for x in taken or ["pass"])]
 
     def arrive(self) -> str:
         """The source of ``arrive(…)``: where play goes from the end of a step, over its
@@ -443,24 +596,26 @@ class StepWriter(Generator):
                 "            continue"]
 
     def _window(self, p, decl) -> list[str]:
-        """:meth:`arrive`'s lines for going on to window ``p`` (``decl``: its declaration):
-        its poll asked, or, empty or ``closing``, its closing block run."""
+        """:meth:`arrive`'s lines for going on to window or vote ``p`` (``decl``: its
+        declaration): its poll asked, or, empty or ``closing``, the votes taken and its
+        closing block run."""
         self.scope, self.env, self.hoisted = {}, {}, None
         poll = self.frame(self.seat_set(decl.seats))
-        self.env, self.hoisted = {}, None
+        tally = self.tally(p.index) if p.kind == "vote" else []
+        self.scope, self.env, self.hoisted = {}, {}, None
         close = self.effects(decl.after, {}) if p.closes else []
         return [f"    if goto == {p.index}:  # {p.name!r}",
                 "        if not closing:",
                 f"            poll = {poll}",
                 "            votes = (None,) * n",
-                "            while poll and out[poll[0]]:",
-                "                poll = poll[1:]",
+                *("            " + x for x in self.advance(p.index)),
                 "            if poll:",
                 f"                return {_packed('goto', poll='tuple(poll)')}",
                 "        closing = False",
                 "        zones = list(zones)",
                 "        counters = list(counters)",
                 "        goto = None",
+                *("        " + x for x in tally),
                 *("        " + x for x in close),
                 "        if goto is None and not stop:",
                 f"            raise RulesRuntimeError({closed_nowhere(p.name, p.span.line)!r})",
@@ -468,20 +623,21 @@ class StepWriter(Generator):
 
     def decline(self, pi: int) -> str:
         """The source of ``step_P_decline``: the first seat asked by window ``pi`` declines;
-        the next seat still in is asked, or the window closes (see :meth:`arrive`)."""
+        the next seat it still asks is asked, or the window closes (see :meth:`arrive`)."""
         phase = self.cg.phase_list[pi]
+        # a window open to every seat stays as it is for the next seat that is still in
+        stays = ["    if poll and not out[poll[0]]:", "        return new(State, S[:5] + (poll,) + S[6:])"] \
+            if self.open(pi) else []
         return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None):",
                           f"    # phase {phase.name!r}: the seat asked declines",
                           *_UNPACK[:3],
                           "    if action.cards or action.params:",
                           "        raise IllegalAction('decline takes no choice')",
                           "    poll = poll[1:]",
-                          "    if poll and not out[poll[0]]:",
-                          "        return new(State, S[:5] + (poll,) + S[6:])",
+                          *stays,
                           "    seats = list(seats)",
                           f"    seats[{ACTOR}] = S.poll[0]",
-                          "    while poll and out[poll[0]]:",
-                          "        poll = poll[1:]",
+                          *("    " + x for x in self.advance(pi)),
                           "    if poll:",
                           f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
                           f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, "
@@ -574,7 +730,8 @@ class StepWriter(Generator):
         return "\n".join([f"def legal_{pi}(S):",
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
                           *self.unpack(pi), "    found = []", *blocks,
-                          *([] if phase.kind == "turn" else [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"]),
+                          *([] if phase.kind in ("turn", "vote") else
+                            [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"]),
                           "    return found"]) + "\n"
 
     def held(self) -> str | None:
@@ -622,7 +779,7 @@ class StepWriter(Generator):
             except Unsupported:         # not even the winners: no step
                 arrive = None
         if arrive is not None:
-            functions.append(arrive)
+            functions += [*(self.helpers if self.arrivals else ()), arrive]
         self.arrives = arrive is not None
         start = self.start()
         if start is not None:
@@ -640,7 +797,7 @@ class StepWriter(Generator):
                 if source is not None:
                     functions.append(source)
                     row[a.name] = f"step_{pi}_{ca.index}"
-            if cp.kind != "turn" and self.arrivals and self.window(pi) and not self.comp.ask_blocks:
+            if cp.kind in ("first", "each") and self.arrivals and self.window(pi) and not self.comp.ask_blocks:
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
