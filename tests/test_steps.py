@@ -102,20 +102,26 @@ def test_the_games_played_by_steps_alone():
     (``Engine.stepper``): a construct the step writer stops writing shows here. Lügenbeutel
     goes to a window and deals again; DTC and Bluff call procedures; Coyote loops; Nimm's
     Leich asks an 'each' window of the seats with an option (a chip) and takes votes whose
-    effects go together."""
+    effects go together; Skull and Coup 'ask' (a stack of pending 'then' blocks), and Coup
+    ends turns from inside them."""
     played = {c.game for c in COMBOS if c.variant is None and c.engine.stepper(c.players) is not None}
-    assert played == {"bluff", "coyote", "dtc", "liars_dice", "lugenbeutel", "nimms_leich"}
+    assert played == {"bluff", "coup", "coyote", "dtc", "liars_dice", "lugenbeutel", "nimms_leich", "skull"}
     lugenbeutel = next(c for c in COMBOS if c.game == "lugenbeutel" and c.variant is None)
     window = lugenbeutel.engine.cg.phase_list[2]
     assert window.kind == "first" and set(lugenbeutel.engine.program(lugenbeutel.players).steps[2]) == \
         {"call", "decline"}
 
 
-def test_a_game_with_an_ask_keeps_the_general_path():
-    """An 'ask' keeps a stack of pending blocks, which steps do not write yet: no action
-    of such a game (Coup asks for challenges and blocks) has a step."""
-    combo = next(c for c in COMBOS if c.game == "coup")
-    assert all(row is None for row in combo.engine.program(combo.players).steps)
+def test_a_pending_ask_is_in_the_state_a_step_makes():
+    """Coup's challenge window is asked by a claim: the state a step leads to there keeps
+    the pending 'ask' (its frame on the stack), as the general path's does."""
+    combo = next(c for c in COMBOS if c.game == "coup" and c.variant is None)
+    engine, n = combo.engine, combo.players
+    state, _ = engine.new_match(n, random.Random(0), events=False)
+    tax = next(a for a in engine.legal_actions(state) if a.name == "tax")
+    after, _ = engine.apply(state, tax, random.Random(1), events=False)
+    assert engine.cg.phase_list[after.phase].name == "challenge" and len(after.stack) == 1
+    assert after == engine.apply(state, tax, random.Random(1))[0]
 
 
 def _doubling_procedures(depth: int) -> str:

@@ -915,8 +915,13 @@ def over_seats(values: list, how: str, line: int):
 
 def ordered_seats(ctx, members: list, seat: int, first: int) -> list:
     """The seats of ``members`` clockwise from ``seat`` (``first`` 1: after it)."""
+    return ordered_seats_of(ctx.n, ctx.out, members, seat, first)
+
+
+def ordered_seats_of(n: int, out: tuple, members: list, seat: int, first: int) -> list:
+    """:func:`ordered_seats` of ``n`` seats whose knock-outs are ``out``."""
     members = set(members)
-    return [x for x in clockwise(ctx, seat, first) if x in members]
+    return [x for x in clockwise_of(n, out, seat, first) if x in members]
 
 
 def except_seats(drop: list, base: list) -> list:
@@ -926,7 +931,12 @@ def except_seats(drop: list, base: list) -> list:
 
 def single_seat(ctx, s: int) -> list:
     """A seat as a set of seats: empty when it is out."""
-    return [] if ctx.out[s] else [s]
+    return single_seat_of(ctx.out, s)
+
+
+def single_seat_of(out: tuple, s: int) -> list:
+    """:func:`single_seat` over the knock-outs ``out``."""
+    return [] if out[s] else [s]
 
 
 def random_portion(ctx, picked: list, count: int) -> list:
@@ -1100,17 +1110,28 @@ def group_set(groups: tuple, gi: int, seats) -> tuple:
 
 def add_to_group(ctx, gi: int, s: int) -> None:
     """``add SEAT to GROUP`` (kept in seat order; nothing if it is a member)."""
-    if s not in ctx.groups[gi]:
-        groups = list(ctx.groups)
-        groups[gi] = tuple(sorted(groups[gi] + (s,)))
-        ctx.groups = tuple(groups)
+    ctx.groups = group_with(ctx.groups, gi, s)
+
+
+def group_with(groups: tuple, gi: int, s: int) -> tuple:
+    """The groups once seat ``s`` is added to group ``gi``: what :func:`add_to_group` records."""
+    if s in groups[gi]:
+        return groups
+    made = list(groups)
+    made[gi] = tuple(sorted(made[gi] + (s,)))
+    return tuple(made)
 
 
 def remove_from_group(ctx, gi: int, s: int) -> None:
     """``remove SEAT from GROUP``."""
-    groups = list(ctx.groups)
-    groups[gi] = tuple(x for x in groups[gi] if x != s)
-    ctx.groups = tuple(groups)
+    ctx.groups = group_without(ctx.groups, gi, s)
+
+
+def group_without(groups: tuple, gi: int, s: int) -> tuple:
+    """The groups once seat ``s`` leaves group ``gi``: what :func:`remove_from_group` records."""
+    made = list(groups)
+    made[gi] = tuple(x for x in made[gi] if x != s)
+    return tuple(made)
 
 
 def push_ask(ctx, index: int, names: tuple, target: int, seat: int | None) -> None:
@@ -1219,6 +1240,10 @@ __all__ = [
     'seat_name',
     'seat_pairs',
     'set_group',
+    'group_with',
+    'group_without',
+    'ordered_seats_of',
+    'single_seat_of',
     'random_selection',
     'group_set',
     'shuffle_zone',

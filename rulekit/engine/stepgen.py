@@ -1,14 +1,17 @@
-"""Straight-line steps: for an action of a turn or of a window, one generated function that
-takes a :class:`~.state.State` and returns the next one, with the state's fields in Python
-locals (docs/design.md, "Decision: the next step engine is straight-line code over locals").
+"""Straight-line steps: for an action of a turn, a window or a vote, one generated function
+that takes a :class:`~.state.State` and returns the next one, with the state's fields in
+Python locals (docs/design.md, "Decision: the next step engine is straight-line code over
+locals").
 
 ``step_P_A(S, action, rng, made=None)`` judges the action (the same lines as
 ``check_P_A``, each refusal an :class:`~rulekit.errors.IllegalAction`), does its effects
-over the locals, ends the turn as the phase says (its ``then``, the turn passing
-``clockwise``), and packs the new state; where play goes on to something other than a turn
-(a window, the next deal, the end of the match), ``arrive(…)`` follows it until a seat must
-decide. A window's decline is ``step_P_decline``. The claimants of the claims a step makes
-are appended to ``made`` (a list, or None), as the context's ``made`` lists them (a
+over the locals (a vote is only cast), ends the turn as the phase says (its ``then``, the
+turn passing ``clockwise``), and packs the new state; where play goes on to something
+other than a turn (a window or a vote and its poll, the votes taken together when it
+closes, the ``then`` blocks of pending ``ask`` s, the turn an ``end turn`` ends, the next
+deal, the end of the match), ``arrive(…)`` follows it until a seat must decide. A
+window's decline is ``step_P_decline``. The claimants of the claims a step makes are
+appended to ``made`` (a list, or None), as the context's ``made`` lists them (a
 simulation's statistics read them). A step records no events: the engine calls it for
 ``Engine.apply(..., events=False)`` and, where every action has one, ``play_match`` plays
 by them (``Engine.stepper``). ``legal_P(S)`` lists the legal actions of a phase,
@@ -20,10 +23,10 @@ expression is written by the generator's own method and its reads of the context
 (``ctx.zones``, ``ctx.claim``…) are then read from the locals of the same names, and the
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
 :func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
-than those of ``_STATEMENTS``, a vote or a window other than a ``first`` one open to every
-seat, an ``ask`` anywhere in the game) leaves the action without a step
-(:class:`Unsupported`), and the engine takes its general path for it. Both paths are held
-to the same states by ``tests/test_steps.py`` on every shipped game.
+than those of ``_STATEMENTS``, a window that a 'forced when' binds, a text that still
+needs a context, an ``ask`` in a setup or in a turn's ``then``) leaves the action without a
+step (:class:`Unsupported`), and the engine takes its general path for it. Both paths are
+held to the same states by ``tests/test_steps.py`` on every shipped game.
 """
 
 from __future__ import annotations
@@ -48,7 +51,11 @@ _READERS = (("in_play(ctx)", "seats_in(n, out)"),
             ("step_seat(ctx, ", "step_seat_of(n, out, "),
             ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"),
             ("roll_die(ctx, ", "face_of(rng, "),
-            ("random_portion(ctx, ", "random_selection(rng, "))
+            ("random_portion(ctx, ", "random_selection(rng, "),
+            ("ordered_seats(ctx, ", "ordered_seats_of(n, out, "),
+            ("single_seat(ctx, ", "single_seat_of(out, "),
+            ("add_to_group(ctx, ", "groups = group_with(groups, "),         # statements
+            ("remove_from_group(ctx, ", "groups = group_without(groups, "))
 
 #: what is left of a context once a text is in the frame of locals: not written by a step
 _CONTEXT = re.compile(r"\bctx\b|\bL\[")
@@ -62,7 +69,7 @@ MAX_INLINED = 64
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
                          "ClearClaim", "RollDice", "Move", "Draw", "Gather", "Shuffle", "Deal", "ForEach",
-                         "ForKinds", "Do", "EndDeal", "LetGroup"})
+                         "ForKinds", "Do", "EndDeal", "LetGroup", "Ask", "EndTurn", "RemoveSeat"})
 
 #: the locals an option's conditions may read (the parameters of ``can_P_A``)
 _OPTION_FIELDS = "n, zones, counters, seats, votes, claim, claimed, known, groups, out"
@@ -70,7 +77,7 @@ _OPTION_FIELDS = "n, zones, counters, seats, votes, claim, claimed, known, group
 
 #: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
 #: a turn as the actor (as the general path's context has them)
-_UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, _ = S",
+_UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, stack = S",
            "    if not out:",
            "        out = (0,) * n",
            "    seats = list(seats)",
@@ -80,9 +87,25 @@ _UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, k
 def _packed(phase: str, poll: str = "()", zones: str = "tuple(zones)", counters: str = "tuple(counters)",
             deal: str = "deal", winners: str = "()") -> str:
     """The text of the new :class:`~.state.State` a step returns, from its locals (each
-    argument: the text of that field)."""
+    argument: the text of that field; a match over, ``phase`` -1, keeps no pending 'ask')."""
+    stack = "()" if phase == "-1" else "stack"
     return (f"new(State, (n, {zones}, {counters}, tuple(seats), {phase}, {poll}, votes, claim, claimed, known, "
-            f"{deal}, groups, {winners}, out, ()))")
+            f"{deal}, groups, {winners}, out, {stack}))")
+
+
+def _arrive(goto: str, stop: str = "0", closing: str = "True", deal: str = "deal", made: str = "made",
+            work: str = "0") -> str:
+    """The text of a call of ``arrive`` over a step's locals (each argument: its text)."""
+    return (f"arrive(n, zones, counters, seats, votes, claim, claimed, known, {deal}, groups, out, stack, {goto}, "
+            f"{stop}, {closing}, rng, {made}, {work})")
+
+
+#: ``goto`` in a step's locals once an action or a closing block said nothing and an 'ask' is
+#: pending: its 'then' blocks run next (``Engine._return``)
+RETURN = -3
+#: ``goto`` ``FINISH - t`` after 'end turn': turn ``t``, which began the asks, ends
+#: (``Engine._end_turn``)
+FINISH = -10
 
 
 class Unsupported(Exception):
@@ -104,6 +127,9 @@ class StepWriter(Generator):
         self.arrivals = False                     # whether steps may go on to any phase (see arrive)
         self.arrives = False                      # whether ``arrive`` is written (else no step is)
         self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
+        self.asker = None                         # the text of the phase an 'ask' written now is made in
+        self.in_then = False                      # whether a turn's 'then' block is being written
+        self.ends_turn = False                    # an 'end turn' is written in the function being written
         self.helpers: list = []                   # the sources of the functions the polls call
 
     # ------------------------------------------------------------ the frame of locals
@@ -170,6 +196,8 @@ class StepWriter(Generator):
         if target.kind != "turn" and not self.arrivals:
             raise Unsupported(f"go to a {target.kind}")
         lines = [] if node.start is None else [f"seats[{CURRENT}] = {self.seat(node.start)}"]
+        if self.comp.ask_blocks:
+            lines.append("stack = ()")          # a 'go to' leaves every pending 'ask'
         return lines + [f"goto = {target.index}  # {node.phase!r}", "break"]
 
     def st_Assign(self, node):
@@ -300,12 +328,11 @@ class StepWriter(Generator):
         """The source of ``step_P_A(S, action, rng, made=None)``, or None when the writer does not
         write it yet (see :class:`Unsupported`)."""
         phase = self.cg.phase_list[pi]
-        decl = self.cg.game.phases[pi]
-        if phase.kind != "turn" and not (self.arrivals and self.window(pi)) or self.comp.ask_blocks or \
-                not self.arrives:
+        if phase.kind != "turn" and not (self.arrivals and self.window(pi)) or not self.arrives:
             return None
-        self.writes_counters = self.writes_zones = False
+        self.writes_counters = self.writes_zones = self.ends_turn = False
         self.inlines = 0
+        self.asker = str(pi)                    # an 'ask' here: the phase that asks
         try:
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
@@ -320,20 +347,15 @@ class StepWriter(Generator):
             finally:
                 self.checked = None
             finish = []
-            if phase.kind == "turn" and phase.closes:
-                self.env, self.hoisted = {}, None
-                finish += ["if goto is None and not stop:", *("    " + x for x in self.effects(decl.after, {}))]
-            if phase.kind == "turn" and phase.rotates:
-                self.scope, self.env, self.hoisted = {}, {}, None
-                among = "None" if decl.rotation.among is None else self.frame(self.seat_set(decl.rotation.among))
-                finish += ["if goto is None and not stop:",
-                           f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})",
-                           "    if following is None:",
-                           f"        raise RulesRuntimeError({nobody_to_play(phase.name, phase.span.line)!r})",
-                           f"    seats[{CURRENT}] = following",
-                           f"    goto = {pi}"]
+            if phase.kind != "each" and self.comp.ask_blocks:
+                # nothing said where play goes and an 'ask' is pending: its 'then' blocks run
+                finish += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
+            if phase.kind == "turn":
+                finish += self.finish_turn(pi)
         except Unsupported:
             return None
+        finally:
+            self.asker = None
         out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
                *self.unpack(pi),
@@ -354,6 +376,61 @@ class StepWriter(Generator):
                *("    " + x for x in self.going_on("deal", "made", "work"))]
         return "\n".join(out) + "\n"
 
+    def finish_turn(self, t: int) -> list[str]:
+        """The lines that end turn ``t`` when nothing said where play goes (``Engine._finish_turn``):
+        its 'then' block, then a 'clockwise' turn passes to the next seat."""
+        phase, decl = self.cg.phase_list[t], self.cg.game.phases[t]
+        lines = []
+        if phase.closes:
+            self.env, self.hoisted, self.in_then = {}, None, True
+            try:
+                lines += ["if goto is None and not stop:", *("    " + x for x in self.effects(decl.after, {}))]
+            finally:
+                self.in_then = False
+        if phase.rotates:
+            self.scope, self.env, self.hoisted = {}, {}, None
+            among = "None" if decl.rotation.among is None else self.frame(self.seat_set(decl.rotation.among))
+            lines += ["if goto is None and not stop:",
+                      f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})",
+                      "    if following is None:",
+                      f"        raise RulesRuntimeError({nobody_to_play(phase.name, phase.span.line)!r})",
+                      f"    seats[{CURRENT}] = following",
+                      f"    goto = {t}"]
+        return lines
+
+    def st_Ask(self, node):
+        """``ask [SEAT to] PHASE``: a frame (its 'then' block's index, the values it reads,
+        ``current`` and ``actor``, the phase that began the asks) goes on the stack, and play
+        goes to the phase, as ``push_ask`` does."""
+        inner = {k: v for k, v in self.scope.items() if not k.startswith("$")}
+        frame = self.comp.ask_frames.get((node, tuple(sorted(inner.items()))))
+        if frame is None or self.asker is None or not self.arrivals:
+            raise Unsupported("an 'ask' outside an action, a window's or vote's close, or an 'ask''s 'then'")
+        index, names, target = frame
+        if any(name not in self.env for name in names):
+            raise Unsupported("an 'ask' that keeps a value the step has no local of")
+        values = _tuple([f"({name!r}, {self.env[name]})" for name in names])
+        lines = [f"stack = stack + (({index}, {values}, seats[{CURRENT}], seats[{ACTOR}], "
+                 f"stack[0][4] if stack else {self.asker}),)"]
+        if node.seat is not None:
+            lines.append(f"seats[{CURRENT}] = {self.seat(node.seat)}")
+        return lines + [f"goto = {self.cg.phases[target].index}  # ask {target!r}", "break"]
+
+    def st_EndTurn(self, node):
+        """``end turn``: every pending 'ask' is left, and the turn that began them (or this
+        one) ends (see :meth:`arrive`), as ``Engine._end_turn`` does."""
+        if self.asker is None or self.in_then or not self.arrivals:
+            raise Unsupported("'end turn' outside an action, a window's or vote's close, or an 'ask''s 'then'")
+        self.ends_turn = True
+        return ["if stack:",
+                f"    seats[{CURRENT}] = stack[0][2]",
+                f"    seats[{ACTOR}] = stack[0][3]",
+                f"    goto = {FINISH} - stack[0][4]",
+                "    stack = ()",
+                "else:",
+                f"    goto = {FINISH} - {self.asker}",
+                "break"]
+
     def goes_nowhere(self, pi: int, compiled) -> list[str]:
         """The lines for an action of phase ``pi`` that did not say where play goes: in an
         'each' window, the next seat it asks (or its close); anywhere else, an error."""
@@ -368,8 +445,7 @@ class StepWriter(Generator):
                 *("    " + x for x in self.advance(pi)),
                 "    if poll:",
                 f"        return {_packed(str(pi), poll='poll', zones=zones, counters=counters)}",
-                f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, 0, "
-                "True, rng, made, work)"]
+                f"    return {_arrive(str(pi), work='work')}"]
 
     def vote(self, pi: int, action: m.Action, compiled, check: list) -> str:
         """The source of the step of ``action`` in vote ``pi``: judged (``check``: its lines),
@@ -394,8 +470,7 @@ class StepWriter(Generator):
                           *("    " + x for x in self.advance(pi)),
                           "    if poll:",
                           f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
-                          f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, "
-                          "0, True, rng, made, 0)"]) + "\n"
+                          f"    return {_arrive(str(pi))}"]) + "\n"
 
     def unpack(self, pi: int) -> list[str]:
         """The first lines of a function over a state ``S`` of phase ``pi``: its fields in
@@ -411,13 +486,12 @@ class StepWriter(Generator):
         zones = "tuple(zones)" if self.writes_zones else "zones"
         counters = "tuple(counters)" if self.writes_counters else "counters"
         state = _packed("goto", zones=zones, counters=counters, deal=deal)
-        if len(turns) == len(self.cg.phase_list):
+        if len(turns) == len(self.cg.phase_list) and not self.comp.ask_blocks and not self.ends_turn:
             going = "if stop:"
         else:
             going = f"if stop or goto not in {_tuple([str(t) for t in turns])}:"
         return [going,
-                f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, {deal}, groups, out, goto, "
-                f"stop, False, rng, {made}, {work})",
+                f"    return {_arrive('goto', 'stop', 'False', deal, made, work)}",
                 f"return {state}"]
 
     def window(self, pi: int) -> bool:
@@ -448,6 +522,10 @@ class StepWriter(Generator):
             for a, ca in zip(decl.actions, phase.actions):
                 text = self.option_function(pi, a, ca, f"enum_{pi}_{ca.index}")
                 text = text.replace(f"def option_{pi}_{ca.index}(ctx):", f"def can_{pi}_{ca.index}({_OPTION_FIELDS}):")
+                first = f"first_{pi}_{ca.index}"
+                if f"none_legal(ctx, {first})" in text:        # whether some choice of it is legal
+                    sources.append(self.first_over_locals(pi, a, ca))
+                    text = text.replace(f"none_legal(ctx, {first})", f"none_legal(({_OPTION_FIELDS}), {first}_of)")
                 text = re.sub(r"return new\(Option, .*\)\)$", "return True", text, flags=re.M)
                 sources.append(self.frame(text.replace("return None", "return False")))
                 calls.append(f"can_{pi}_{ca.index}({_OPTION_FIELDS})")
@@ -470,6 +548,22 @@ class StepWriter(Generator):
             f"    seats[{ACTOR}] = saved",
             "    return tuple(poll)"]) + "\n"]
         return name
+
+    def first_over_locals(self, pi: int, action: m.Action, compiled) -> str:
+        """The source of ``first_P_A_of(F, largest_first, budget)``: the action's search for
+        its first legal choice (codegen's ``first_P_A``) over the fields ``F``, a tuple of
+        the locals an option reads, for :func:`~.codegen.none_legal`."""
+        hoisted, levels, loops = self.enumeration(pi, action, compiled)
+        saved, self.stop_listing = self.stop_listing, "return"
+        try:
+            text = self._enumerator_text(f"enum_{pi}_{compiled.index}", f"    # the first legal choice of "
+                                         f"{action.name!r} in {self.cg.phase_list[pi].name!r}, over locals",
+                                         "first", hoisted, levels, loops, action.name)
+        finally:
+            self.stop_listing = saved
+        text = text.replace(f"def first_{pi}_{compiled.index}(ctx, largest_first, budget):",
+                            f"def first_{pi}_{compiled.index}_of(F, largest_first, budget):")
+        return self.frame(text.replace("    ctx.locals = {}\n", f"    {_OPTION_FIELDS} = F\n"))
 
     def advance(self, pi: int) -> list[str]:
         """The lines that move the local ``poll`` of phase ``pi`` on to the first seat it
@@ -542,14 +636,18 @@ class StepWriter(Generator):
                   "    moves += 1",
                   f"    if moves > {MAX_SETTLE}:",
                   "        raise RulesRuntimeError(endless_phases())"]
+        if self.arrivals and self.comp.ask_blocks:
+            lines += self._returns()
+        if self.arrivals and any(isinstance(x, m.EndTurn) for x in m.nodes(g)):
+            lines += self._finishes()
         turns = [p.index for p in cg.phase_list if p.kind == "turn"]
         if turns:
             lines += [f"    if goto in {_tuple([str(t) for t in turns])}:", f"        return {_packed('goto')}"]
         for p, decl in zip(cg.phase_list, g.phases):
             if p.kind != "turn" and self.arrivals:
                 lines += self._window(p, decl)
-        return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, goto, "
-                          "stop, closing, rng, made, work):",
+        return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, stack, "
+                          "goto, stop, closing, rng, made, work):",
                           "    # where play goes from the end of a step, until a seat must decide (see StepWriter.arrive)",
                           "    chosen = ()",
                           "    chosen_zone = -1",
@@ -557,6 +655,66 @@ class StepWriter(Generator):
                           "    while True:",
                           *("    " + x for x in lines),
                           "        raise RulesRuntimeError('no phase %r to go to' % (goto,))"]) + "\n"
+
+    def _returns(self) -> list[str]:
+        """:meth:`arrive`'s lines for ``goto`` RETURN: the 'then' blocks of the pending asks
+        run, innermost first, each with the values its frame kept, until one says where
+        play goes; if none does, the turn that began the asks ends (``Engine._return``)."""
+        names = {index: kept for index, kept, _ in self.comp.ask_frames.values()}
+        cases = []
+        self.asker = "origin"                   # an 'ask' in a 'then' block: the asks go on from there
+        try:
+            for index, (then, scope) in sorted(self.comp.ask_blocks.items()):
+                env = {name: f"l_{name}_c{index}" for name in names[index]}
+                self.env, self.hoisted = dict(env), None
+                bind = [f"{', '.join(env.values())}{',' if len(env) == 1 else ''} = [v for _, v in values]"] \
+                    if env else []
+                cases += [f"{'elif' if cases else 'if'} index == {index}:",
+                          *("    " + x for x in bind + self.effects(then or (), scope))]
+        finally:
+            self.asker = None
+        ends = []
+        for p in self.cg.phase_list:
+            if p.kind == "turn" and (p.closes or p.rotates):
+                ends += [f"{'elif' if ends else 'if'} origin == {p.index}:", *("    " + x for x in self.finish_turn(p.index))]
+        nowhere = "the rules end a 'then' block of 'ask' without saying where play goes"
+        ends += [*(["else:"] if ends else []), f"{'    ' if ends else ''}raise RulesRuntimeError({nowhere!r})"]
+        return [f"    if goto == {RETURN}:",
+                "        goto = None",
+                "        zones = list(zones)",
+                "        counters = list(counters)",
+                "        while goto is None and not stop and stack:",
+                "            index, values, current, actor, origin = stack[-1]",
+                "            stack = stack[:-1]",
+                f"            seats[{CURRENT}] = current",
+                f"            seats[{ACTOR}] = actor",
+                *("            " + x for x in cases),
+                "        if goto is None and not stop:",
+                *("            " + x for x in ends),
+                "        if goto is None and not stop:",
+                f"            raise RulesRuntimeError({nowhere!r})",
+                "        continue"]
+
+    def _finishes(self) -> list[str]:
+        """:meth:`arrive`'s lines for ``goto`` FINISH - t, after 'end turn': turn ``t`` ends
+        (its 'then' block, a 'clockwise' turn passing on), as ``Engine._end_turn`` ends it."""
+        cases = []
+        for p in self.cg.phase_list:
+            if p.kind == "turn":
+                nowhere = f"turn '{p.name}' ends without saying where play goes (line {p.span.line})"
+                cases += [f"{'elif' if cases else 'if'} origin == {p.index}:",
+                          *("    " + x for x in self.finish_turn(p.index)),
+                          "    if goto is None and not stop:",
+                          f"        raise RulesRuntimeError({nowhere!r})"]
+        outside = "'end turn' is reached outside a turn"
+        cases += [*(["else:"] if cases else []), f"{'    ' if cases else ''}raise RulesRuntimeError({outside!r})"]
+        return [f"    if goto is not None and goto <= {FINISH}:",
+                f"        origin = {FINISH} - goto",
+                "        goto = None",
+                "        zones = list(zones)",
+                "        counters = list(counters)",
+                *("        " + x for x in cases),
+                "        continue"]
 
     def _next_deal(self) -> list[str]:
         """:meth:`arrive`'s lines for the end of a deal (``stop`` 2) in a match of several:
@@ -587,6 +745,7 @@ class StepWriter(Generator):
                 "            goto = None",
                 "            stop = 0",
                 "            claim = claimed = None",
+                "            stack = ()",
                 *("            " + x for x in setup),
                 "            if not stop:",
                 "                zones = tuple(zones)",
@@ -601,9 +760,15 @@ class StepWriter(Generator):
         closing block run."""
         self.scope, self.env, self.hoisted = {}, {}, None
         poll = self.frame(self.seat_set(decl.seats))
-        tally = self.tally(p.index) if p.kind == "vote" else []
-        self.scope, self.env, self.hoisted = {}, {}, None
-        close = self.effects(decl.after, {}) if p.closes else []
+        self.asker = str(p.index)               # an 'ask' in its close: the phase that asks
+        try:
+            tally = self.tally(p.index) if p.kind == "vote" else []
+            self.scope, self.env, self.hoisted = {}, {}, None
+            close = self.effects(decl.after, {}) if p.closes else []
+        finally:
+            self.asker = None
+        if self.comp.ask_blocks:            # nothing says where play goes and an 'ask' is pending
+            close += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
         return [f"    if goto == {p.index}:  # {p.name!r}",
                 "        if not closing:",
                 f"            poll = {poll}",
@@ -640,8 +805,7 @@ class StepWriter(Generator):
                           *("    " + x for x in self.advance(pi)),
                           "    if poll:",
                           f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
-                          f"    return arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, {pi}, "
-                          "0, True, rng, made, 0)"]) + "\n"
+                          f"    return {_arrive(str(pi))}"]) + "\n"
 
     def winners(self) -> list[str]:
         """The lines that find the winners, ``found``, when the match ends (the seats still
@@ -698,6 +862,7 @@ class StepWriter(Generator):
                           "    counters = list(counters)",
                           "    seats = list(seats)",
                           "    claim = claimed = None",
+                          "    stack = ()",
                           "    known = ()",
                           "    chosen = ()",
                           "    chosen_zone = -1",
@@ -797,7 +962,7 @@ class StepWriter(Generator):
                 if source is not None:
                     functions.append(source)
                     row[a.name] = f"step_{pi}_{ca.index}"
-            if cp.kind in ("first", "each") and self.arrivals and self.window(pi) and not self.comp.ask_blocks:
+            if cp.kind in ("first", "each") and self.arrivals and self.window(pi):
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
