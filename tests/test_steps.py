@@ -19,13 +19,15 @@ FAST = settings(max_examples=2, deadline=None, suppress_health_check=list(Health
 SLOW = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def _outcome(engine: Engine, state, action, seed: int, events: bool):
-    """(the next state, None) or (None, why it is illegal); ``events`` False takes the
-    action's straight-line step where it has one, True the general path."""
+def _outcome(engine: Engine, state, action, seed: int, general: bool, events: bool = False):
+    """(the next state, its events, None) or (None, None, why it is illegal); ``general``
+    False takes the action's straight-line step where it has one, True the general path;
+    ``events``: with the events (and their texts)."""
     try:
-        return engine.apply(state, action, random.Random(seed), events=events)[0], None
+        apply = engine._apply_general if general else engine.apply
+        return (*apply(state, action, random.Random(seed), events=events), None)
     except IllegalAction as exc:
-        return None, str(exc)
+        return None, None, str(exc)
 
 
 def _walk_both_ways(combo, seed: int, decisions: int) -> int:
@@ -36,9 +38,11 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
     n = combo.players
     steps, listings = engine.program(n).steps, engine.program(n).legal
     # the first state, made over locals where the game's setup has a straight-line form
-    made = [(engine.new_match(n, r, events=e)[0], r.getstate()) for e, r in ((False, random.Random(seed)),
-                                                                             (True, random.Random(seed)))]
-    assert made[0] == made[1]
+    made = [(start(n, r, events=e), r.getstate()) for start, e, r in (
+        (engine.new_match, False, random.Random(seed)), (engine.new_match, True, random.Random(seed)),
+        (engine._new_match_general, True, random.Random(seed)))]
+    assert made[0][0][0] == made[1][0][0] and made[0][1] == made[1][1]
+    assert made[1] == made[2]           # the same first state, events and draws
     rng = random.Random(seed)
     state, _ = engine.new_match(n, rng)
     straight = 0
@@ -52,14 +56,16 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         guess = random_concrete(rng.choice(decision.options), rng)
         assert _outcome(engine, state, guess, i, False) == _outcome(engine, state, guess, i, True), (state, guess)
         action = some_legal_action(engine, state, decision, rng)
-        after, refused = _outcome(engine, state, action, i, False)
+        after, _, refused = _outcome(engine, state, action, i, False)
         assert refused is None
         assert after == _outcome(engine, state, action, i, True)[0], (state, action)
+        # with events: the same events, texts included
+        assert _outcome(engine, state, action, i, False, True) == _outcome(engine, state, action, i, True, True)
         # in place: the same state, and the claims it made listed as the general path's events say
         live = engine.working_copy(state)
         engine.apply_in_place(live, action, random.Random(i))
         assert engine.snapshot(live) == after
-        events = engine.apply(state, action, random.Random(i))[1]
+        events = engine._apply_general(state, action, random.Random(i))[1]
         claimants = [e.data["seat"] for e in events if e.kind == "claim"]
         assert (live.made or []) == claimants
         row = steps[state.phase]
@@ -121,7 +127,7 @@ def test_a_pending_ask_is_in_the_state_a_step_makes():
     tax = next(a for a in engine.legal_actions(state) if a.name == "tax")
     after, _ = engine.apply(state, tax, random.Random(1), events=False)
     assert engine.cg.phase_list[after.phase].name == "challenge" and len(after.stack) == 1
-    assert after == engine.apply(state, tax, random.Random(1))[0]
+    assert after == engine._apply_general(state, tax, random.Random(1))[0]
 
 
 def _doubling_procedures(depth: int) -> str:
@@ -203,9 +209,9 @@ def test_a_step_that_ends_the_match_finds_the_winners_by_their_keys():
     state, _ = engine.new_match(3, rng, events=False)
     for name in ("score", "score", "score", "score", "quit"):     # P1 and P2 score 2, P3 1, then P2 quits
         state, _ = engine.apply(state, Action(name), rng, events=False)
-    general = engine.new_match(3, random.Random(0))[0]
+    general = engine._new_match_general(3, random.Random(0))[0]
     for name in ("score", "score", "score", "score", "quit"):
-        general = engine.apply(general, Action(name), rng)[0]
+        general = engine._apply_general(general, Action(name), rng)[0]
     assert state == general
     assert state.is_terminal and state.winners == (0,)
 

@@ -293,8 +293,13 @@ def move_cards(ctx, keepers: dict, picked, d: int, bottom: bool, lay: bool, whol
     ctx.known, ctx.claimed, moved = moved_cards(ctx.zones, ctx.known, ctx.claimed, keepers, picked, d, bottom, lay,
                                                 whole, group, own, checked, ctx.chosen_zone, ctx.seats[ACTOR])
     if ctx.events is not NO_EVENTS:
-        ctx.events.append(("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k],
-                                          "lay": lay}))
+        ctx.events.append(move_event(d, moved, picked, lay))
+
+
+def move_event(d: int, moved, picked, lay: bool) -> tuple:
+    """The event of a ``move`` of the cards ``moved`` from the selection ``picked`` to zone
+    instance ``d`` (``lay``: they are laid as the claimed cards)."""
+    return ("move", None, {"to": d, "cards": tuple(moved), "from": [s for s, k in picked if k], "lay": lay})
 
 
 def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict, picked, d: int, bottom: bool,
@@ -365,7 +370,12 @@ def refill_zone(ctx, s: int, r: int) -> None:
     zone instance of shared zone Z) takes Z's cards, shuffled (a ``refill`` event)."""
     ctx.known, ctx.claimed, cards = refilled(ctx.zones, ctx.known, ctx.claimed, ctx.rng, s, r)
     if cards is not None:
-        ctx.events.append(("refill", None, {"zone": s, "from": r, "count": len(cards), "order": cards}))
+        ctx.events.append(refill_event(s, r, cards))
+
+
+def refill_event(s: int, r: int, cards: tuple) -> tuple:
+    """The event of zone instance ``s`` refilled from ``r`` with ``cards``, in their new order."""
+    return ("refill", None, {"zone": s, "from": r, "count": len(cards), "order": cards})
 
 
 def refilled(zones: list, known: tuple, claimed: tuple | None, rng, s: int, r: int) -> tuple:
@@ -386,10 +396,14 @@ def draw_cards(ctx, want: int, s: int, d: int, refill: int | None) -> None:
     (the topmost first); an empty ``s`` is first refilled from the zone instance ``refill``
     (shuffled), if any; fewer are drawn when both run out."""
     ctx.known, ctx.claimed, got, refills = drawn_cards(ctx.zones, ctx.known, ctx.claimed, ctx.rng, want, s, d, refill)
-    for cards in refills:
-        ctx.events.append(("refill", None, {"zone": s, "from": refill, "count": len(cards), "order": cards}))
     if ctx.events is not NO_EVENTS:
-        ctx.events.append(("draw", None, {"to": d, "from": s, "cards": got, "wanted": want}))
+        ctx.events.extend(draw_events(want, s, d, refill, got, refills))
+
+
+def draw_events(want: int, s: int, d: int, refill: int | None, got: tuple, refills: list) -> list:
+    """The events of a ``draw`` (see :func:`draw_cards`): the refills on the way, then the draw."""
+    return [*(refill_event(s, refill, cards) for cards in refills),
+            ("draw", None, {"to": d, "from": s, "cards": got, "wanted": want})]
 
 
 def drawn_cards(zones: list, known: tuple, claimed: tuple | None, rng, want: int, s: int, d: int,
@@ -427,12 +441,18 @@ def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
     """``reveal``/``show``: seat ``viewer`` (-1: everyone) now knows the cards of the
     selection ``picked`` [(zone instance, kinds)], while they stay or move together
     (``group``: they are the claimed cards)."""
-    groups = tuple([(slot, tuple(ks)) for slot, ks in picked])
-    ctx.known = revealed(ctx.known, groups, viewer, group)
+    ctx.known = revealed(ctx.known, picked, viewer, group)
     if ctx.events is not NO_EVENTS:
-        data = {"cards": tuple([k for _, ks in groups for k in ks]), "zones": tuple([slot for slot, _ in groups]),
-                "groups": groups}
-        ctx.events.append(("reveal", None, data) if viewer < 0 else ("show", viewer, data))
+        ctx.events.append(reveal_event(picked, viewer))
+
+
+def reveal_event(picked, viewer: int) -> tuple:
+    """The event of the cards of the selection ``picked`` shown to seat ``viewer`` (-1:
+    revealed to everyone)."""
+    groups = tuple([(slot, tuple(ks)) for slot, ks in picked])
+    data = {"cards": tuple([k for _, ks in groups for k in ks]), "zones": tuple([slot for slot, _ in groups]),
+            "groups": groups}
+    return ("reveal", None, data) if viewer < 0 else ("show", viewer, data)
 
 
 def revealed(known: tuple, picked, viewer: int, group: bool) -> tuple:
@@ -544,11 +564,41 @@ def make_claim(ctx, index: int, name: str, table: dict | None, label, values: tu
     else:
         ctx.made.append(ctx.seats[ACTOR])
     if ctx.events is not NO_EVENTS:
-        text = None
-        if ctx.texts:
-            text = label(ctx, values) if label is not None else name
-        ctx.events.append(("claim", None, {"seat": ctx.seats[ACTOR], "claim": name, "args": values,
-                                           "text": text}))
+        ctx.events.append(claim_event(ctx.seats[ACTOR], name, values,
+                                      claim_text(label, name, ctx, values) if ctx.texts else None))
+
+
+def claim_event(seat: int, name: str, values: tuple, text: str | None) -> tuple:
+    """The event of ``seat`` making claim ``name`` with ``values`` (``text``: its words)."""
+    return ("claim", None, {"seat": seat, "claim": name, "args": values, "text": text})
+
+
+def claim_text(label, name: str, ctx, values: tuple) -> str:
+    """The words of claim ``name`` made with ``values`` (``label(ctx, values)``, or its name)."""
+    return label(ctx, values) if label is not None else name
+
+
+def action_text(render, ctx, name: str) -> str:
+    """The label of an action taken (``render(ctx)``, its choices in ``ctx``), or its
+    ``name`` when it has none or the label cannot be made."""
+    if render is None:
+        return name
+    try:
+        return render(ctx)
+    except Exception:  # a label that needs the choices: show its plain text
+        return name
+
+
+def reading(n: int, zones, counters, seats, votes, claim, claimed, known, deal: int, groups, out, chosen,
+            chosen_zone: int, values: dict) -> "Ctx":
+    """A context over a step's locals, only to be read (the texts of its events are written
+    over a context: labels, claims' words); ``values``: the names in scope and their values."""
+    ctx = Ctx()
+    ctx.n, ctx.zones, ctx.counters, ctx.seats, ctx.votes = n, zones, counters, list(seats), votes
+    ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups, ctx.out = claim, claimed, known, deal, groups, out
+    ctx.chosen, ctx.chosen_zone, ctx.locals = chosen, chosen_zone, dict(values)
+    ctx.events, ctx.rng, ctx.poll, ctx.stack, ctx.phase = NO_EVENTS, None, (), (), None
+    return ctx
 
 
 def roll_dice_in(ctx, picked, faces: tuple) -> None:
@@ -558,7 +608,12 @@ def roll_dice_in(ctx, picked, faces: tuple) -> None:
     for slot, rolled in roll_dice_over(ctx.zones, ctx.rng, picked, faces):
         touch(ctx, slot)
         if ctx.events is not NO_EVENTS:
-            ctx.events.append(("roll_dice", None, {"zone": slot, "cards": rolled}))
+            ctx.events.append(roll_dice_event(slot, rolled))
+
+
+def roll_dice_event(slot: int, rolled: tuple) -> tuple:
+    """The event of the dice of zone instance ``slot`` rolled, showing ``rolled``."""
+    return ("roll_dice", None, {"zone": slot, "cards": rolled})
 
 
 def roll_dice_over(zones: list, rng, picked, faces: tuple) -> list:
@@ -599,10 +654,15 @@ def knock_out_seat(ctx, s: int, remain: int | None) -> None:
     if ctx.out[s]:
         return
     out = ctx.out = knocked_out(ctx.out, s)
-    ctx.events.append(("out", None, {"seat": s}))
+    ctx.events.append(out_event(s))
     if remain is not None and out.count(0) <= remain:
         ctx.over = True
         raise EndOfDeal()
+
+
+def out_event(s: int) -> tuple:
+    """The event of seat ``s`` knocked out."""
+    return ("out", None, {"seat": s})
 
 
 def knocked_out(out: tuple, s: int) -> tuple:
@@ -871,14 +931,16 @@ def first_seat(found: list, line: int) -> int:
 
 def roll_die(ctx, sides: int, die: str) -> int:
     """``roll DIE``: a face from 1 to ``sides``, recorded as a roll event."""
-    value = face_of(ctx.rng, sides, die)
-    ctx.events.append(("roll", None, {"die": die, "value": value}))
+    return face_of(ctx.rng, ctx.events, sides, die)
+
+
+def face_of(rng, ev, sides: int, die: str) -> int:
+    """:func:`roll_die` with a generator: the face, its event appended to ``ev`` unless
+    None (``die`` names it)."""
+    value = rand_face(rng, sides)
+    if ev is not None:
+        ev.append(("roll", None, {"die": die, "value": value}))
     return value
-
-
-def face_of(rng, sides: int, die: str) -> int:
-    """:func:`roll_die` with a generator: the face (no event; ``die`` names it)."""
-    return rand_face(rng, sides)
 
 
 def seat_pairs(ctx, var: str, seats: list, value: Callable) -> list:
@@ -942,14 +1004,15 @@ def single_seat_of(out: tuple, s: int) -> list:
 def random_portion(ctx, picked: list, count: int) -> list:
     """``random COUNT of CARDS``: a random selection of ``count`` cards of ``picked``,
     recorded as a pick event."""
-    out, cards = drawn_portion(ctx.rng, picked, count)
-    ctx.events.append(("pick", None, {"zone": picked[0][0] if picked else -1, "cards": cards}))
+    return random_selection(ctx.rng, ctx.events, picked, count)
+
+
+def random_selection(rng, ev: list | None, picked: list, count: int) -> list:
+    """:func:`random_portion` over a generator, its event appended to ``ev`` unless None (a step's)."""
+    out, cards = drawn_portion(rng, picked, count)
+    if ev is not None:
+        ev.append(("pick", None, {"zone": picked[0][0] if picked else -1, "cards": cards}))
     return out
-
-
-def random_selection(rng, picked: list, count: int) -> list:
-    """:func:`random_portion` over a generator, recording nothing (a step's)."""
-    return drawn_portion(rng, picked, count)[0]
 
 
 def drawn_portion(rng, picked: list, count: int) -> tuple:
@@ -992,11 +1055,15 @@ def deal_cards(ctx, s: int, zi: int, base: int, wanted: int, refill: int | None 
     of Z, ``base``: the zone instance of Z of the first seat."""
     ctx.known, ctx.claimed, refills, dealt = dealt_cards(ctx.zones, ctx.known, ctx.claimed, ctx.rng, ctx.n, ctx.out,
                                                          s, base, wanted, refill)
-    for cards in refills:
-        ctx.events.append(("refill", None, {"zone": s, "from": refill, "count": len(cards), "order": cards}))
     if ctx.events is not NO_EVENTS:
-        ctx.events.append(("deal", None, {"from": s, "zone": zi, "count": wanted,
-                                          "dealt": tuple([(slot, tuple(cards)) for slot, cards in dealt.items()])}))
+        ctx.events.extend(deal_events(s, zi, wanted, refill, refills, dealt))
+
+
+def deal_events(s: int, zi: int, wanted: int, refill: int | None, refills: list, dealt: dict) -> list:
+    """The events of a ``deal`` (see :func:`deal_cards`): the refills on the way, then the deal."""
+    return [*(refill_event(s, refill, cards) for cards in refills),
+            ("deal", None, {"from": s, "zone": zi, "count": wanted,
+                            "dealt": tuple([(slot, tuple(cards)) for slot, cards in dealt.items()])})]
 
 
 def dealt_cards(zones: list, known: tuple, claimed: tuple | None, rng, n: int, out: tuple, s: int, base: int,
@@ -1052,7 +1119,12 @@ def shuffle_zone(ctx, d: int, picked: list | None) -> None:
     ``picked`` still where they were join zone instance ``d``, which is shuffled."""
     ctx.known, ctx.claimed, order = shuffled(ctx.zones, ctx.known, ctx.claimed, ctx.rng, d, picked)
     if ctx.events is not NO_EVENTS:
-        ctx.events.append(("shuffle", None, {"zone": d, "count": len(order), "order": order}))
+        ctx.events.append(shuffle_event(d, order))
+
+
+def shuffle_event(d: int, order: tuple) -> tuple:
+    """The event of zone instance ``d`` shuffled into ``order``."""
+    return ("shuffle", None, {"zone": d, "count": len(order), "order": order})
 
 
 def shuffled(zones: list, known: tuple, claimed: tuple | None, rng, d: int, picked: list | None) -> tuple:
@@ -1240,6 +1312,18 @@ __all__ = [
     'seat_name',
     'seat_pairs',
     'set_group',
+    'move_event',
+    'refill_event',
+    'draw_events',
+    'reveal_event',
+    'claim_event',
+    'claim_text',
+    'action_text',
+    'reading',
+    'roll_dice_event',
+    'deal_events',
+    'shuffle_event',
+    'out_event',
     'group_with',
     'group_without',
     'ordered_seats_of',

@@ -50,8 +50,11 @@ _READERS = (("in_play(ctx)", "seats_in(n, out)"),
             ("clockwise(ctx, ", "clockwise_of(n, out, "),
             ("step_seat(ctx, ", "step_seat_of(n, out, "),
             ("claimed_selection(ctx)", "claimed_top_of(zones, claimed)"),
-            ("roll_die(ctx, ", "face_of(rng, "),
-            ("random_portion(ctx, ", "random_selection(rng, "),
+            ("roll_die(ctx, ", "face_of(rng, ev, "),
+            ("random_portion(ctx, ", "random_selection(rng, ev, "),
+            ("ctx.events is not NO_EVENTS", "ev is not None"),          # events (a list, or None)
+            ("ctx.events.append(", "ev.append("),
+            ("ctx.texts", "texts"),
             ("ordered_seats(ctx, ", "ordered_seats_of(n, out, "),
             ("single_seat(ctx, ", "single_seat_of(out, "),
             ("add_to_group(ctx, ", "groups = group_with(groups, "),         # statements
@@ -97,7 +100,13 @@ def _arrive(goto: str, stop: str = "0", closing: str = "True", deal: str = "deal
             work: str = "0") -> str:
     """The text of a call of ``arrive`` over a step's locals (each argument: its text)."""
     return (f"arrive(n, zones, counters, seats, votes, claim, claimed, known, {deal}, groups, out, stack, {goto}, "
-            f"{stop}, {closing}, rng, {made}, {work})")
+            f"{stop}, {closing}, rng, {made}, {work}, ev, texts)")
+
+
+def _deal_end(indent: str = "") -> list[str]:
+    """The lines that record the end of a deal (``Engine._end_deal``'s event)."""
+    return [f"{indent}if ev is not None:",
+            f'{indent}    ev.append(("deal_end", None, {{"deal": deal, "counters": tuple(counters)}}))']
 
 
 #: ``goto`` in a step's locals once an action or a closing block said nothing and an 'ask' is
@@ -170,26 +179,37 @@ class StepWriter(Generator):
         if c.table is not None:
             lines += [f"if _values{t} not in {self.ref(c.table, 'table')}:",
                       f"    not_in_table({c.name!r}, _values{t}, {node.span.line})"]
+        label = "None" if self.cg.game.claims[c.index].label is None else f"claim_label_{c.index}"
         return lines + [f"claim = ({c.index}, _values{t}, seats[{ACTOR}])", f"seats[{CLAIMANT}] = seats[{ACTOR}]",
-                        "if made is not None:", f"    made.append(seats[{ACTOR}])"]
+                        "if made is not None:", f"    made.append(seats[{ACTOR}])",
+                        "if ev is not None:",
+                        f"    ev.append(claim_event(seats[{ACTOR}], {c.name!r}, _values{t}, claim_text({label}, "
+                        f"{c.name!r}, {self.reading()}, _values{t}) if texts else None))"]
+
+    def reading(self) -> str:
+        """The text of a context over the locals, for a text written over one (see
+        :func:`~.runtime.reading`): the names in scope and their values as its locals."""
+        values = "{" + ", ".join(f"{name!r}: {var}" for name, var in self.env.items()) + "}"
+        return ("reading(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, chosen, "
+                f"chosen_zone, {values})")
 
     def st_KnockOut(self, node):
         remain = self.cg.game.match.remain
         t = self.temp()
         lines = [f"_seat{t} = {self.seat(node.seat)}", f"if not out[_seat{t}]:",
-                 f"    out = knocked_out(out, _seat{t})"]
+                 f"    out = knocked_out(out, _seat{t})",
+                 "    if ev is not None:", f"        ev.append(out_event(_seat{t}))"]
         if remain is not None:
             self.ends_match = True
-            lines += [f"    if out.count(0) <= {remain}:", "        stop = 1", "        break"]
+            lines += [f"    if out.count(0) <= {remain}:", *_deal_end("        "), "        stop = 1", "        break"]
         return lines
 
     def st_Reveal(self, node):
         viewer = self.seat(node.to) if node.to is not None else "-1"
-        return [f"known = revealed(known, {self.frame(self.selection(node.cards))}, {viewer}, "
-                f"{isinstance(node.cards, m.Claimed)})"]
-
-    def st_Log(self, node):
-        return ["pass"]             # a step records no events
+        t = self.temp()
+        return [f"_picked{t} = {self.frame(self.selection(node.cards))}",
+                f"known = revealed(known, _picked{t}, {viewer}, {isinstance(node.cards, m.Claimed)})",
+                "if ev is not None:", f"    ev.append(reveal_event(_picked{t}, {viewer}))"]
 
     def st_GoTo(self, node):
         target = self.cg.phases[node.phase]
@@ -209,23 +229,32 @@ class StepWriter(Generator):
     def st_RollDice(self, node):
         self.writes_zones = True
         t = self.temp()
-        return [f"for _slot{t}, _ in roll_dice_over(zones, rng, {self.frame(self.selection(node.cards))}, faces):",
+        return [f"for _slot{t}, _rolled{t} in roll_dice_over(zones, rng, {self.frame(self.selection(node.cards))}, faces):",
                 "    if known or claimed is not None:     # else nothing to forget",
-                f"        known, claimed = touched(known, claimed, _slot{t})"]
+                f"        known, claimed = touched(known, claimed, _slot{t})",
+                "    if ev is not None:", f"        ev.append(roll_dice_event(_slot{t}, _rolled{t}))"]
 
     def st_Move(self, node):
         self.writes_zones = True
         checked = isinstance(node.cards, m.Chosen) and node is self.checked
-        return [f"known, claimed, _ = moved_cards(zones, known, claimed, KEEPERS, {self.frame(self.selection(node.cards))}, "
-                f"{self.frame(self.zone(node.dest))}, {node.bottom}, {node.lay}, {isinstance(node.cards, m.ZoneRef)}, "
-                f"{isinstance(node.cards, m.Claimed)}, {isinstance(node.cards, m.Chosen)}, {checked}, chosen_zone, "
-                f"seats[{ACTOR}])"]
+        t = self.temp()
+        return [f"_picked{t} = {self.frame(self.selection(node.cards))}",
+                f"_to{t} = {self.frame(self.zone(node.dest))}",
+                f"known, claimed, _moved{t} = moved_cards(zones, known, claimed, KEEPERS, _picked{t}, _to{t}, "
+                f"{node.bottom}, {node.lay}, {isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
+                f"{isinstance(node.cards, m.Chosen)}, {checked}, chosen_zone, seats[{ACTOR}])",
+                "if ev is not None:", f"    ev.append(move_event(_to{t}, _moved{t}, _picked{t}, {node.lay}))"]
 
     def st_Draw(self, node):
         self.writes_zones = True
-        return [f"known, claimed, _, _ = drawn_cards(zones, known, claimed, rng, {self.ex(node.count)}, "
-                f"{self.frame(self.zone(node.source))}, {self.frame(self.zone(node.dest))}, "
-                f"{self._refill_of(node.source.zone)!r})"]
+        t = self.temp()
+        refill = self._refill_of(node.source.zone)
+        return [f"_want{t}, _from{t}, _to{t} = {self.ex(node.count)}, {self.frame(self.zone(node.source))}, "
+                f"{self.frame(self.zone(node.dest))}",
+                f"known, claimed, _got{t}, _refills{t} = drawn_cards(zones, known, claimed, rng, _want{t}, _from{t}, "
+                f"_to{t}, {refill!r})",
+                "if ev is not None:",
+                f"    ev.extend(draw_events(_want{t}, _from{t}, _to{t}, {refill!r}, _got{t}, _refills{t}))"]
 
     def st_Gather(self, node):
         self.writes_zones = True
@@ -234,17 +263,23 @@ class StepWriter(Generator):
     def st_Shuffle(self, node):
         self.writes_zones = True
         picked = self.frame(self.selection(node.cards)) if node.cards is not None else "None"
-        return [f"known, claimed, _ = shuffled(zones, known, claimed, rng, {self.frame(self.zone(node.zone))}, "
-                f"{picked})"]
+        t = self.temp()
+        return [f"_to{t} = {self.frame(self.zone(node.zone))}",
+                f"known, claimed, _order{t} = shuffled(zones, known, claimed, rng, _to{t}, {picked})",
+                "if ev is not None:", f"    ev.append(shuffle_event(_to{t}, _order{t}))"]
 
     def st_Deal(self, node):
         zi = self.cg.zone_index.get(node.zone)
         if zi is None or not self.cg.zones[zi].per_player:
             raise Unsupported("deal to a zone that is not each seat's")
         self.writes_zones = True
-        return [f"known, claimed, _, _ = dealt_cards(zones, known, claimed, rng, n, out, "
-                f"{self.frame(self.zone(node.source))}, {self.cg.zone_base(self.n)[zi]}, {self.ex(node.count)}, "
-                f"{self._refill_of(node.source.zone)!r})"]
+        t = self.temp()
+        refill = self._refill_of(node.source.zone)
+        return [f"_from{t}, _want{t} = {self.frame(self.zone(node.source))}, {self.ex(node.count)}",
+                f"known, claimed, _refills{t}, _dealt{t} = dealt_cards(zones, known, claimed, rng, n, out, _from{t}, "
+                f"{self.cg.zone_base(self.n)[zi]}, _want{t}, {refill!r})",
+                "if ev is not None:",
+                f"    ev.extend(deal_events(_from{t}, {zi}, _want{t}, {refill!r}, _refills{t}, _dealt{t}))"]
 
     def each(self, var: str, values: str, typ: str, body, line: int) -> list[str]:
         """A loop over the Python expression ``values`` (seats, symbols or kinds), ``var`` a
@@ -307,7 +342,7 @@ class StepWriter(Generator):
     def st_EndDeal(self, node):
         self.ends_match = True
         if self.cg.game.match.until is None:
-            return ["stop = 1", "break"]        # a match of one deal: it ends with it
+            return [*_deal_end(), "stop = 1", "break"]        # a match of one deal: it ends with it
         if not self.arrivals:
             raise Unsupported("the end of a deal of a match of several deals")
         return ["stop = 2", "break"]
@@ -338,6 +373,10 @@ class StepWriter(Generator):
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
             if phase.kind == "vote":
                 return self.vote(pi, action, compiled, check)
+            label = f"action_text(LABELS[{pi}][{compiled.index}], {self.reading()}, {action.name!r}) if texts else None"
+            taken = ["if ev is not None:",
+                     f'    ev.append(("action", None, {{"seat": seats[{ACTOR}], "action": {action.name!r}, "text": '
+                     f'{label}, "ncards": len(action.cards)}}))']
             scope = self._action_scope(compiled)
             effects = action.body[self._choice_count(action):]
             # the check found the chosen cards in their zone: the first effect may move them unlooked
@@ -356,7 +395,7 @@ class StepWriter(Generator):
             return None
         finally:
             self.asker = None
-        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None):",
+        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
                *self.unpack(pi),
                "    params = action.params",
@@ -367,6 +406,7 @@ class StepWriter(Generator):
                *("        " + x for x in check),
                "    except KeyError:",
                f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+               *("    " + x for x in taken),
                *(["    counters = list(counters)"] if self.writes_counters else []),
                *(["    zones = list(zones)"] if self.writes_zones else []),
                "    goto = None",
@@ -452,7 +492,7 @@ class StepWriter(Generator):
         the vote is cast, secret and without effect until the vote closes (see
         :meth:`tally`); the next seat the vote still asks votes, or it closes."""
         phase = self.cg.phase_list[pi]
-        return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None):",
+        return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False):",
                           f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): a vote cast",
                           *self.unpack(pi),
                           "    params = action.params",
@@ -463,6 +503,8 @@ class StepWriter(Generator):
                           *("        " + x for x in check),
                           "    except KeyError:",
                           f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+                          "    if ev is not None:",
+                          f'        ev.append(("voted", None, {{"seat": seats[{ACTOR}], "phase": {phase.name!r}}}))',
                           "    votes = list(votes)",
                           f"    votes[seats[{ACTOR}]] = action",
                           "    votes = tuple(votes)",
@@ -602,7 +644,10 @@ class StepWriter(Generator):
                     raise Unsupported("a vote's effect that says where play goes")
                 taken += [f"{'elif' if taken else 'if'} _a == {i} and _i == {k}:", f"    seats[{ACTOR}] = _s", *("    " + x for x in unpack + lines)]
             sizes.append(str(len(stmts)))
-        return ["ready = []",
+        return ["if ev is not None:",
+                f'    ev.append(("votes", None, {{"phase": {phase.name!r}, "votes": tuple([None if v is None else v.name '
+                'for v in votes])}))',
+                "ready = []",
                 "for _s in range(n):",
                 "    action = votes[_s]",
                 "    if action is None:",
@@ -632,6 +677,8 @@ class StepWriter(Generator):
         self.inlines = 0
         lines = self._next_deal() if self.arrivals and g.match.until is not None else []
         lines += ["    if stop:", *("        " + x for x in self.winners()),
+                  "        if ev is not None:",
+                  '            ev.append(("match_end", None, {"winners": tuple(found)}))',
                   f"        return {_packed('-1', winners='tuple(found)')}",
                   "    moves += 1",
                   f"    if moves > {MAX_SETTLE}:",
@@ -647,7 +694,7 @@ class StepWriter(Generator):
             if p.kind != "turn" and self.arrivals:
                 lines += self._window(p, decl)
         return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, stack, "
-                          "goto, stop, closing, rng, made, work):",
+                          "goto, stop, closing, rng, made, work, ev, texts):",
                           "    # where play goes from the end of a step, until a seat must decide (see StepWriter.arrive)",
                           "    chosen = ()",
                           "    chosen_zone = -1",
@@ -729,6 +776,7 @@ class StepWriter(Generator):
         self.env, self.hoisted = {}, None
         setup = self.effects(g.setup, {})
         return ["    if stop == 2:",
+                *_deal_end("        "),
                 f"        if {until}:",
                 "            stop = 1",
                 "        else:",
@@ -746,6 +794,8 @@ class StepWriter(Generator):
                 "            stop = 0",
                 "            claim = claimed = None",
                 "            stack = ()",
+                "            if ev is not None:",
+                '                ev.append(("deal_start", None, {"deal": deal}))',
                 *("            " + x for x in setup),
                 "            if not stop:",
                 "                zones = tuple(zones)",
@@ -793,11 +843,13 @@ class StepWriter(Generator):
         # a window open to every seat stays as it is for the next seat that is still in
         stays = ["    if poll and not out[poll[0]]:", "        return new(State, S[:5] + (poll,) + S[6:])"] \
             if self.open(pi) else []
-        return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None):",
+        return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None, ev=None, texts=False):",
                           f"    # phase {phase.name!r}: the seat asked declines",
                           *_UNPACK[:3],
                           "    if action.cards or action.params:",
                           "        raise IllegalAction('decline takes no choice')",
+                          "    if ev is not None:",
+                          f'        ev.append(("decline", None, {{"seat": poll[0], "phase": {phase.name!r}}}))',
                           "    poll = poll[1:]",
                           *stays,
                           "    seats = list(seats)",
@@ -840,14 +892,15 @@ class StepWriter(Generator):
         try:
             for i, decl in enumerate(g.seats):
                 if decl.random:
-                    lines.append(f"seats[{3 + i}] = rng.randrange(n)")
+                    lines += [f"seats[{3 + i}] = rng.randrange(n)", "if ev is not None:",
+                              f'    ev.append(("pick", None, {{"seat": {cg.seat_names[3 + i]!r}, "value": seats[{3 + i}]}}))']
                 elif decl.initial is not None:
                     lines.append(f"seats[{3 + i}] = {self.frame(self.seat(decl.initial))}")
             bases = cg.counter_base(self.n)
             for ci, decl in enumerate(g.counters):
                 for s in range(self.n if decl.per_player else 1):
                     lines += [f"seats[{ACTOR}] = {s}", f"counters[{bases[ci] + s}] = {self.ex(decl.initial)}"]
-            lines.append(f"seats[{ACTOR}] = 0")
+            lines += [f"seats[{ACTOR}] = 0", "if ev is not None:", '    ev.append(("deal_start", None, {"deal": 1}))']
             self.env, self.hoisted = {}, None
             lines += self.effects(g.setup, {})
         except Unsupported:
@@ -855,9 +908,11 @@ class StepWriter(Generator):
         if self.ends_match:
             return None                 # a setup that ends the match or the deal: the general path
         self.writes_zones = self.writes_counters = True
-        return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng):",
+        return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng, ev=None, texts=False):",
                           "    # the first state of a match, over locals",
                           f"    n = {self.n}",
+                          "    deal = 1",
+                          "    made = None",
                           "    zones = list(map(tuple, zones))     # new tuples: the engine's are within a player's reach",
                           "    counters = list(counters)",
                           "    seats = list(seats)",
