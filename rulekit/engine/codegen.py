@@ -445,6 +445,22 @@ class Generator:
         finally:
             self.shared = None
 
+    def claim_order(self, c, decl) -> tuple[str, str]:
+        """(the expression of claim ``c``'s place in its order over its ``values``, None
+        when unordered; whether claiming ``values`` beats the standing claim of that kind)."""
+        i = c.index
+        if c.table is not None:
+            rank = f"{self.ref(c.table, 'table')}.get(values)"
+        elif decl.ordering:
+            rank = _tuple([self.claim_expr(c, e) for e in decl.ordering])
+        else:
+            rank = "None"
+        claimable = "" if c.table is None else f"values in {self.ref(c.table, 'table')} and "
+        if decl.higher is not None:
+            return rank, f"{claimable}bool({self.claim_expr(c, decl.higher)})"
+        return rank, (f"{claimable}(new := rank_{i}(ctx, values)) is not None "
+                      f"and (old := rank_{i}(ctx, ctx.claim[1])) is not None and new > old")
+
     def claim_functions(self) -> str:
         """For each claim ``i``: ``truth_i(ctx, values)``, its 'true when'; ``rank_i(ctx,
         values)``, its place in its declared order (None when unordered); ``beats_i(ctx,
@@ -457,19 +473,8 @@ class Generator:
             i, where = c.index, f"claim {c.name!r} (line {decl.span.line})"
             truth, shared = self.claim_truth(c, decl)
             functions.append(self.claim_function(f"truth_{i}", c, f"the truth of {where}", truth, shared))
-            if c.table is not None:
-                rank = f"{self.ref(c.table, 'table')}.get(values)"
-            elif decl.ordering:
-                rank = _tuple([self.claim_expr(c, e) for e in decl.ordering])
-            else:
-                rank = "None"
+            rank, beats = self.claim_order(c, decl)
             functions.append(self.claim_function(f"rank_{i}", c, f"the place in its order of {where}", rank))
-            claimable = "" if c.table is None else f"values in {self.ref(c.table, 'table')} and "
-            if decl.higher is not None:
-                beats = f"{claimable}bool({self.claim_expr(c, decl.higher)})"
-            else:
-                beats = (f"{claimable}(new := rank_{i}(ctx, values)) is not None "
-                         f"and (old := rank_{i}(ctx, ctx.claim[1])) is not None and new > old")
             functions.append(self.claim_function(f"beats_{i}", c, f"whether a claim beats {where}", beats))
         tables = {kind: _tuple([f"{kind}_{c.index}" for c in self.cg.claim_list]) if self.cg.claim_list
                   else "()" for kind in ("truth", "rank", "beats")}
@@ -1514,13 +1519,20 @@ class Generator:
             if not forced:
                 names.append("None")
                 continue
-            self.scope, self.env, self.hoisted = {}, {}, None
             lines = [f"def forced_{pi}(ctx):", f"    # what binds the deciding seat in {p.name!r}"]
-            for a in forced:
-                lines += [f"    if {self.ex(a.forced)}:", f"        return {f'you must {a.name}'!r}"]
-            functions.append("\n".join(lines + ["    return None"]) + "\n")
+            functions.append("\n".join(lines + ["    " + x for x in self.forced_lines(p)]) + "\n")
             names.append(f"forced_{pi}")
         return names
+
+    def forced_lines(self, p: m.PhaseDecl) -> list[str]:
+        """The lines of ``forced_P``'s body for phase ``p`` (declared): the message of its first
+        'forced when' action whose condition holds for the actor, or None."""
+        self.scope, self.env, self.hoisted = {}, {}, None
+        lines = []
+        for a in p.actions:
+            if a.forced is not None:
+                lines += [f"if {self.ex(a.forced)}:", f"    return {f'you must {a.name}'!r}"]
+        return lines + ["return None"]
 
     def option_function(self, phase_index: int, action: m.Action, compiled, enum: str) -> str:
         """The source of ``option_P_A(ctx)``: the action's :class:`Option` for a player who

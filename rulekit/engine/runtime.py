@@ -63,11 +63,19 @@ def loop_size(ctx, count: int, what: str, line: int) -> int:
     Raises:
         RulesRuntimeError: more than ``MAX_LOOP`` rounds, or the step's loops past
             ``MAX_STEP_WORK`` rounds in all (named by this loop's line)."""
+    ctx.work = loop_rounds(ctx.work, count, what, line)
+    return count
+
+
+def loop_rounds(work: int, count: int, what: str, line: int) -> int:
+    """:func:`loop_size` over the step's loop rounds so far, ``work``: the rounds after it.
+
+    Raises:
+        RulesRuntimeError: as :func:`loop_size`."""
     if count > MAX_LOOP:
         raise RulesRuntimeError(f"'{what}' would run its block {count} times (line {line}); "
                                 f"at most {MAX_LOOP:,} are allowed")
-    ctx.work = loop_work(ctx.work, count, what, line)
-    return count
+    return loop_work(work, count, what, line)
 
 
 def loop_values(ctx, values, line: int):
@@ -349,20 +357,25 @@ def swap_zones(ctx, a: int, b: int) -> None:
     """``swap``: zone instances ``a`` and ``b`` exchange their cards, each keeping its order;
     what a seat knows of one zone's cards goes with them (everyone sees which cards moved,
     if not what they are). Two ``move`` events tell it, one each way."""
+    ctx.known, ctx.claimed, moves = swapped(ctx.zones, ctx.known, ctx.claimed, a, b)
+    if ctx.events is not NO_EVENTS:
+        ctx.events.extend(moves)
+
+
+def swapped(zones: list, known: tuple, claimed: tuple | None, a: int, b: int) -> tuple:
+    """:func:`swap_zones` over the zones (a list, changed in place): (known, claimed, its
+    events)."""
     if a == b:
-        return
-    zones = ctx.zones
+        return known, claimed, []
     first, second = zones[a], zones[b]
     zones[a], zones[b] = second, first
-    if ctx.known:
-        ctx.known = tuple([(v, b if s == a else a if s == b else s, cards, False if s in (a, b) else g)
-                           for v, s, cards, g in ctx.known])
-    claimed = ctx.claimed
+    if known:
+        known = tuple([(v, b if s == a else a if s == b else s, cards, False if s in (a, b) else g)
+                       for v, s, cards, g in known])
     if claimed is not None and claimed[0] in (a, b):
-        ctx.claimed = None
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(("move", None, {"to": b, "cards": first, "from": [a] if first else [], "lay": False}))
-        ctx.events.append(("move", None, {"to": a, "cards": second, "from": [b] if second else [], "lay": False}))
+        claimed = None
+    return known, claimed, [("move", None, {"to": b, "cards": first, "from": [a] if first else [], "lay": False}),
+                            ("move", None, {"to": a, "cards": second, "from": [b] if second else [], "lay": False})]
 
 
 def refill_zone(ctx, s: int, r: int) -> None:
@@ -467,8 +480,14 @@ def reveal_counter(ctx, name: str, slot: int, seat: int, viewer: int) -> None:
     slot ``slot``, of ``seat``, -1 for the table's) is told to seat ``viewer`` (-1: to
     everyone) by a ``counter`` event (``show_counter`` for one seat)."""
     if ctx.events is not NO_EVENTS:
-        data = {"counter": name, "seat": seat, "value": ctx.counters[slot]}
-        ctx.events.append(("counter", None, data) if viewer < 0 else ("show_counter", viewer, data))
+        counter_shown(ctx.events, ctx.counters, name, slot, seat, viewer)
+
+
+def counter_shown(ev: list | None, counters, name: str, slot: int, seat: int, viewer: int) -> None:
+    """:func:`reveal_counter` over the counters: its event appended to ``ev`` unless None."""
+    if ev is not None:
+        data = {"counter": name, "seat": seat, "value": counters[slot]}
+        ev.append(("counter", None, data) if viewer < 0 else ("show_counter", viewer, data))
 
 
 def claimed_top(ctx) -> list:
@@ -1312,6 +1331,9 @@ __all__ = [
     'seat_name',
     'seat_pairs',
     'set_group',
+    'swapped',
+    'counter_shown',
+    'loop_rounds',
     'move_event',
     'refill_event',
     'draw_events',

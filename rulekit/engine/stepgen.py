@@ -37,7 +37,7 @@ from .. import ir
 from ..lang import model as m
 from .codegen import Generator, _tuple
 from ..ir import names as naming
-from .compile import DECLINE, KIND, SEAT, note_revealed
+from .compile import DECLINE, KIND, NUM, SEAT, note_revealed
 from .state import State
 from .runtime import (ACTOR, CLAIMANT, CURRENT, MAX_CALLS, MAX_QUICK_DEALS, MAX_SETTLE, closed_nowhere, no_go_to,
                       nobody_to_play)
@@ -58,7 +58,11 @@ _READERS = (("in_play(ctx)", "seats_in(n, out)"),
             ("ordered_seats(ctx, ", "ordered_seats_of(n, out, "),
             ("single_seat(ctx, ", "single_seat_of(out, "),
             ("add_to_group(ctx, ", "groups = group_with(groups, "),         # statements
-            ("remove_from_group(ctx, ", "groups = group_without(groups, "))
+            ("remove_from_group(ctx, ", "groups = group_without(groups, "),
+            ("reveal_counter(ctx, ", "counter_shown(ev, counters, "))
+
+#: a call of a claim's order over a context (see StepWriter.orders_over_locals)
+_ORDER = re.compile(r"\b(rank|beats)_(\d+)\(ctx, ")
 
 #: what is left of a context once a text is in the frame of locals: not written by a step
 _CONTEXT = re.compile(r"\bctx\b|\bL\[")
@@ -72,7 +76,8 @@ MAX_INLINED = 64
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
 _STATEMENTS = frozenset({"If", "MakeClaim", "KnockOut", "Reveal", "Log", "GoTo", "Assign", "LetValue",
                          "ClearClaim", "RollDice", "Move", "Draw", "Gather", "Shuffle", "Deal", "ForEach",
-                         "ForKinds", "Do", "EndDeal", "LetGroup", "Ask", "EndTurn", "RemoveSeat"})
+                         "ForKinds", "Do", "EndDeal", "LetGroup", "Ask", "EndTurn", "RemoveSeat", "Swap",
+                         "RevealCounter", "Repeat", "ForRange"})
 
 #: the locals an option's conditions may read (the parameters of ``can_P_A``)
 _OPTION_FIELDS = "n, zones, counters, seats, votes, claim, claimed, known, groups, out"
@@ -131,11 +136,13 @@ class StepWriter(Generator):
         self.writes_zones = False
         self.ends_match = False                   # a knock-out or an 'end deal' written may end the match
         self.held_call = None                     # how a step calls ``held``, once it is written
+        self.orders: set = set()                  # the claims whose rank_i_of and beats_i_of are written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
         self.inlines = 0                          # procedures written into the function being written
         self.arrivals = False                     # whether steps may go on to any phase (see arrive)
         self.arrives = False                      # whether ``arrive`` is written (else no step is)
         self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
+        self.forcers: dict = {}                   # phase index -> the name of its ``forced_P_of``, or None
         self.asker = None                         # the text of the phase an 'ask' written now is made in
         self.in_then = False                      # whether a turn's 'then' block is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
@@ -152,7 +159,10 @@ class StepWriter(Generator):
         for over_context, over_locals in _READERS:
             text = text.replace(over_context, over_locals)
         if self.held_call is not None:
-            text = text.replace("holds(ctx)", self.held_call)
+            text = text.replace("holds(ctx)", self.held_call).replace("holds_on(ctx, ", f"{self.held_call[:-1]}, ")
+        if self.orders:             # a claim's order, where it is written over locals
+            text = _ORDER.sub(lambda f: f"{f[1]}_{f[2]}_of({_OPTION_FIELDS}, " if int(f[2]) in self.orders else f[0],
+                              text)
         if _CONTEXT.search(text):
             raise Unsupported(text)
         return text
@@ -281,23 +291,44 @@ class StepWriter(Generator):
                 "if ev is not None:",
                 f"    ev.extend(deal_events(_from{t}, {zi}, _want{t}, {refill!r}, _refills{t}, _dealt{t}))"]
 
-    def each(self, var: str, values: str, typ: str, body, line: int) -> list[str]:
-        """A loop over the Python expression ``values`` (seats, symbols or kinds), ``var`` a
-        local in its body, its rounds counted against the step's (``work``); a 'go to' or
+    def each(self, var: str | None, values: str, typ: str, body, line: int, counted: str | None = None) -> list[str]:
+        """A loop over the Python expression ``values`` (seats, symbols, kinds or numbers),
+        ``var`` a local in its body (None: no name), its rounds counted against the step's
+        (``work``; ``counted``: the line that counts them, else their number); a 'go to' or
         the end of the match in the body stops the step (the loop's ``break``, then this)."""
         t = self.temp()
         inner = dict(self.scope)
-        inner[var] = typ
         saved = self.env
-        self.env = {**self.env, var: f"l_{var}_{t}"}
+        if var is not None:
+            inner[var] = typ
+            self.env = {**self.env, var: f"l_{var}_{t}"}
         try:
             lines = self.block(body, inner)
         finally:
             self.env = saved
         stops = any(x.strip() == "break" for x in lines)
-        return [f"_values{t} = {values}", f"work = loop_work(work, len(_values{t}), 'for each', {line})",
-                f"for l_{var}_{t} in _values{t}:", *("    " + x for x in lines),
+        return [f"_values{t} = {values}", counted or f"work = loop_work(work, len(_values{t}), 'for each', {line})",
+                f"for {'_' if var is None else f'l_{var}_{t}'} in _values{t}:", *("    " + x for x in lines),
                 *(["if goto is not None or stop:", "    break"] if stops else [])]
+
+    def st_ForRange(self, node):
+        t = self.temp()
+        return [f"_low{t}, _high{t} = {self.ex(node.low)}, {self.ex(node.high)}",
+                *self.each(node.var, f"range(_low{t}, _high{t} + 1)", NUM, node.body, node.span.line,
+                           f"work = loop_rounds(work, _high{t} - _low{t} + 1, 'for each', {node.span.line})")]
+
+    def st_Repeat(self, node):
+        t = self.temp()
+        return [f"_count{t} = {self.ex(node.count)}",
+                *self.each(None, f"range(_count{t})", NUM, node.body, node.span.line,
+                           f"work = loop_rounds(work, _count{t}, 'repeat', {node.span.line})")]
+
+    def st_Swap(self, node):
+        self.writes_zones = True
+        t = self.temp()
+        return [f"known, claimed, _moves{t} = swapped(zones, known, claimed, {self.zone(node.first)}, "
+                f"{self.zone(node.second)})",
+                "if ev is not None:", f"    ev.extend(_moves{t})"]
 
     def st_ForEach(self, node):
         over = naming.resolve_loop(self.cg, node.seats.name, self.scope) if node.seats.kind == "var" else None
@@ -541,9 +572,26 @@ class StepWriter(Generator):
         that nothing forces, and open to every seat it asks (an action that requires
         nothing) or whose seats' options can be told over locals (see :meth:`poller`)."""
         p = self.cg.phase_list[pi]
-        if p.kind not in ("first", "each", "vote") or p.forced:
+        if p.kind not in ("first", "each", "vote") or p.forced and self.forcer(pi) is None:
             return False
         return self.open(pi) or self.poller(pi) is not None
+
+    def forcer(self, pi: int) -> str | None:
+        """The name of ``forced_P_of(…)`` (codegen's ``forced_P`` over the locals an option
+        reads: the message of the 'forced when' action that binds the actor, or None), its
+        source added to :attr:`helpers`; None when it needs a context."""
+        if pi not in self.forcers:
+            name = f"forced_{pi}_of"
+            try:
+                body = [self.frame(x) for x in self.forced_lines(self.cg.game.phases[pi])]
+            except Unsupported:
+                name = None
+            else:
+                self.helpers.append("\n".join([f"def {name}({_OPTION_FIELDS}):",
+                                               "    # what binds the actor, over locals", *("    " + x for x in body)])
+                                    + "\n")
+            self.forcers[pi] = name
+        return self.forcers[pi]
 
     def open(self, pi: int) -> bool:
         """Whether phase ``pi`` has an action that requires and chooses nothing: every seat
@@ -842,12 +890,17 @@ class StepWriter(Generator):
         phase = self.cg.phase_list[pi]
         # a window open to every seat stays as it is for the next seat that is still in
         stays = ["    if poll and not out[poll[0]]:", "        return new(State, S[:5] + (poll,) + S[6:])"] \
-            if self.open(pi) else []
+            if self.open(pi) and not phase.forced else []
+        # a 'forced when' that binds the seat forbids the decline
+        forced = ["    seats = list(seats)", f"    seats[{ACTOR}] = poll[0]",
+                  f"    why = {self.forcer(pi)}({_OPTION_FIELDS})", "    if why is not None:",
+                  "        raise IllegalAction(why)"] if phase.forced else []
         return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None, ev=None, texts=False):",
                           f"    # phase {phase.name!r}: the seat asked declines",
                           *_UNPACK[:3],
                           "    if action.cards or action.params:",
                           "        raise IllegalAction('decline takes no choice')",
+                          *forced,
                           "    if ev is not None:",
                           f'        ev.append(("decline", None, {{"seat": poll[0], "phase": {phase.name!r}}}))',
                           "    poll = poll[1:]",
@@ -905,8 +958,6 @@ class StepWriter(Generator):
             lines += self.effects(g.setup, {})
         except Unsupported:
             return None
-        if self.ends_match:
-            return None                 # a setup that ends the match or the deal: the general path
         self.writes_zones = self.writes_counters = True
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng, ev=None, texts=False):",
                           "    # the first state of a match, over locals",
@@ -925,7 +976,7 @@ class StepWriter(Generator):
                           "    stop = 0",
                           "    work = 0",
                           *("    " + x for x in lines),
-                          "    if goto is None:",
+                          "    if goto is None and not stop:",
                           f"        return {_packed('-2', deal='1')}",
                           *("    " + x for x in self.going_on("1", "None", "work"))]) + "\n"
 
@@ -951,7 +1002,9 @@ class StepWriter(Generator):
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
                           *self.unpack(pi), "    found = []", *blocks,
                           *([] if phase.kind in ("turn", "vote") else
-                            [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"]),
+                            [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"] if not phase.forced else
+                            [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:",
+                             f"        found.append(new(Action, ({DECLINE!r}, (), ())))"]),
                           "    return found"]) + "\n"
 
     def held(self) -> str | None:
@@ -959,10 +1012,12 @@ class StepWriter(Generator):
         locals (its parameters: the locals the claims' truths read), or None when a truth
         needs a context; sets :attr:`held_call`."""
         cases = []
+        # a truth judged of other cards than the claimed ones ('claim holds on'): ``focus``
+        focused = ("claimed_top_of(zones, claimed)", "(claimed_top_of(zones, claimed) if focus is None else focus)")
         try:
             for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
                 truth, shared = self.claim_truth(c, decl)
-                truth, shared = self.frame(truth), [self.frame(line) for line in shared]
+                truth, shared = self.frame(truth).replace(*focused), [self.frame(x).replace(*focused) for x in shared]
                 unpack = [f"{', '.join(f'a{i}' for i in range(len(c.params)))}{',' if len(c.params) == 1 else ''} "
                           "= values"] if c.params else []
                 cases += [f"if index == {c.index}:", *("    " + x for x in unpack + shared), f"    return {truth}"]
@@ -971,15 +1026,39 @@ class StepWriter(Generator):
         body = "\n".join(cases)
         params = ["claim"] + [f for f in _HELD_FIELDS if re.search(rf"\b{f}\b", body)]
         self.held_call = f"held({', '.join(params)})"
-        lines = [f"def {self.held_call}:", "    # whether the standing claim is true, over a step's locals",
+        lines = [f"def {self.held_call[:-1]}, focus=None):",
+                 "    # whether the standing claim is true (of the cards ``focus``, when given), over a step's locals",
                  "    if claim is None:", "        return False", "    index, values, _ = claim",
                  *("    " + x for x in cases), "    return False"]
         return "\n".join(lines) + "\n"
+
+    def orders_over_locals(self) -> list[str]:
+        """The sources of ``rank_i_of`` and ``beats_i_of`` (fields…, values): each claim's
+        place in its order and whether claiming ``values`` beats the standing claim of its
+        kind (codegen's ``rank_i``, ``beats_i``) over a step's locals; :attr:`orders` names
+        the claims written (a claim whose order needs a context is not)."""
+        out = []
+        for c, decl in zip(self.cg.claim_list, self.cg.game.claims):
+            rank, beats = self.claim_order(c, decl)
+            texts = []
+            self.orders.add(c.index)            # its rank over locals, for its beats
+            try:
+                for kind, body in (("rank", rank), ("beats", beats)):
+                    text = self.claim_function(f"{kind}_{c.index}", c, f"{kind} of claim {c.name!r} over locals", body)
+                    text = text.replace(f"def {kind}_{c.index}(ctx, values):",
+                                        f"def {kind}_{c.index}_of({_OPTION_FIELDS}, values):")
+                    texts.append(self.frame(text))
+            except Unsupported:
+                self.orders.discard(c.index)
+                continue
+            out += texts
+        return out
 
     def steps(self) -> str:
         """Every step the writer writes, and ``STEPS``: per phase, {action name: its step}
         (None for a phase with none)."""
         functions, rows, listings = [], [], []
+        functions += self.orders_over_locals()
         held = self.held()
         if held is not None:
             # the fields held reads, straight from the state (a simulation judges every claim)
