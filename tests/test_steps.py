@@ -51,6 +51,9 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         if state.is_terminal:
             break
         decision = engine.decision(state, texts=False)
+        # the options over the state's fields, as over a context
+        phase = engine.cg.phase_list[state.phase]
+        assert decision.options == engine._options_general(state, phase, decision.seat, False)
         # the listing over the state's fields, where the phase has one, and the general one
         if listings[state.phase] is not None and enumeration_size(decision) <= 5000:
             assert engine.legal_actions(state) == engine.legal_actions(state, limit=10**9)

@@ -138,6 +138,7 @@ class Program:
         # the straight-line forms (rulekit.engine.stepgen), where the module has them
         self.steps = namespace.get("STEPS") or (None,) * len(cg.phase_list)
         self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
+        self.state_options = namespace.get("STATE_OPTIONS") or (None,) * len(cg.phase_list)
         self.start = namespace.get("START")
         self.holds_of = namespace.get("HOLDS")
 

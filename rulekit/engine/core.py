@@ -235,10 +235,19 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         fixed = self._fixed(phase, texts)
         if fixed is not None:
             return seat, phase, fixed
+        if not texts:
+            offered = (self._programs.get(state[0]) or self.program(state[0])).state_options[phase.index]
+            if offered is not None:         # over the state's fields (see rulekit.engine.stepgen)
+                return seat, phase, offered(state)
+        return seat, phase, self._options_general(state, phase, seat, texts)
+
+    def _options_general(self, state: State, phase, seat: int, texts: bool) -> tuple:
+        """The options of ``seat`` deciding in ``phase`` over a context of ``state`` (texts
+        need one; and for the tests that hold the options over the state's fields to them)."""
         # options only read the state: the context shares its zones and counters
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
         ctx.seats[ACTOR] = seat
-        return seat, phase, self._options_of(ctx, phase, texts)
+        return self._options_of(ctx, phase, texts)
 
     def _fixed(self, phase, texts: bool) -> tuple | None:
         """:meth:`_constant_options`, made once per phase and ``texts``."""
@@ -267,10 +276,16 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         return options
 
     # ------------------------------------------------------------------ a match in place
-    def working_copy(self, state: State) -> Ctx:
+    def working_copy(self, state: State) -> Ctx | Stepping:
         """A working copy of ``state`` that :meth:`apply_in_place` changes in place, step after
-        step, recording no events: for the match runner when nothing needs a
-        :class:`State` between steps (:meth:`snapshot` makes one when something does)."""
+        step, recording no events: for the match runner and the bots' play-outs when
+        nothing needs a :class:`State` between steps (:meth:`snapshot` makes one when
+        something does). For a game played by steps alone (:meth:`stepper`), a
+        :class:`Stepping` that holds the state; else a context changed in place. Read its
+        ``phase``, ``claim``, ``zones`` and ``made`` (the claimants of the claims made in it)."""
+        step = self.stepper(state[0])
+        if step is not None:
+            return Stepping(state, step)
         ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
         ctx.events = NO_EVENTS
         ctx.texts = False
@@ -278,6 +293,9 @@ class Engine(PhaseFlow, Observation, RulesQueries):
 
     def decide_in_place(self, ctx: Ctx, texts: Sequence) -> tuple:
         """:meth:`decide` on a working copy (unchanged by it); ``texts``: by seat."""
+        if type(ctx) is Stepping:
+            state = ctx.state
+            return self.decide(state, texts[self.decider(state)])
         phase = self.cg.phase_list[ctx.phase]
         seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
         fixed = self._fixed(phase, texts[seat])
@@ -297,6 +315,9 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal there (the copy is unchanged).
         """
+        if type(ctx) is Stepping:
+            ctx.state = ctx.step(ctx.state, action, rng, ctx.made)
+            return
         phase, seat, poll = self._opening(ctx, action)
         if poll is not None:
             ctx.poll = poll             # as in apply: the window stays open, only the poll moves on
@@ -640,6 +661,8 @@ class Engine(PhaseFlow, Observation, RulesQueries):
 
     def snapshot(self, ctx: Ctx) -> State:
         """The :class:`State` a working copy (see :meth:`working_copy`) stands for now."""
+        if type(ctx) is Stepping:
+            return ctx.state
         if ctx.phase == -1:
             return _new(State, (ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), -1, tuple(ctx.poll),
                                 tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
@@ -655,6 +678,37 @@ class Engine(PhaseFlow, Observation, RulesQueries):
 
     # ------------------------------------------------------------------ views
     # ------------------------------------------------------------------ helpers for players
+
+class Stepping:
+    """The working copy of a game played by steps alone (see :meth:`Engine.working_copy`):
+    ``state``, the state it stands for now, replaced by each step; ``made``, the claimants
+    of the claims made in it (seats, in order)."""
+
+    __slots__ = ("state", "step", "made")
+
+    def __init__(self, state: State, step: Callable):
+        self.state, self.step, self.made = state, step, []
+
+    @property
+    def phase(self) -> int:
+        return self.state[_PHASE]
+
+    @property
+    def claim(self):
+        return self.state.claim
+
+    @property
+    def zones(self) -> tuple:
+        return self.state.zones
+
+    @property
+    def deal(self) -> int:
+        return self.state.deal
+
+    @property
+    def n(self) -> int:
+        return self.state[0]
+
 
 def _context(state: State, zones, counters, rng) -> Ctx:
     """A :class:`Ctx` of ``state`` with these zones, counters and generator: its other slots

@@ -143,6 +143,7 @@ class StepWriter(Generator):
         self.arrives = False                      # whether ``arrive`` is written (else no step is)
         self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
         self.forcers: dict = {}                   # phase index -> the name of its ``forced_P_of``, or None
+        self.makers: dict = {}                    # phase index -> the calls of its options over locals, or None
         self.asker = None                         # the text of the phase an 'ask' written now is made in
         self.in_then = False                      # whether a turn's 'then' block is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
@@ -598,54 +599,90 @@ class StepWriter(Generator):
         it asks has an option (``Engine._open``)."""
         return any(not a.steps for a in self.cg.phase_list[pi].actions)
 
+    def option_makers(self, pi: int) -> list | None:
+        """The calls of ``option_P_A_of(…)`` of the actions of phase ``pi`` (each the action's
+        :class:`Option` for its actor, or None: codegen's ``option_P_A`` over the locals an
+        option reads, and where an option needs a legal choice the choice search
+        ``first_P_A_of``), their sources added to :attr:`helpers` once; None when an option
+        needs a context."""
+        if pi not in self.makers:
+            phase, decl = self.cg.phase_list[pi], self.cg.game.phases[pi]
+            sources, calls = [], []
+            try:
+                for a, ca in zip(decl.actions, phase.actions):
+                    name = f"option_{pi}_{ca.index}"
+                    text = self.option_function(pi, a, ca, f"enum_{pi}_{ca.index}")
+                    text = text.replace(f"def {name}(ctx):", f"def {name}_of({_OPTION_FIELDS}):")
+                    first = f"first_{pi}_{ca.index}"
+                    if f"none_legal(ctx, {first})" in text:        # whether some choice of it is legal
+                        sources.append(self.first_over_locals(pi, a, ca))
+                        text = text.replace(f"none_legal(ctx, {first})", f"none_legal(({_OPTION_FIELDS}), {first}_of)")
+                    sources.append(self.frame(text))
+                    calls.append(f"{name}_of({_OPTION_FIELDS})")
+            except Unsupported:
+                calls = None
+            else:
+                self.helpers += sources
+            self.makers[pi] = calls
+        return self.makers[pi]
+
     def poller(self, pi: int) -> str | None:
         """The name of ``polled_P(poll, …)``: ``poll`` (seats) from its first seat that is
         still in and has an option in phase ``pi`` (each asked as the actor, restored
-        after), as ``Engine._advance_poll`` skips the others; its functions, and a
-        ``can_P_A(…)`` per action (whether the actor has its option: the option's function
-        over locals), go to :attr:`helpers`. None when an option needs a context."""
+        after), as ``Engine._advance_poll`` skips the others (see :meth:`option_makers`);
+        its source goes to :attr:`helpers`. None when an option needs a context."""
         if pi in self.pollers:
             return self.pollers[pi]
-        phase, decl = self.cg.phase_list[pi], self.cg.game.phases[pi]
-        sources, calls = [], []
-        try:
-            for a, ca in zip(decl.actions, phase.actions):
-                text = self.option_function(pi, a, ca, f"enum_{pi}_{ca.index}")
-                text = text.replace(f"def option_{pi}_{ca.index}(ctx):", f"def can_{pi}_{ca.index}({_OPTION_FIELDS}):")
-                first = f"first_{pi}_{ca.index}"
-                if f"none_legal(ctx, {first})" in text:        # whether some choice of it is legal
-                    sources.append(self.first_over_locals(pi, a, ca))
-                    text = text.replace(f"none_legal(ctx, {first})", f"none_legal(({_OPTION_FIELDS}), {first}_of)")
-                text = re.sub(r"return new\(Option, .*\)\)$", "return True", text, flags=re.M)
-                sources.append(self.frame(text.replace("return None", "return False")))
-                calls.append(f"can_{pi}_{ca.index}({_OPTION_FIELDS})")
-        except Unsupported:
+        calls = self.option_makers(pi)
+        if calls is None:
             self.pollers[pi] = None
             return None
         name = self.pollers[pi] = f"polled_{pi}"
-        self.helpers += sources + ["\n".join([
+        self.helpers.append("\n".join([
             f"def {name}(poll, {_OPTION_FIELDS}):",
-            f"    # the seats {phase.name!r} still asks: from the first of poll that is in and has an option",
+            f"    # the seats {self.cg.phase_list[pi].name!r} still asks: from the first of poll that is in and has "
+            "an option",
             f"    saved = seats[{ACTOR}]",
             "    while poll:",
             "        if out[poll[0]]:",
             "            poll = poll[1:]",
             "            continue",
             f"        seats[{ACTOR}] = poll[0]",
-            f"        if {' or '.join(calls) or 'False'}:",
+            f"        if {' or '.join(f'{c} is not None' for c in calls) or 'False'}:",
             "            break",
             "        poll = poll[1:]",
             f"    seats[{ACTOR}] = saved",
-            "    return tuple(poll)"]) + "\n"]
+            "    return tuple(poll)"]) + "\n")
         return name
+
+    def options(self, pi: int) -> str | None:
+        """The source of ``options_P(S)``: the options of the deciding seat in a state of phase
+        ``pi``, without texts (``Engine.decide`` for a player who reads none), a window's
+        decline last unless a 'forced when' binds the seat; None when an option needs a
+        context."""
+        calls = self.option_makers(pi)
+        phase = self.cg.phase_list[pi]
+        if calls is None or phase.forced and self.forcer(pi) is None:
+            return None
+        decline = f"new(Option, ({DECLINE!r}, 'declines', None, 0, 0, (), (), True, ()))"
+        declines = [] if phase.kind not in ("first", "each") else \
+            [f"    found.append({decline})"] if not phase.forced else \
+            [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", f"        found.append({decline})"]
+        return "\n".join([f"def options_{pi}(S):",
+                          f"    # the options of the deciding seat in phase {phase.name!r}, without texts",
+                          *self.unpack(pi),
+                          f"    found = [option for option in ({', '.join(calls)}{',' if len(calls) == 1 else ''}) "
+                          "if option is not None]",
+                          *declines,
+                          "    return tuple(found)"]) + "\n"
 
     def first_over_locals(self, pi: int, action: m.Action, compiled) -> str:
         """The source of ``first_P_A_of(F, largest_first, budget)``: the action's search for
         its first legal choice (codegen's ``first_P_A``) over the fields ``F``, a tuple of
         the locals an option reads, for :func:`~.codegen.none_legal`."""
-        hoisted, levels, loops = self.enumeration(pi, action, compiled)
         saved, self.stop_listing = self.stop_listing, "return"
         try:
+            hoisted, levels, loops = self.enumeration(pi, action, compiled)
             text = self._enumerator_text(f"enum_{pi}_{compiled.index}", f"    # the first legal choice of "
                                          f"{action.name!r} in {self.cg.phase_list[pi].name!r}, over locals",
                                          "first", hoisted, levels, loops, action.name)
@@ -1078,7 +1115,7 @@ class StepWriter(Generator):
             except Unsupported:         # not even the winners: no step
                 arrive = None
         if arrive is not None:
-            functions += [*(self.helpers if self.arrivals else ()), arrive]
+            functions.append(arrive)
         self.arrives = arrive is not None
         start = self.start()
         if start is not None:
@@ -1089,6 +1126,12 @@ class StepWriter(Generator):
             if source is not None:
                 functions.append(source)
             listings.append("None" if source is None else f"legal_{pi}")
+        offered = []
+        for pi in range(len(self.cg.phase_list)):
+            source = self.options(pi)
+            if source is not None:
+                functions.append(source)
+            offered.append("None" if source is None else f"options_{pi}")
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
             row = {}
             for a, ca in zip(p.actions, cp.actions):
@@ -1100,10 +1143,13 @@ class StepWriter(Generator):
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
+        functions += self.helpers               # what the polls, options and forced windows call
         table = "\n# per phase: {action name: its straight-line step} (None: every action takes the general path)\n"
         legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
         return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
+                + "\n# per phase: the options without texts over the state's fields (None: over a context)\n"
+                + f"STATE_OPTIONS = {_tuple(offered) if offered else '()'}\n"
                 + "\n# the first state of a match over locals (None: the general path makes it)\n"
                 + f"START = {'start' if start is not None else 'None'}\n"
                 + "\n# whether the standing claim of a state is true (None: the general path says)\n"
