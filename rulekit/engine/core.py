@@ -576,6 +576,14 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal in ``state``.
         """
+        if state[_PHASE] >= 0:
+            prog = self._programs.get(state[0]) or self.program(state[0])
+            if action[0] in prog.body_steps[state[_PHASE]]:     # its step, stopped after the effects
+                return prog.steps[state[_PHASE]][action[0]](state, action, rng, None, None, False, True)
+        return self._effects_general(state, action, rng)
+
+    def _effects_general(self, state: State, action: Action, rng: random.Random) -> State:
+        """:meth:`effects` over a context (and for the tests that hold the steps to it)."""
         phase, seat, poll = self._opening(state, action)
         if poll is not None:
             return state

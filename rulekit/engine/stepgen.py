@@ -144,6 +144,7 @@ class StepWriter(Generator):
         self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
         self.forcers: dict = {}                   # phase index -> the name of its ``forced_P_of``, or None
         self.makers: dict = {}                    # phase index -> the calls of its options over locals, or None
+        self.body_only = False                    # the step written last can stop after its own effects
         self.asker = None                         # the text of the phase an 'ask' written now is made in
         self.in_then = False                      # whether a turn's 'then' block is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
@@ -417,7 +418,9 @@ class StepWriter(Generator):
                 lines = self.effects(effects, scope)
             finally:
                 self.checked = None
-            finish = []
+            # its own effects alone (Engine.effects), where they cannot end the deal or the turn
+            self.body_only = not any(x.strip().startswith("stop =") or f"goto = {FINISH}" in x for x in lines)
+            finish = ["if body:", f"    return {_packed('phase', poll='poll', deal='deal')}"] if self.body_only else []
             if phase.kind != "each" and self.comp.ask_blocks:
                 # nothing said where play goes and an 'ask' is pending: its 'then' blocks run
                 finish += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
@@ -427,17 +430,9 @@ class StepWriter(Generator):
             return None
         finally:
             self.asker = None
-        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False):",
+        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, body=False):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
-               *self.unpack(pi),
-               "    params = action.params",
-               "    given = len(params)",
-               "    chosen = ()",
-               "    chosen_zone = -1",
-               "    try:",
-               *("        " + x for x in check),
-               "    except KeyError:",
-               f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+               *self.judged(pi, check),
                *("    " + x for x in taken),
                *(["    counters = list(counters)"] if self.writes_counters else []),
                *(["    zones = list(zones)"] if self.writes_zones else []),
@@ -519,6 +514,14 @@ class StepWriter(Generator):
                 f"        return {_packed(str(pi), poll='poll', zones=zones, counters=counters)}",
                 f"    return {_arrive(str(pi), work='work')}"]
 
+    def judged(self, pi: int, check: list) -> list[str]:
+        """The first lines of a step of phase ``pi``: the state's fields in locals, then the
+        action judged by the lines ``check`` (a condition that reads what is not there
+        refuses it)."""
+        return [*self.unpack(pi), "    params = action.params", "    given = len(params)", "    chosen = ()",
+                "    chosen_zone = -1", "    try:", *("        " + x for x in check), "    except KeyError:",
+                f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None"]
+
     def vote(self, pi: int, action: m.Action, compiled, check: list) -> str:
         """The source of the step of ``action`` in vote ``pi``: judged (``check``: its lines),
         the vote is cast, secret and without effect until the vote closes (see
@@ -526,15 +529,7 @@ class StepWriter(Generator):
         phase = self.cg.phase_list[pi]
         return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False):",
                           f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): a vote cast",
-                          *self.unpack(pi),
-                          "    params = action.params",
-                          "    given = len(params)",
-                          "    chosen = ()",
-                          "    chosen_zone = -1",
-                          "    try:",
-                          *("        " + x for x in check),
-                          "    except KeyError:",
-                          f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+                          *self.judged(pi, check),
                           "    if ev is not None:",
                           f'        ev.append(("voted", None, {{"seat": seats[{ACTOR}], "phase": {phase.name!r}}}))',
                           "    votes = list(votes)",
@@ -1132,13 +1127,17 @@ class StepWriter(Generator):
             if source is not None:
                 functions.append(source)
             offered.append("None" if source is None else f"options_{pi}")
+        bodies = []
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = {}
+            row, alone = {}, []
             for a, ca in zip(p.actions, cp.actions):
                 source = self.step(pi, a, ca)
                 if source is not None:
                     functions.append(source)
                     row[a.name] = f"step_{pi}_{ca.index}"
+                    if self.body_only and cp.kind != "vote":
+                        alone.append(a.name)
+            bodies.append(repr(frozenset(alone)) if alone else "frozenset()")
             if cp.kind in ("first", "each") and self.arrivals and self.window(pi):
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
@@ -1148,6 +1147,8 @@ class StepWriter(Generator):
         legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
         return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
+                + "\n# per phase: the actions whose step stops after their own effects with body=True (Engine.effects)\n"
+                + f"BODY_STEPS = {_tuple(bodies) if bodies else '()'}\n"
                 + "\n# per phase: the options without texts over the state's fields (None: over a context)\n"
                 + f"STATE_OPTIONS = {_tuple(offered) if offered else '()'}\n"
                 + "\n# the first state of a match over locals (None: the general path makes it)\n"
