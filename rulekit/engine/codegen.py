@@ -855,7 +855,7 @@ class Generator:
                 source = domain if listing else f"(reversed({domain}) if largest_first else {domain})"
                 body.append(f"{indent}for {var} in {source}:")
                 indent += "    "
-                body.append(f"{indent}pick_blind(ctx, {sel}, {count}, {var})")
+                body.append(f"{indent}ctx.chosen, ctx.chosen_zone = blind_pick({sel}, {count}, {var})")
                 values.append(var)
             else:
                 _, pname, var, domain, dependent = loop
@@ -1001,8 +1001,10 @@ class Generator:
                 body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
                                  f"if {var} is None:",
                                  f"    {self.refuse(repr('choose which card, counting from the top'))}",
-                                 f"if not pick_blind(ctx, {self.selection(st.stmt.source)}, {st.count}, {var}):",
-                                 f"    {self.refuse(repr('there is no card %s from the top to choose') + f' % ({var},)')}"],
+                                 f"picked = blind_pick({self.selection(st.stmt.source)}, {st.count}, {var})",
+                                 "if picked is None:",
+                                 f"    {self.refuse(repr('there is no card %s from the top to choose') + f' % ({var},)')}",
+                                 "ctx.chosen, ctx.chosen_zone = picked"],
                                 st.stmt)
                 self.scope["$chosen"] = "cards"
                 continue

@@ -724,17 +724,15 @@ def blind_places(selection, n: int) -> tuple:
     return tuple(itertools.combinations(range(1, count + 1), n))
 
 
-def pick_blind(ctx, selection, n: int, value) -> bool:
-    """Bind in ``ctx`` the cards a blind choice of ``n`` cards names by ``value`` (a place
-    counted from the top, or ``n`` of them; see :func:`blind_places`) as the chosen cards;
-    False, binding nothing, when ``selection`` has no such place."""
+def blind_pick(selection, n: int, value) -> tuple | None:
+    """(the cards a blind choice of ``n`` cards names by ``value``, a place counted from the
+    top or ``n`` of them (see :func:`blind_places`), their zone instance): the chosen cards;
+    None when ``selection`` has no such place."""
     if value not in blind_places(selection, n):
-        return False
+        return None
     pieces = [(slot, k) for slot, ks in selection for k in ks]
     picked = [pieces[len(pieces) - p] for p in ((value,) if isinstance(value, int) else value)]
-    ctx.chosen = tuple(k for _, k in picked)
-    ctx.chosen_zone = picked[0][0]
-    return True
+    return tuple(k for _, k in picked), picked[0][0]
 
 
 def how_many(count: int, line: int) -> int:
@@ -1319,7 +1317,7 @@ __all__ = [
     'no_seat',
     'ordered_seats',
     'over_seats',
-    'pick_blind',
+    'blind_pick',
     'push_ask',
     'random_portion',
     'remove_cards',

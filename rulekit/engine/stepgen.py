@@ -145,6 +145,7 @@ class StepWriter(Generator):
         self.forcers: dict = {}                   # phase index -> the name of its ``forced_P_of``, or None
         self.makers: dict = {}                    # phase index -> the calls of its options over locals, or None
         self.body_only = False                    # the step written last can stop after its own effects
+        self.voter_lets = False                   # a 'let' is written for the voter of a vote's effect
         self.asker = None                         # the text of the phase an 'ask' written now is made in
         self.in_then = False                      # whether a turn's 'then' block is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
@@ -383,7 +384,8 @@ class StepWriter(Generator):
     def st_LetValue(self, node):
         value = self.ex(node.value)
         self.scope[node.name] = self.kind_of(node.value)
-        local = self.env[node.name] = f"l_{node.name}"
+        # among a vote's effects, taken voter after voter, the value is its voter's
+        local = self.env[node.name] = f"_lets[_s][{node.name!r}]" if self.voter_lets else f"l_{node.name}"
         return [f"{local} = {value}"]
 
     # ------------------------------------------------------------ the step
@@ -713,12 +715,14 @@ class StepWriter(Generator):
             judged += [f"{'if' if i == 0 else 'elif'} action[0] == {a.name!r}:", *("    " + x for x in check),
                        f"    ready.append((_s, {i}, chosen, chosen_zone, {_tuple(values)}))"]
             stmts = list(a.body[self._choice_count(a):])
-            if any(isinstance(st, m.LetValue) for st in stmts):
-                raise Unsupported("'let' among a vote's effects")
             self.scope, self.checked = dict(self._action_scope(ca)), None
             unpack = [f"{', '.join(values)}{',' if len(values) == 1 else ''} = _vals"] if values else []
             for k, st in enumerate(stmts):
-                lines = self.stmt(st)
+                self.voter_lets = True          # a 'let' keeps its value for its voter's later statements
+                try:
+                    lines = self.stmt(st)
+                finally:
+                    self.voter_lets = False
                 note_revealed(self.scope, st)
                 if any(x.strip() == "break" or x.strip().startswith(("goto =", "stop =")) for x in lines):
                     raise Unsupported("a vote's effect that says where play goes")
@@ -727,6 +731,7 @@ class StepWriter(Generator):
         return ["if ev is not None:",
                 f'    ev.append(("votes", None, {{"phase": {phase.name!r}, "votes": tuple([None if v is None else v.name '
                 'for v in votes])}))',
+                "_lets = [{} for _ in range(n)]",
                 "ready = []",
                 "for _s in range(n):",
                 "    action = votes[_s]",
