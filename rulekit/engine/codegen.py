@@ -139,7 +139,7 @@ class Program:
         self.steps = namespace.get("STEPS") or (None,) * len(cg.phase_list)
         self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
         self.state_options = namespace.get("STATE_OPTIONS") or (None,) * len(cg.phase_list)
-        self.body_steps = namespace.get("BODY_STEPS") or (frozenset(),) * len(cg.phase_list)
+        self.body_steps = namespace.get("BODY_STEPS") or ((),) * len(cg.phase_list)
         self.start = namespace.get("START")
         self.holds_of = namespace.get("HOLDS")
 

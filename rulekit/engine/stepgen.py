@@ -1121,17 +1121,13 @@ class StepWriter(Generator):
         if start is not None:
             functions.append(start)
         self.stop_listing = "break"             # a listing's actions are blocks of one function
-        for pi in range(len(self.cg.phase_list)):
-            source = self.legal(pi)
-            if source is not None:
-                functions.append(source)
-            listings.append("None" if source is None else f"legal_{pi}")
         offered = []
-        for pi in range(len(self.cg.phase_list)):
-            source = self.options(pi)
-            if source is not None:
-                functions.append(source)
-            offered.append("None" if source is None else f"options_{pi}")
+        for write, name, table in ((self.legal, "legal", listings), (self.options, "options", offered)):
+            for pi in range(len(self.cg.phase_list)):         # per phase: its listing, its options
+                source = write(pi)
+                if source is not None:
+                    functions.append(source)
+                table.append("None" if source is None else f"{name}_{pi}")
         bodies = []
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
             row, alone = {}, []
@@ -1142,7 +1138,7 @@ class StepWriter(Generator):
                     row[a.name] = f"step_{pi}_{ca.index}"
                     if self.body_only and cp.kind != "vote":
                         alone.append(a.name)
-            bodies.append(repr(frozenset(alone)) if alone else "frozenset()")
+            bodies.append(_tuple([repr(name) for name in alone]) if alone else "()")
             if cp.kind in ("first", "each") and self.arrivals and self.window(pi):
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
