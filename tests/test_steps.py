@@ -6,11 +6,12 @@ writer cannot write yet keeps the general path."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rulekit import Engine, IllegalAction
+from rulekit import Engine, IllegalAction, load
 from rulekit.errors import RulesRuntimeError
 from rulekit.players.base import random_concrete
 
@@ -291,6 +292,19 @@ def test_an_each_window_and_a_vote_step_as_the_general_path(players):
     assert set(engine.program(players).steps[1]) == {"give", "take"}       # a vote is never declined
     combo = SimpleNamespace(engine=engine, players=players)
     assert sum(_walk_both_ways(combo, seed, 150) for seed in range(20)) >= 20 * 10     # whole matches
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent.parent / "docs" / "examples").glob("*.rules")),
+                         ids=lambda p: p.stem)
+def test_the_documented_examples_played_by_steps_alone(path):
+    """The games the docs show (Kuhn poker's betting is over when 'every p in everyone
+    where …' holds: a value over seats, written as a comprehension over the step's locals)
+    are played by steps alone at every player count, and walked both ways agree."""
+    engine = Engine(load(path))
+    low, high = engine.game.players
+    assert [n for n in range(low, high + 1) if engine.stepper(n) is None] == []
+    from types import SimpleNamespace
+    assert sum(_walk_both_ways(SimpleNamespace(engine=engine, players=low), seed, 200) for seed in range(3)) > 0
 
 
 def _construct_combos():

@@ -323,15 +323,17 @@ class Generator:
     def seat_pairs(self, var: str, seats_node, value_node) -> str:
         """[(seat, value)] for each seat of a set, ``var`` naming the seat in ``value_node``."""
         seats = self.seat_set(seats_node)
-        saved = self.scope, self.env
+        local = f"_p{self.temp()}"         # the seat, a local of the comprehension
+        saved = self.scope, self.env, self.shared
         self.scope = dict(self.scope)
         self.scope[var] = SEAT
-        self.env = {k: v for k, v in self.env.items() if k != var}
+        self.env = {**self.env, var: local}
+        self.shared = None                  # no selection that reads the seat is made once per call
         try:
             value = self.ex(value_node)
         finally:
-            self.scope, self.env = saved
-        return f"seat_pairs(ctx, {var!r}, {seats}, lambda ctx: {value})"
+            self.scope, self.env, self.shared = saved
+        return f"[({local}, {value}) for {local} in {seats}]"
 
     def seats_highest(self, node) -> str:
         return f"extreme_seats({self.seat_pairs(node.name, node.base, node.cond)}, {'max' if node.kind == 'highest' else 'min'})"
@@ -812,8 +814,8 @@ class Generator:
             out = [f"def {name.replace('enum_', 'list_')}(ctx, out):", title]
         else:
             out = [f"def {name.replace('enum_', mode + '_')}(ctx, largest_first, budget):", title]
-        # the chosen values are Python locals (v_0, …): ctx.locals holds only what a value
-        # over seats binds while it is computed (see runtime.seat_pairs)
+        # the chosen values are Python locals (v_0, …), and so is the seat a value over
+        # seats names (see seat_pairs): ctx.locals starts empty
         out += ["    ctx.locals = {}",
                 "    ctx.chosen = ()",
                 "    ctx.chosen_zone = -1"]

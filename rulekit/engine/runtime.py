@@ -960,18 +960,6 @@ def face_of(rng, ev, sides: int, die: str) -> int:
     return value
 
 
-def seat_pairs(ctx, var: str, seats: list, value: Callable) -> list:
-    """[(seat, value(ctx))] for each of ``seats``, with ``var`` naming the seat meanwhile
-    (``p`` in ``(p in others where …)``)."""
-    saved = ctx.locals.get(var)
-    out = []
-    for s in seats:
-        ctx.locals[var] = s
-        out.append((s, value(ctx)))
-    ctx.locals[var] = saved
-    return out
-
-
 def extreme_seats(pairs: list, best: Callable) -> list:
     """The seats of ``pairs`` [(seat, number)] whose number is ``best`` (max or min) of all."""
     if not pairs:
@@ -1327,7 +1315,6 @@ __all__ = [
     'roll_die',
     'seat_groups',
     'seat_name',
-    'seat_pairs',
     'set_group',
     'swapped',
     'counter_shown',
