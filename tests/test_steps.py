@@ -319,6 +319,10 @@ def test_the_construct_games_played_by_steps_alone():
     combos = _construct_combos()
     assert len(combos) > 60
     assert [name for name, engine, n in combos if engine.stepper(n) is None] == []
+    # and every phase's options and listing are made over the state (a choice whose values
+    # read an earlier choice too: the earlier one a local of the loops that collect them)
+    assert [(name, phase.name) for name, engine, n in combos for phase in engine.cg.phase_list
+            if engine.program(n).state_options[phase.index] is None or engine.program(n).legal[phase.index] is None] == []
 
 
 @pytest.mark.slow

@@ -1574,10 +1574,18 @@ class Generator:
                 cards = "pool"
             elif type(st) is ir.ChooseValue:
                 var = f"dom_{len(params)}"
-                values = f"tuple({self.domain(st)})"
-                if st.dependent:
-                    # its domain reads earlier choices: the union over every choice of them
-                    body += self._union_of_domains(var, self.domain(st), earlier)
+                if not st.dependent:
+                    values = f"tuple({self.domain(st)})"
+                else:
+                    # its domain reads earlier choices: the union over every choice of them,
+                    # each earlier choice a local of the loops (e_0, …)
+                    saved_env = self.env
+                    self.env = {**self.env, **{name: f"e_{i}" for i, (name, _) in enumerate(earlier)}}
+                    try:
+                        domain = self.domain(st)
+                    finally:
+                        self.env = saved_env
+                    body += self._union_of_domains(var, domain, earlier)
                     values = f"sorted({var})"
                 if st.guards:
                     # the values its guards allow, the choice read as v
@@ -1615,13 +1623,13 @@ class Generator:
     @staticmethod
     def _union_of_domains(var: str, domain: str, earlier: list) -> list[str]:
         """Lines that collect in the set ``var`` the values of ``domain`` (which reads the
-        choices ``earlier``, [(name, their values)]) for every combination of those values."""
-        lines = ["L = ctx.locals = {}", f"{var} = set()"]
+        choices ``earlier``, [(name, their values)], as the locals ``e_0``, … ) for every
+        combination of those values."""
+        lines = [f"{var} = set()"]
         indent = ""
-        for i, (name, values) in enumerate(earlier):
+        for i, (_, values) in enumerate(earlier):
             lines.append(f"{indent}for e_{i} in {values}:")
             indent += "    "
-            lines.append(f"{indent}L[{name!r}] = e_{i}")
         return lines + [f"{indent}{var}.update({domain})"]
 
     @staticmethod
