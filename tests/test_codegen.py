@@ -680,7 +680,61 @@ procedure next {
 }
 """
 
-INLINE_GAMES = {"OFFERS": OFFERS, "COURT": COURT, "STEPS": STEPS}
+RECURSION = """\
+game "Recursion"
+players 2..3
+deck { card number: value 1..4, count 3 }
+zone stock: shared, count only, holds the deck
+zone pile: per player, seen by all
+counter score per player = 0
+counter rounds = 0
+setup {
+  shuffle stock
+  set current = P1
+  do take(2)
+  go to play
+}
+turn play {
+  action draw "draws {k}" {
+    choose k in 1..3
+    do take(k)
+    do next
+  }
+  action chase "chases {k}" {
+    choose k in 1..6
+    do chase(k)
+    do next
+  }
+}
+window answer: first of others {
+  action grab "grabs" {
+    require count of stock > 0 "nothing to grab"
+    do take(1)
+    do next
+  }
+  then { do next }
+}
+procedure take(k) {
+  if k > 0 and count of stock > 0 {
+    move top 1 of stock to your pile
+    add 1 to score
+    do take(k - 1)
+  }
+}
+procedure chase(k) {
+  if k > 0 { add 1 to rounds  do chase(k - 1) }
+  if k = 3 and count of stock > 0 { go to answer }
+  add 1 to score
+}
+procedure next {
+  add 1 to rounds
+  if rounds >= 30 or count of stock = 0 { end deal }
+  set current = left of current
+  go to play
+}
+"""
+
+INLINE_GAMES = {"OFFERS": OFFERS, "COURT": COURT, "STEPS": STEPS, "RECURSION": RECURSION}
 
 
 def construct_combos() -> list[tuple[str, str, int]]:

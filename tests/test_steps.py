@@ -6,12 +6,13 @@ writer cannot write yet keeps the general path."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rulekit import Engine, IllegalAction, load
+from rulekit import Action, Engine, IllegalAction, load
 from rulekit.errors import RulesRuntimeError
 from rulekit.players.base import random_concrete
 
@@ -168,20 +169,45 @@ match {{
 
 def test_procedures_written_into_a_step_stay_few(tmp_path):
     """A step writes its procedures into itself, but not without bound: procedures that
-    call the next one twice, 16 deep, leave the action on the general path (the module is
-    written at once, and small), and it plays as the rules say; 5 deep (32 copies) is a step."""
-    from rulekit import load
-
-    for depth, stepped in ((16, False), (5, True)):
+    call the next one twice, 16 deep, are written in up to a bound and called as functions
+    of their own beyond it (the module is written at once, and small), and it plays as the
+    rules say; 5 deep (32 copies) is written in whole."""
+    for depth, calls in ((16, True), (5, False)):
         path = tmp_path / f"doubling{depth}.rules"
         path.write_text(_doubling_procedures(depth), encoding="utf-8")
         engine = Engine(load(str(path)))
         program = engine.program(2)
-        assert (program.steps[0] is not None) is stepped
+        assert program.steps[0] is not None
+        assert (re.search(r"def proc_\d+_of\(", program.source) is not None) is calls
         assert len(program.source) < 200_000
         state, _ = engine.new_match(2, random.Random(0), events=False)
         state, _ = engine.apply(state, engine.legal_actions(state)[0], random.Random(0), events=False)
         assert state.counters[engine.cg.counter_base(2)[0]] == 2 ** depth
+
+
+def test_procedures_that_call_each_other_are_functions_of_the_step():
+    """Procedures that call one another are functions over the step's locals (its cards,
+    counters, 'go to' and end of the deal given back): the step does what the general path
+    does, and a call within calls without end stops the match at the same call, with the
+    same message."""
+    from test_codegen import RECURSION, engine_of_text
+    from types import SimpleNamespace
+    text = RECURSION.replace("procedure next {", "procedure loop(k) {\n  do other(k + 1)\n}\n"
+                             "procedure other(k) {\n  add 1 to rounds\n  do loop(k)\n}\nprocedure next {")
+    text = text.replace('  action chase "chases {k}" {', '  action spin "spins" { do loop(0)  do next }\n'
+                        '  action chase "chases {k}" {')
+    walked = engine_of_text(RECURSION)
+    assert sum(_walk_both_ways(SimpleNamespace(engine=walked, players=n), seed, 100)
+               for n in (2, 3) for seed in range(8)) > 50
+    engine = engine_of_text(text)
+    assert engine.stepper(2) is not None and re.search(r"def proc_\d+_of\(", engine.program(2).source)
+    state, _ = engine.new_match(2, random.Random(0))
+    said = []
+    for apply in (engine.apply, engine._apply_general):
+        with pytest.raises(RulesRuntimeError, match="procedure 'loop' is called more than 200 deep") as raised:
+            apply(state, Action("spin"), random.Random(0))
+        said.append(str(raised.value))
+    assert said[0] == said[1]
 
 
 SCORING = """

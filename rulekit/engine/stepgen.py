@@ -27,6 +27,10 @@ than those of ``_STATEMENTS``, a window that a 'forced when' binds, a text that 
 needs a context, an ``ask`` in a setup or in a turn's ``then``) leaves the action without a
 step (:class:`Unsupported`), and the engine takes its general path for it. Both paths are
 held to the same states by ``tests/test_steps.py`` on every shipped game.
+
+A procedure is written into the step that calls it; one that calls itself, or one beyond
+``MAX_INLINED``, is a function over the step's locals (``proc_K_of``, :meth:`StepWriter.call`)
+that gives back the locals it rebinds.
 """
 
 from __future__ import annotations
@@ -139,6 +143,9 @@ class StepWriter(Generator):
         self.orders: set = set()                  # the claims whose rank_i_of and beats_i_of are written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
         self.inlines = 0                          # procedures written into the function being written
+        self.functions: dict = {}                 # (procedure, asker, in_then) -> its function (see call)
+        self.in_function = False                  # whether a procedure's function is being written
+        self.calls = False                        # a procedure's function is called in what is being written
         self.arrivals = False                     # whether steps may go on to any phase (see arrive)
         self.arrives = False                      # whether ``arrive`` is written (else no step is)
         self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
@@ -350,11 +357,11 @@ class StepWriter(Generator):
         decl = self.comp.procedure_decls.get(node.procedure)
         if decl is None or len(decl.params) != len(node.args):
             return None
-        if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS:
-            raise Unsupported(f"procedure {node.procedure!r} calls itself")
+        if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS or self.inlines >= MAX_INLINED:
+            # a procedure that calls itself, or one more than a function takes written in (procedures
+            # that call others twice would double each time): a function of its own, called
+            return self.call(node, decl)
         self.inlines += 1
-        if self.inlines > MAX_INLINED:      # procedures that call others twice would double each time
-            raise Unsupported("too many procedures written into one function")
         t = self.temp()
         values = [self.ex(a) for a in node.args]
         env = {p.name: f"l_{p.name}_{t}" for p in decl.params}
@@ -368,6 +375,67 @@ class StepWriter(Generator):
             self.env, self.hoisted = saved
             self.inlined.pop()
         return lines
+
+    #: the locals a procedure's function takes and gives back (the rest it takes only reads,
+    #: or changes in place: ``zones``, ``counters`` and ``seats`` lists, ``made``, ``ev``)
+    _GIVEN_BACK = "votes, claim, claimed, known, groups, out, stack, goto, stop, work, chosen, chosen_zone"
+
+    def call(self, node, decl) -> list[str]:
+        """``do PROCEDURE(…)`` as a call of the procedure's function over the step's locals (see
+        :meth:`procedure_function`), counted against ``MAX_CALLS`` as the calls within calls
+        of the general path are: its depth is the procedures running around it, itself included."""
+        key = (node.procedure, self.asker, self.in_then)
+        made = self.functions.get(key) or self.procedure_function(node.procedure, decl, key)
+        name, writes_zones, writes_counters, ends_match, ends_turn, stops = made
+        self.writes_zones |= writes_zones
+        self.writes_counters |= writes_counters
+        self.ends_match |= ends_match
+        self.ends_turn |= ends_turn
+        self.calls |= stops
+        t = self.temp()
+        depth = f"depth + {len(self.inlined)}" if self.in_function else str(len(self.inlined) + 1)
+        args = "".join(f", {self.ex(a)}" for a in node.args)
+        return [f"_depth{t} = {depth}",
+                f"if _depth{t} > {MAX_CALLS}:",
+                f"    too_deep({node.procedure!r}, {node.span.line})",
+                f"{self._GIVEN_BACK} = {name}(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, "
+                f"out, stack, goto, stop, rng, made, ev, texts, work, chosen, chosen_zone, _depth{t}{args})",
+                *(["if goto is not None or stop:", "    break"] if stops else [])]
+
+    def procedure_function(self, procedure: str, decl, key: tuple) -> tuple:
+        """The function of ``procedure`` for the calls made with ``key`` (the procedure, the
+        phase that asks and whether a turn's 'then' is written: what an 'ask' or 'end turn'
+        in it writes), its source added to :attr:`helpers`: the procedure's block over the
+        step's locals taken as parameters, its values locals of its own. (name, whether it
+        writes zones, counters, may end the match, ends a turn, may stop its caller)."""
+        name = f"proc_{len(self.functions)}_of"
+        self.functions[key] = (name, True, True, True, True, True)     # while it is written: calls within
+        state = ("scope", "env", "hoisted", "shared", "inlined", "inlines", "voter_lets", "checked", "in_function",
+                 "writes_zones", "writes_counters", "ends_match", "ends_turn", "calls")
+        saved = {k: getattr(self, k) for k in state}
+        self.env = {p.name: f"l_{p.name}" for p in decl.params}
+        self.hoisted = self.shared = self.checked = None
+        self.inlined, self.inlines, self.voter_lets, self.in_function = [procedure], 0, False, True
+        self.writes_zones = self.writes_counters = self.ends_match = self.ends_turn = self.calls = False
+        try:
+            lines = self.block(decl.body, {p.name: self.comp.param_type(p) for p in decl.params})
+            made = (name, self.writes_zones, self.writes_counters, self.ends_match, self.ends_turn,
+                    self.calls or any(x.strip() == "break" for x in lines))
+        finally:
+            for k, v in saved.items():
+                setattr(self, k, v)
+        params = "".join(f", l_{p.name}" for p in decl.params)
+        self.helpers.append("\n".join([
+            f"def {name}(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, stack, goto, stop, "
+            f"rng, made, ev, texts, work, chosen, chosen_zone, depth{params}):",
+            f"    # procedure {procedure!r} (line {decl.span.line}) over a step's locals, called where it is not "
+            "written in: the locals it changes given back",
+            "    while True:",
+            *("        " + x for x in lines),
+            "        break",
+            f"    return {self._GIVEN_BACK}"]) + "\n")
+        self.functions[key] = made
+        return made
 
     def st_LetGroup(self, node):
         gi = self.cg.group_index.get(node.name)
@@ -400,7 +468,7 @@ class StepWriter(Generator):
         phase = self.cg.phase_list[pi]
         if phase.kind != "turn" and not (self.arrivals and self.window(pi)) or not self.arrives:
             return None
-        self.writes_counters = self.writes_zones = self.ends_turn = False
+        self.writes_counters = self.writes_zones = self.ends_turn = self.calls = False
         self.inlines = 0
         self.asker = str(pi)                    # an 'ask' here: the phase that asks
         try:
@@ -421,7 +489,8 @@ class StepWriter(Generator):
             finally:
                 self.checked = None
             # its own effects alone (Engine.effects), where they cannot end the deal or the turn
-            self.body_only = not any(x.strip().startswith("stop =") or f"goto = {FINISH}" in x for x in lines)
+            self.body_only = not self.calls and not any(x.strip().startswith("stop =") or f"goto = {FINISH}" in x
+                                                        for x in lines)
             finish = ["if body:", f"    return {_packed('phase', poll='poll', deal='deal')}"] if self.body_only else []
             if phase.kind != "each" and self.comp.ask_blocks:
                 # nothing said where play goes and an 'ask' is pending: its 'then' blocks run
