@@ -734,7 +734,50 @@ procedure next {
 }
 """
 
-INLINE_GAMES = {"OFFERS": OFFERS, "COURT": COURT, "STEPS": STEPS, "RECURSION": RECURSION}
+VOTE_OUT = """\
+game "Vote out"
+players 3..5
+deck { card coin: count 10 }
+zone stock: shared, count only, holds the deck
+zone purse: per player, seen by all
+counter rounds = 0
+setup {
+  shuffle stock
+  set current = P1
+  go to play
+}
+turn play {
+  action take "takes a coin" {
+    require count of stock > 0 "the stock is empty"
+    move top 1 of stock to your purse
+    add 1 to rounds
+  }
+  action call "calls a vote" {
+    require rounds >= 2 "not yet"
+    set rounds = 0
+    go to judge
+  }
+  then {
+    set current = left of current
+    go to play
+  }
+}
+vote judge: each of everyone {
+  action banish "banishes {p}" {
+    choose p in seats in others
+    knock out p
+    add 1 to rounds
+  }
+  action spare "spares" { add 2 to rounds }
+  then {
+    set current = left of current
+    go to play
+  }
+}
+match { ends when 1 seat remains }
+"""
+
+INLINE_GAMES = {"OFFERS": OFFERS, "COURT": COURT, "STEPS": STEPS, "RECURSION": RECURSION, "VOTE_OUT": VOTE_OUT}
 
 
 def construct_combos() -> list[tuple[str, str, int]]:

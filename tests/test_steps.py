@@ -210,6 +210,18 @@ def test_procedures_that_call_each_other_are_functions_of_the_step():
     assert said[0] == said[1]
 
 
+def test_a_knock_out_among_a_votes_effects_ends_the_match_in_the_step():
+    """A vote whose effects knock seats out (the match over once one seat remains) is
+    stepped: the tally stops at the knock-out that ends the match, its closing block not
+    run, as the general path stops at its end of the deal."""
+    from test_codegen import VOTE_OUT, engine_of_text
+    from types import SimpleNamespace
+    engine = engine_of_text(VOTE_OUT)
+    assert all(engine.stepper(n) is not None for n in (3, 4, 5))
+    assert sum(_walk_both_ways(SimpleNamespace(engine=engine, players=n), seed, 200)
+               for n in (3, 4) for seed in range(6)) > 100
+
+
 SCORING = """
 game "scoring"
 players 3

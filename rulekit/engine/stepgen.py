@@ -771,12 +771,15 @@ class StepWriter(Generator):
         the voters' effects taken statement by statement, every voter's in seat order
         before the next statement, as ``Engine._advance_poll`` takes them.
 
+        A knock-out that ends the match stops the tally (``stop`` 1), as ``EndOfDeal`` stops
+        the general path's.
+
         Raises:
-            Unsupported: an effect says where play goes or ends the deal (or match), or
-                binds a value with 'let' that a later statement reads.
+            Unsupported: an effect says where play goes or ends the deal.
         """
         decl, phase = self.cg.game.phases[pi], self.cg.phase_list[pi]
         judged, taken, sizes = [], [], []
+        stops = False                           # a knock-out among the effects may end the match
         for i, (a, ca) in enumerate(zip(decl.actions, phase.actions)):
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, a, ca)]
@@ -793,8 +796,10 @@ class StepWriter(Generator):
                 finally:
                     self.voter_lets = False
                 note_revealed(self.scope, st)
-                if any(x.strip() == "break" or x.strip().startswith(("goto =", "stop =")) for x in lines):
+                if any(x.strip().startswith("goto =") or x.strip().startswith("stop =") and x.strip() != "stop = 1"
+                       for x in lines):
                     raise Unsupported("a vote's effect that says where play goes")
+                stops = stops or any(x.strip() == "break" for x in lines)
                 taken += [f"{'elif' if taken else 'if'} _a == {i} and _i == {k}:", f"    seats[{ACTOR}] = _s", *("    " + x for x in unpack + lines)]
             sizes.append(str(len(stmts)))
         return ["if ev is not None:",
@@ -817,7 +822,9 @@ class StepWriter(Generator):
                 "        pass",
                 f"for _i in range(max([{_tuple(sizes)}[r[1]] for r in ready], default=0)):",
                 "    for _s, _a, chosen, chosen_zone, _vals in ready:",
-                *("        " + x for x in taken or ["pass"])]
+                *("        " + x for x in taken or ["pass"]),
+                # the match is over: no later effect, and no closing block (see _window)
+                *(["    if stop:", "        break"] if stops else [])]
 
     def arrive(self) -> str:
         """The source of ``arrive(…)``: where play goes from the end of a step, over its
@@ -969,6 +976,8 @@ class StepWriter(Generator):
             tally = self.tally(p.index) if p.kind == "vote" else []
             self.scope, self.env, self.hoisted = {}, {}, None
             close = self.effects(decl.after, {}) if p.closes else []
+            if close and any(x.strip() == "break" for x in tally):     # the votes may end the match
+                close = ["if not stop:", *("    " + x for x in close)]
         finally:
             self.asker = None
         if self.comp.ask_blocks:            # nothing says where play goes and an 'ask' is pending
