@@ -777,7 +777,58 @@ vote judge: each of everyone {
 match { ends when 1 seat remains }
 """
 
-INLINE_GAMES = {"OFFERS": OFFERS, "COURT": COURT, "STEPS": STEPS, "RECURSION": RECURSION, "VOTE_OUT": VOTE_OUT}
+ASKS_AROUND = """\
+game "Asks around"
+players 3..4
+deck { card coin: count 8 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter score per player = 0
+counter rounds = 0
+setup {
+  deal 1 from stock to each hand
+  ask react then {
+    add 1 to rounds
+    go to play from P1
+  }
+}
+turn play {
+  action pass "passes" {
+    add 1 to rounds
+    if rounds > 14 { end deal }
+  }
+  action bet "bets" {
+    require score < 3 "enough"
+    add 1 to score
+  }
+  then {
+    if rounds mod 3 = 0 { ask react then { add 1 to rounds  go to play } }
+    if rounds mod 5 = 1 { ask judge then { add 2 to rounds  set current = left of current  go to play } }
+    set current = left of current
+    go to play
+  }
+}
+window react: first of others {
+  action nod "nods" {
+    require score > 0 "nothing to nod with"
+    subtract 1 from score
+    go to play
+  }
+  then { add 1 to score of current }
+}
+vote judge: each of everyone {
+  action fine "fines {p}" {
+    choose p in seats in others
+    add 1 to score of p
+  }
+  action pass "passes" { add 1 to rounds }
+  then { add 1 to score of current }
+}
+match { deals until rounds > 40 }
+"""
+
+INLINE_GAMES = {"OFFERS": OFFERS, "COURT": COURT, "STEPS": STEPS, "RECURSION": RECURSION, "VOTE_OUT": VOTE_OUT,
+                "ASKS_AROUND": ASKS_AROUND}
 
 
 def construct_combos() -> list[tuple[str, str, int]]:

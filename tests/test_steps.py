@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rulekit import Action, Engine, IllegalAction, load
+from rulekit import Action, Engine, IllegalAction, load, loads
 from rulekit.errors import RulesRuntimeError
 from rulekit.players.base import random_concrete
 
@@ -220,6 +220,67 @@ def test_a_knock_out_among_a_votes_effects_ends_the_match_in_the_step():
     assert all(engine.stepper(n) is not None for n in (3, 4, 5))
     assert sum(_walk_both_ways(SimpleNamespace(engine=engine, players=n), seed, 200)
                for n in (3, 4) for seed in range(6)) > 100
+
+
+ASKING = """\
+game "Probe"
+players 3
+deck { card coin: count 6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter score per player = 0
+counter rounds = 0
+setup {
+  deal 1 from stock to each hand
+  SETUP
+  go to play from P1
+}
+turn play {
+  action pass "passes" {
+    add 1 to rounds
+    if rounds > 6 { end deal }
+  }
+  then {
+    THEN
+    set current = left of current
+    go to play
+  }
+}
+window react: first of others {
+  action nod "nods" { add 1 to score  go to play }
+  then { go to play }
+}
+vote judge: each of everyone {
+  action out "votes out {p}" {
+    choose p in seats in others
+    VOTE
+  }
+  action keep "keeps" { add 1 to score }
+  then { go to play }
+}
+match { ends when 1 seat remains }
+"""
+
+#: where ASKING asks (its setup, its turn's 'then') and what its vote does
+ASKS = {"setup": ("ask react then { add 1 to rounds }", "", "add 1 to score of p"),
+        "setup, then goes": ("ask react then { add 1 to rounds  go to play from P2 }", "", "add 1 to score of p"),
+        "turn's then": ("", "ask react then { add 1 to rounds }", "add 1 to score of p"),
+        "then, a vote": ("", "if rounds = 3 { ask judge then { add 2 to rounds } }", "knock out p"),
+        "both": ("ask react then { add 1 to rounds }", "if rounds mod 2 = 0 { ask react then { add 1 to rounds } }",
+                 "add 1 to score of p")}
+
+
+@pytest.mark.parametrize("where", sorted(ASKS))
+def test_an_ask_in_a_setup_or_a_turns_then_is_stepped(where):
+    """An 'ask' in a deal's setup (its chain of asks begun from the setup, -2, so that a
+    'then' that says nothing ends in the same error) or in a turn's 'then' (begun from the
+    phase play is in, as the general path's context has it) is written into the steps: the
+    game is played by steps alone, and walked both ways the same."""
+    from types import SimpleNamespace
+    setup, then, vote = ASKS[where]
+    engine = Engine(loads(ASKING.replace("SETUP", setup).replace("THEN", then).replace("VOTE", vote)))
+    assert engine.stepper(3) is not None
+    assert sum(_walk_both_ways(SimpleNamespace(engine=engine, players=3), seed, 200) for seed in range(12)) > 50
 
 
 SCORING = """

@@ -24,7 +24,7 @@ expression is written by the generator's own method and its reads of the context
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
 :func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
 than those of ``_STATEMENTS``, a window that a 'forced when' binds, a text that still
-needs a context, an ``ask`` in a setup or in a turn's ``then``) leaves the action without a
+needs a context, ``end turn`` in a setup or in a turn's ``then``) leaves the action without a
 step (:class:`Unsupported`), and the engine takes its general path for it. Both paths are
 held to the same states by ``tests/test_steps.py`` on every shipped game.
 
@@ -106,10 +106,11 @@ def _packed(phase: str, poll: str = "()", zones: str = "tuple(zones)", counters:
 
 
 def _arrive(goto: str, stop: str = "0", closing: str = "True", deal: str = "deal", made: str = "made",
-            work: str = "0") -> str:
-    """The text of a call of ``arrive`` over a step's locals (each argument: its text)."""
+            work: str = "0", here: str = "phase") -> str:
+    """The text of a call of ``arrive`` over a step's locals (each argument: its text;
+    ``here``: the phase play is in, -2 in a setup)."""
     return (f"arrive(n, zones, counters, seats, votes, claim, claimed, known, {deal}, groups, out, stack, {goto}, "
-            f"{stop}, {closing}, rng, {made}, {work}, ev, texts)")
+            f"{stop}, {closing}, rng, {made}, {work}, ev, texts, {here})")
 
 
 def _deal_end(indent: str = "") -> list[str]:
@@ -155,6 +156,7 @@ class StepWriter(Generator):
         self.voter_lets = False                   # a 'let' is written for the voter of a vote's effect
         self.asker = None                         # the text of the phase an 'ask' written now is made in
         self.in_then = False                      # whether a turn's 'then' block is being written
+        self.in_setup = False                     # whether a deal's setup is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
         self.helpers: list = []                   # the sources of the functions the polls call
 
@@ -557,7 +559,7 @@ class StepWriter(Generator):
     def st_EndTurn(self, node):
         """``end turn``: every pending 'ask' is left, and the turn that began them (or this
         one) ends (see :meth:`arrive`), as ``Engine._end_turn`` does."""
-        if self.asker is None or self.in_then or not self.arrivals:
+        if self.asker is None or self.in_then or self.in_setup or not self.arrivals:
             raise Unsupported("'end turn' outside an action, a window's or vote's close, or an 'ask''s 'then'")
         self.ends_turn = True
         return ["if stack:",
@@ -583,7 +585,7 @@ class StepWriter(Generator):
                 *("    " + x for x in self.advance(pi)),
                 "    if poll:",
                 f"        return {_packed(str(pi), poll='poll', zones=zones, counters=counters)}",
-                f"    return {_arrive(str(pi), work='work')}"]
+                f"    return {_arrive(str(pi), work='work', here=str(pi))}"]
 
     def judged(self, pi: int, check: list) -> list[str]:
         """The first lines of a step of phase ``pi``: the state's fields in locals, then the
@@ -610,7 +612,7 @@ class StepWriter(Generator):
                           *("    " + x for x in self.advance(pi)),
                           "    if poll:",
                           f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
-                          f"    return {_arrive(str(pi))}"]) + "\n"
+                          f"    return {_arrive(str(pi), here=str(pi))}"]) + "\n"
 
     def unpack(self, pi: int) -> list[str]:
         """The first lines of a function over a state ``S`` of phase ``pi``: its fields in
@@ -619,9 +621,10 @@ class StepWriter(Generator):
             return list(_UNPACK)
         return [*_UNPACK[:-1], f"    seats[{ACTOR}] = poll[0]"]
 
-    def going_on(self, deal: str, made: str, work: str) -> list[str]:
+    def going_on(self, deal: str, made: str, work: str, here: str = "phase") -> list[str]:
         """The last lines of a step: the next state, on a turn (``goto``) at once, else where
-        :meth:`arrive` leads (``stop``: the match or the deal is over)."""
+        :meth:`arrive` leads (``stop``: the match or the deal is over; ``here``: the phase
+        the step was taken in, -2 for the setup)."""
         turns = [p.index for p in self.cg.phase_list if p.kind == "turn"]
         zones = "tuple(zones)" if self.writes_zones else "zones"
         counters = "tuple(counters)" if self.writes_counters else "counters"
@@ -631,7 +634,7 @@ class StepWriter(Generator):
         else:
             going = f"if stop or goto not in {_tuple([str(t) for t in turns])}:"
         return [going,
-                f"    return {_arrive('goto', 'stop', 'False', deal, made, work)}",
+                f"    return {_arrive('goto', 'stop', 'False', deal, made, work, here)}",
                 f"return {state}"]
 
     def window(self, pi: int) -> bool:
@@ -855,7 +858,7 @@ class StepWriter(Generator):
             if p.kind != "turn" and self.arrivals:
                 lines += self._window(p, decl)
         return "\n".join(["def arrive(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, stack, "
-                          "goto, stop, closing, rng, made, work, ev, texts):",
+                          "goto, stop, closing, rng, made, work, ev, texts, here):",
                           "    # where play goes from the end of a step, until a seat must decide (see StepWriter.arrive)",
                           "    chosen = ()",
                           "    chosen_zone = -1",
@@ -882,9 +885,14 @@ class StepWriter(Generator):
         finally:
             self.asker = None
         ends = []
-        for p in self.cg.phase_list:
-            if p.kind == "turn" and (p.closes or p.rotates):
-                ends += [f"{'elif' if ends else 'if'} origin == {p.index}:", *("    " + x for x in self.finish_turn(p.index))]
+        self.asker = "here"                     # an 'ask' in the turn's 'then': from the phase play is in
+        try:
+            for p in self.cg.phase_list:
+                if p.kind == "turn" and (p.closes or p.rotates):
+                    ends += [f"{'elif' if ends else 'if'} origin == {p.index}:",
+                             *("    " + x for x in self.finish_turn(p.index))]
+        finally:
+            self.asker = None
         nowhere = "the rules end a 'then' block of 'ask' without saying where play goes"
         ends += [*(["else:"] if ends else []), f"{'    ' if ends else ''}raise RulesRuntimeError({nowhere!r})"]
         return [f"    if goto == {RETURN}:",
@@ -924,6 +932,16 @@ class StepWriter(Generator):
                 *("        " + x for x in cases),
                 "        continue"]
 
+    def setup_effects(self, here: str) -> list[str]:
+        """The lines of the setup of a deal: an 'ask' in it begins its chain of asks from the
+        phase play is in (``here``: -2 in the first setup), as the general path's context
+        has it; an 'end turn' in it is not written (see :meth:`st_EndTurn`)."""
+        self.asker, self.in_setup = here, True
+        try:
+            return self.effects(self.cg.game.setup, {})
+        finally:
+            self.asker, self.in_setup = None, False
+
     def _next_deal(self) -> list[str]:
         """:meth:`arrive`'s lines for the end of a deal (``stop`` 2) in a match of several:
         its end if the match's 'until' holds, else 'between deals' and the next setup."""
@@ -935,7 +953,7 @@ class StepWriter(Generator):
         if any(x.strip().startswith(("stop =", "goto =")) for x in between):
             raise Unsupported("'between deals' that ends the deal or goes to a phase")
         self.env, self.hoisted = {}, None
-        setup = self.effects(g.setup, {})
+        setup = self.setup_effects("here")
         return ["    if stop == 2:",
                 *_deal_end("        "),
                 f"        if {until}:",
@@ -983,6 +1001,7 @@ class StepWriter(Generator):
         if self.comp.ask_blocks:            # nothing says where play goes and an 'ask' is pending
             close += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
         return [f"    if goto == {p.index}:  # {p.name!r}",
+                f"        here = {p.index}",
                 "        if not closing:",
                 f"            poll = {poll}",
                 "            votes = (None,) * n",
@@ -1025,7 +1044,7 @@ class StepWriter(Generator):
                           *("    " + x for x in self.advance(pi)),
                           "    if poll:",
                           f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
-                          f"    return {_arrive(str(pi))}"]) + "\n"
+                          f"    return {_arrive(str(pi), here=str(pi))}"]) + "\n"
 
     def winners(self) -> list[str]:
         """The lines that find the winners, ``found``, when the match ends (the seats still
@@ -1070,7 +1089,7 @@ class StepWriter(Generator):
                     lines += [f"seats[{ACTOR}] = {s}", f"counters[{bases[ci] + s}] = {self.ex(decl.initial)}"]
             lines += [f"seats[{ACTOR}] = 0", "if ev is not None:", '    ev.append(("deal_start", None, {"deal": 1}))']
             self.env, self.hoisted = {}, None
-            lines += self.effects(g.setup, {})
+            lines += self.setup_effects("-2")
         except Unsupported:
             return None
         self.writes_zones = self.writes_counters = True
@@ -1093,7 +1112,7 @@ class StepWriter(Generator):
                           *("    " + x for x in lines),
                           "    if goto is None and not stop:",
                           f"        return {_packed('-2', deal='1')}",
-                          *("    " + x for x in self.going_on("1", "None", "work"))]) + "\n"
+                          *("    " + x for x in self.going_on("1", "None", "work", "-2"))]) + "\n"
 
     def legal(self, pi: int) -> str | None:
         """The source of ``legal_P(S)``: the legal actions of the deciding seat in a state
