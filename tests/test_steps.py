@@ -261,24 +261,42 @@ vote judge: each of everyone {
 match { ends when 1 seat remains }
 """
 
-#: where ASKING asks (its setup, its turn's 'then') and what its vote does
-ASKS = {"setup": ("ask react then { add 1 to rounds }", "", "add 1 to score of p"),
-        "setup, then goes": ("ask react then { add 1 to rounds  go to play from P2 }", "", "add 1 to score of p"),
-        "turn's then": ("", "ask react then { add 1 to rounds }", "add 1 to score of p"),
-        "then, a vote": ("", "if rounds = 3 { ask judge then { add 2 to rounds } }", "knock out p"),
-        "both": ("ask react then { add 1 to rounds }", "if rounds mod 2 = 0 { ask react then { add 1 to rounds } }",
-                 "add 1 to score of p")}
+#: ASKING with a clockwise turn (an 'end turn' in its 'then' passes the turn on), several
+#: deals, and a window whose close says nothing (it is only asked: the asks' 'then' blocks run)
+QUIET = ASKING.replace("turn play {", "turn play clockwise {").replace(
+    "  then { go to play }\n}\nvote", "  then { add 1 to score of current }\n}\nvote").replace(
+    "match { ends when 1 seat remains }", "match {\n  ends when 1 seat remains\n  deals until rounds > 20\n}")
+
+#: where ASKING asks (its setup, its turn's 'then'), what its vote does, where it ends turns
+ASKS = {"setup": (ASKING, "ask react then { add 1 to rounds }", "", "add 1 to score of p"),
+        "setup, then goes": (ASKING, "ask react then { add 1 to rounds  go to play from P2 }", "", "add 1 to score of p"),
+        "turn's then": (ASKING, "", "ask react then { add 1 to rounds }", "add 1 to score of p"),
+        "then, a vote": (ASKING, "", "if rounds = 3 { ask judge then { add 2 to rounds } }", "knock out p"),
+        "both": (ASKING, "ask react then { add 1 to rounds }",
+                 "if rounds mod 2 = 0 { ask react then { add 1 to rounds } }", "add 1 to score of p"),
+        "end turn in then": (QUIET.replace("then { add 1 to score of current }", "then { go to play }"), "",
+                             "for each q in everyone { if rounds mod 2 = 0 { end turn }  add 1 to score of q }",
+                             "add 1 to score of p"),
+        "end turn in a later setup": (QUIET.replace("then { add 1 to score of current }", "then { go to play }"),
+                                      "if rounds > 5 { end turn }", "", "add 1 to score of p"),
+        "end turn in an ask's then": (QUIET, "", "if rounds mod 3 = 0 { ask react then { add 1 to rounds  end turn } }",
+                                      "add 1 to score of p"),
+        "asked again": (QUIET, "", "if rounds mod 3 = 0 { ask react then { add 1 to score  end turn } }",
+                        "add 1 to score of p")}
 
 
 @pytest.mark.parametrize("where", sorted(ASKS))
-def test_an_ask_in_a_setup_or_a_turns_then_is_stepped(where):
+def test_an_ask_or_end_turn_in_a_setup_or_a_turns_then_is_stepped(where):
     """An 'ask' in a deal's setup (its chain of asks begun from the setup, -2, so that a
     'then' that says nothing ends in the same error) or in a turn's 'then' (begun from the
-    phase play is in, as the general path's context has it) is written into the steps: the
-    game is played by steps alone, and walked both ways the same."""
+    phase play is in, as the general path's context has it; after an 'end turn' in an ask's
+    'then', from the turn that began the chain), and an 'end turn' in a turn's own 'then'
+    (the block stops, the turn passes on) or in a later deal's setup (the turn play was in
+    ends) are written into the steps: the game is played by steps alone, and walked both
+    ways the same."""
     from types import SimpleNamespace
-    setup, then, vote = ASKS[where]
-    engine = Engine(loads(ASKING.replace("SETUP", setup).replace("THEN", then).replace("VOTE", vote)))
+    template, setup, then, vote = ASKS[where]
+    engine = Engine(loads(template.replace("SETUP", setup).replace("THEN", then).replace("VOTE", vote)))
     assert engine.stepper(3) is not None
     assert sum(_walk_both_ways(SimpleNamespace(engine=engine, players=3), seed, 200) for seed in range(12)) > 50
 

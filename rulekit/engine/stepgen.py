@@ -24,7 +24,7 @@ expression is written by the generator's own method and its reads of the context
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
 :func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
 than those of ``_STATEMENTS``, a window that a 'forced when' binds, a text that still
-needs a context, ``end turn`` in a setup or in a turn's ``then``) leaves the action without a
+needs a context) leaves the action without a
 step (:class:`Unsupported`), and the engine takes its general path for it. Both paths are
 held to the same states by ``tests/test_steps.py`` on every shipped game.
 
@@ -125,6 +125,9 @@ RETURN = -3
 #: ``goto`` ``FINISH - t`` after 'end turn': turn ``t``, which began the asks, ends
 #: (``Engine._end_turn``)
 FINISH = -10
+#: ``goto`` ENDED after 'end turn' in a turn's own 'then': the block stops, and the turn passes
+#: on as if it had said nothing (``Engine._finish_turn``)
+ENDED = -4
 
 
 class Unsupported(Exception):
@@ -524,9 +527,12 @@ class StepWriter(Generator):
         if phase.closes:
             self.env, self.hoisted, self.in_then = {}, None, True
             try:
-                lines += ["if goto is None and not stop:", *("    " + x for x in self.effects(decl.after, {}))]
+                then = self.effects(decl.after, {})
             finally:
                 self.in_then = False
+            lines += ["if goto is None and not stop:", *("    " + x for x in then)]
+            if any(isinstance(x, m.EndTurn) for x in m.nodes(self.cg.game)):   # 'end turn' in it: the block stops
+                lines += [f"    if goto == {ENDED}:", "        goto = None"]
         if phase.rotates:
             self.scope, self.env, self.hoisted = {}, {}, None
             among = "None" if decl.rotation.among is None else self.frame(self.seat_set(decl.rotation.among))
@@ -559,9 +565,16 @@ class StepWriter(Generator):
     def st_EndTurn(self, node):
         """``end turn``: every pending 'ask' is left, and the turn that began them (or this
         one) ends (see :meth:`arrive`), as ``Engine._end_turn`` does."""
-        if self.asker is None or self.in_then or self.in_setup or not self.arrivals:
+        if self.asker is None or not self.arrivals:
             raise Unsupported("'end turn' outside an action, a window's or vote's close, or an 'ask''s 'then'")
+        if self.in_then:
+            return [f"goto = {ENDED}", "break"]
         self.ends_turn = True
+        if self.in_setup:       # no ask is pending: the turn play was in ends, if it is one
+            return [f"if {self.asker} < 0:",
+                    "    raise RulesRuntimeError(\"'end turn' is reached outside a turn\")",
+                    f"goto = {FINISH} - {self.asker}",
+                    "break"]
         return ["if stack:",
                 f"    seats[{CURRENT}] = stack[0][2]",
                 f"    seats[{ACTOR}] = stack[0][3]",
@@ -905,6 +918,9 @@ class StepWriter(Generator):
                 f"            seats[{CURRENT}] = current",
                 f"            seats[{ACTOR}] = actor",
                 *("            " + x for x in cases),
+                # 'end turn' in a 'then' block: the chain's origin is the phase its turn's 'then' asks from
+                f"        if goto is not None and goto <= {FINISH}:",
+                f"            here = {FINISH} - goto",
                 "        if goto is None and not stop:",
                 *("            " + x for x in ends),
                 "        if goto is None and not stop:",
@@ -915,13 +931,17 @@ class StepWriter(Generator):
         """:meth:`arrive`'s lines for ``goto`` FINISH - t, after 'end turn': turn ``t`` ends
         (its 'then' block, a 'clockwise' turn passing on), as ``Engine._end_turn`` ends it."""
         cases = []
-        for p in self.cg.phase_list:
-            if p.kind == "turn":
-                nowhere = f"turn '{p.name}' ends without saying where play goes (line {p.span.line})"
-                cases += [f"{'elif' if cases else 'if'} origin == {p.index}:",
-                          *("    " + x for x in self.finish_turn(p.index)),
-                          "    if goto is None and not stop:",
-                          f"        raise RulesRuntimeError({nowhere!r})"]
+        self.asker = "here"                     # an 'ask' in the turn's 'then': from the phase play is in
+        try:
+            for p in self.cg.phase_list:
+                if p.kind == "turn":
+                    nowhere = f"turn '{p.name}' ends without saying where play goes (line {p.span.line})"
+                    cases += [f"{'elif' if cases else 'if'} origin == {p.index}:",
+                              *("    " + x for x in self.finish_turn(p.index)),
+                              "    if goto is None and not stop:",
+                              f"        raise RulesRuntimeError({nowhere!r})"]
+        finally:
+            self.asker = None
         outside = "'end turn' is reached outside a turn"
         cases += [*(["else:"] if cases else []), f"{'    ' if cases else ''}raise RulesRuntimeError({outside!r})"]
         return [f"    if goto is not None and goto <= {FINISH}:",
