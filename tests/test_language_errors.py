@@ -244,6 +244,18 @@ def test_comparing_a_seat_with_a_number():
         """)
 
 
+def test_between_deals_that_says_where_play_goes():
+    """'between deals' runs before the next deal's setup, which says where play goes: a
+    'go to' (or 'end deal') in it is reported where it stands."""
+    source = BASE + "match {\n  deals until score > 3\n  between deals {\n    set required = 1\n    go to turn\n  }\n}\n"
+    assert error_text(source) == golden("""
+        mini.rules:29:5: error: 'between deals' runs between two deals: the next deal's setup says where play goes, so it cannot leave the block
+                go to turn
+                ^^^^^^^^^^
+        hint: move 'go to' into the setup; a deal ends in a phase
+        """)
+
+
 SETUP_WITHOUT_GO_TO = "the setup can end without saying where play goes"
 
 

@@ -1626,6 +1626,10 @@ class Compiler:
         if not _ends(g.setup, procs):
             self.err("the setup can end without saying where play goes", g.setup_span,
                      "end the setup with 'go to PHASE'")
+        for s in m.walk(g.match.between):
+            if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
+                self.err("'between deals' runs between two deals: the next deal's setup says where play goes, so it "
+                         "cannot leave the block", s.span, "move 'go to' into the setup; a deal ends in a phase")
 
     # ------------------------------------------------------------ the whole game
     def game(self):
