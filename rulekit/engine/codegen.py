@@ -826,13 +826,14 @@ class Generator:
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
         out.append("        return")
-        return (f"{memo} = {{}}\n\n\n" if memo else "") + "\n".join(out) + "\n"
+        return "".join(f"{m} = {{}}\n\n\n" for m in memo) + "\n".join(out) + "\n"
 
     @staticmethod
     def _enumerator_body(name, mode, hoisted, levels, loops, action_name, into: str) -> tuple:
-        """(the lines of an enumerator's body, the name of its memo of actions or None):
+        """(the lines of an enumerator's body, the names of its memos of actions, a tuple):
         see :meth:`_enumerator_text`; a listing appends to the list named ``into``."""
         listing = mode == "list"
+        row = Generator._row_test(levels, loops) if listing else None
         body: list[str] = list(hoisted)
         for line in levels[0]:
             body.extend(line.splitlines())
@@ -865,6 +866,20 @@ class Generator:
                     source = f"sorted({domain})" if listing else f"sorted({domain}, reverse=largest_first)"
                 else:
                     source = domain if listing else f"(reversed({domain}) if largest_first else {domain})"
+                if row is not None and depth == len(loops):
+                    # every value of the last choice passes: its actions at once, made once
+                    rows = name.replace("enum_", "rows_")
+                    key = _tuple(values) if values else "()"
+                    body += [f"{indent}if {row}:",
+                             f"{indent}    acts = {rows}.get({key})",
+                             f"{indent}    if acts is None:",
+                             f"{indent}        acts = tuple([new(Action, ({action_name!r}, (), "
+                             f"{_tuple(values + [var])})) for {var} in {source}])",
+                             f"{indent}        if (len({rows}) + 1) * len(acts) <= {MEMO_SIZE}:",
+                             f"{indent}            {rows}[{key}] = acts",
+                             f"{indent}    {into}.extend(acts)",
+                             f"{indent}else:"]
+                    indent += "    "
                 body.append(f"{indent}for {var} in {source}:")
                 indent += "    "
                 values.append(var)
@@ -879,14 +894,32 @@ class Generator:
         if not loops and not listing:
             body.append("examined += 1")
         made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
-        memo = None
+        memo: tuple = ()
         if listing and values and cards == "()":
-            memo = name.replace("enum_", "made_")
-            body += _remembered(indent, memo, action_name, _tuple(values), into)
+            memo = (name.replace("enum_", "made_"),) + ((name.replace("enum_", "rows_"),) if row else ())
+            body += _remembered(indent, memo[0], action_name, _tuple(values), into)
         else:
             body.append(f"{indent}{into}.append({made})" if listing else
                         f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
         return body, memo
+
+    @staticmethod
+    def _row_test(levels, loops) -> str | None:
+        """For a listing of values only whose last choice takes the values of a table made
+        once (``R…``) and is filtered by nothing but a claim's order: the test (the flag of
+        :meth:`prune`, or True when nothing filters it) under which every value of that
+        choice is legal, so that the listing gives the actions of all of them at once; else
+        None."""
+        if not loops or any(loop[0] != "param" for loop in loops) or loops[-1][4]:
+            return None
+        domain = loops[-1][3]
+        if not any(re.fullmatch(rf"{domain} = R\d+", line) for line in levels[0]):
+            return None
+        last = levels[len(loops)]
+        if not last:
+            return "True"
+        found = re.fullmatch(r"if not \((above\w+) or .*\):\n    continue", last[0], re.S) if len(last) == 1 else None
+        return found[1] if found else None
 
     def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> str | None:
         """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
