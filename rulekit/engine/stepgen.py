@@ -392,6 +392,8 @@ class StepWriter(Generator):
         key = (node.procedure, self.asker, self.in_then)
         made = self.functions.get(key) or self.procedure_function(node.procedure, decl, key)
         name, writes_zones, writes_counters, ends_match, ends_turn, stops = made
+        if stops and self.voter_lets:
+            raise Unsupported("a vote's effect that calls a procedure that may say where play goes")
         self.writes_zones |= writes_zones
         self.writes_counters |= writes_counters
         self.ends_match |= ends_match
