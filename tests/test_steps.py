@@ -60,7 +60,11 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         if listings[state.phase] is not None and enumeration_size(decision) <= 5000:
             assert engine.legal_actions(state) == engine.legal_actions(state, limit=10**9)
         guess = random_concrete(rng.choice(decision.options), rng)
-        assert _outcome(engine, state, guess, i, False) == _outcome(engine, state, guess, i, True), (state, guess)
+        general = _outcome(engine, state, guess, i, True)
+        assert _outcome(engine, state, guess, i, False) == general, (state, guess)
+        # judged by the step alone (why_illegal, is_legal) as the general path refuses it
+        assert engine.why_illegal(state, guess) == general[2]
+        assert engine.is_legal(state, guess) is (general[2] is None)
         action = some_legal_action(engine, state, decision, rng)
         after, _, refused = _outcome(engine, state, action, i, False)
         assert refused is None

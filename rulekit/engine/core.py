@@ -450,6 +450,13 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         """Whether the deciding seat may take ``action`` now: ``why_illegal(...) is None``."""
         if state.phase < 0:
             return False
+        judge = self._judge_of(state, action)
+        if judge is not None:
+            try:
+                judge(state, action, None, judge=True)
+            except IllegalAction:
+                return False
+            return True
         phase = self.cg.phase_list[state.phase]
         name = action.name
         if name == DECLINE:
@@ -465,6 +472,13 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         """None if ``action`` is legal now, else a sentence saying why not."""
         if state.phase < 0:
             return "the match is over"
+        judge = self._judge_of(state, action)
+        if judge is not None:
+            try:
+                judge(state, action, None, judge=True)
+            except IllegalAction as exc:
+                return str(exc)
+            return None
         phase = self.cg.phase_list[state.phase]
         ctx = self._read_ctx(state)
         ctx.seats[ACTOR] = self.decider(state)
@@ -474,6 +488,13 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         if a is None:
             return self._no_such_action(phase, action)
         return self._judge(ctx, a, action)
+
+    def _judge_of(self, state: State, action: Action) -> Callable | None:
+        """The step of ``action`` in ``state`` (see :mod:`rulekit.engine.stepgen`), which with
+        ``judge=True`` only judges it (an :class:`IllegalAction` says why not); None when
+        the action has none (no such action there: the general path says so)."""
+        steps = (self._programs.get(state[0]) or self.program(state[0])).steps[state[_PHASE]]
+        return None if steps is None else steps.get(action[0])
 
     def _judge(self, ctx: Ctx, a, action: Action, prog=None) -> str | None:
         """None if ``action`` (of action ``a``) passes its action's generated check, which then

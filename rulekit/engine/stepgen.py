@@ -508,7 +508,8 @@ class StepWriter(Generator):
             return None
         finally:
             self.asker = None
-        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, body=False):",
+        out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, body=False, "
+               "judge=False):",
                f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
                *self.judged(pi, check),
                *("    " + x for x in taken),
@@ -605,17 +606,20 @@ class StepWriter(Generator):
     def judged(self, pi: int, check: list) -> list[str]:
         """The first lines of a step of phase ``pi``: the state's fields in locals, then the
         action judged by the lines ``check`` (a condition that reads what is not there
-        refuses it)."""
+        refuses it); with ``judge`` the step stops there, the action legal."""
         return [*self.unpack(pi), "    params = action.params", "    given = len(params)", "    chosen = ()",
                 "    chosen_zone = -1", "    try:", *("        " + x for x in check), "    except KeyError:",
-                f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None"]
+                f"        raise IllegalAction({ir.steps.DEFAULT_MESSAGE!r}) from None",
+                "    if judge:                    # only judged (Engine.why_illegal): legal",
+                "        return None"]
 
     def vote(self, pi: int, action: m.Action, compiled, check: list) -> str:
         """The source of the step of ``action`` in vote ``pi``: judged (``check``: its lines),
         the vote is cast, secret and without effect until the vote closes (see
         :meth:`tally`); the next seat the vote still asks votes, or it closes."""
         phase = self.cg.phase_list[pi]
-        return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False):",
+        return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, "
+                          "judge=False):",
                           f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): a vote cast",
                           *self.judged(pi, check),
                           "    if ev is not None:",
@@ -1051,12 +1055,14 @@ class StepWriter(Generator):
         forced = ["    seats = list(seats)", f"    seats[{ACTOR}] = poll[0]",
                   f"    why = {self.forcer(pi)}({_OPTION_FIELDS})", "    if why is not None:",
                   "        raise IllegalAction(why)"] if phase.forced else []
-        return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None, ev=None, texts=False):",
+        return "\n".join([f"def step_{pi}_decline(S, action, rng, made=None, ev=None, texts=False, judge=False):",
                           f"    # phase {phase.name!r}: the seat asked declines",
                           *_UNPACK[:3],
                           "    if action.cards or action.params:",
                           "        raise IllegalAction('decline takes no choice')",
                           *forced,
+                          "    if judge:",
+                          "        return None",
                           "    if ev is not None:",
                           f'        ev.append(("decline", None, {{"seat": poll[0], "phase": {phase.name!r}}}))',
                           "    poll = poll[1:]",
