@@ -173,6 +173,9 @@ def test_a_real_sigint_at_a_prompt_stops_with_status_130(tmp_path):
                 seen += chunk
         assert b"choose an option" in seen, seen[-2000:]
         proc.send_signal(signal.SIGINT)
+        # its stdin stays open until it has stopped: closed first, the prompt could read the end
+        # of input before the signal's handler runs (a race seen on a loaded machine)
+        proc.wait(timeout=60)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

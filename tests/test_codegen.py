@@ -1205,7 +1205,16 @@ def changed_enumerators(prog):
 
 
 def changed_checks(prog):
+    """Every check accepts every action: the context's, and the steps' judgement (which
+    ``why_illegal`` and ``is_legal`` ask)."""
     prog.check_of = {a: accept_all(c) for a, c in prog.check_of.items()}
+
+    def judged_legal(step):
+        def changed(state, action, rng, *args, judge=False, **kwargs):
+            return None if judge else step(state, action, rng, *args, **kwargs)
+        return changed
+    prog.steps = tuple(None if row is None else {name: judged_legal(step) for name, step in row.items()}
+                       for row in prog.steps)
 
 
 def changed_options(prog):
@@ -1254,8 +1263,8 @@ def test_the_checks_notice_a_changed_program(change):
     (ROOT / "games" / "coup.rules", "if seat == ", "if seat != "),   # the views: the reference differs
     (ROOT / "games" / "lugenbeutel.rules", "('play', 'play', pool, 1, None",
      "('play', 'play', pool, 2, None"),                               # an option: at least 2 cards
-    (DTC, "return 'the offer must beat the one just accepted'\n        except",
-     "return None\n        except"),                                # the check of an offer, not its listing
+    (DTC, "raise IllegalAction('the offer must beat the one just accepted')\n        except",
+     "pass\n        except"),                                      # the check of an offer, not its listing
 ], ids=["nimms-pruning", "coup-views", "lugenbeutel-option", "dtc-check"])
 def test_the_checks_notice_a_changed_generated_text(monkeypatch, path, old, new):
     """A scratch copy of the generated text with one operator or helper changed where the
