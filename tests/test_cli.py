@@ -172,10 +172,17 @@ def test_a_real_sigint_at_a_prompt_stops_with_status_130(tmp_path):
                     break
                 seen += chunk
         assert b"choose an option" in seen, seen[-2000:]
-        proc.send_signal(signal.SIGINT)
-        # its stdin stays open until it has stopped: closed first, the prompt could read the end
-        # of input before the signal's handler runs (a race seen on a loaded machine)
-        proc.wait(timeout=60)
+        # Ctrl-C, again every 3 seconds until it stops (as a person presses it again): a signal that
+        # lands between the prompt's last check of signals and its blocking read is only handled
+        # once the read returns (CPython's signal handling), and its stdin stays open until it
+        # has stopped, so that it never reads the end of input instead (races seen when loaded)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                pass
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
