@@ -158,9 +158,12 @@ def test_ctrl_c_while_the_bots_play_keeps_the_log(tmp_path, monkeypatch):
 def test_a_real_sigint_at_a_prompt_stops_with_status_130(tmp_path):
     """A real Ctrl-C (SIGINT) to `rulekit run --human 1` waiting at its prompt."""
     log = tmp_path / "m.jsonl"
+    # Ctrl-C as at a terminal: a run started in the background of a shell without job control
+    # (as some CI runners start the suite) inherits SIGINT ignored, and Python then keeps it so
     proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "run", LUGENBEUTEL, "--human", "1", "--bots", "generic", "--seed", "1",
                              "--log", str(log)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT)
+                            stderr=subprocess.PIPE, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         seen = b""
         deadline = time.monotonic() + 60
