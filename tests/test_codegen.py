@@ -1200,8 +1200,13 @@ def accept_all(check):
 
 
 def changed_enumerators(prog):
+    """Every enumerator drops its last action: the context's and those over the state (the
+    plain listings, over either, taken away so that the enumerators answer)."""
     prog.enumerators = tuple(tuple(drop_last(e) for e in row) for row in prog.enumerators)
+    prog.enumerators_of = tuple(None if row is None else tuple((name, drop_last(e)) for name, e in row)
+                                for row in prog.enumerators_of)
     prog.listers = tuple(None for _ in prog.listers)
+    prog.legal = tuple(None for _ in prog.legal)
 
 
 def changed_checks(prog):
@@ -1229,6 +1234,10 @@ def changed_options(prog):
         return option
     prog.option_of = {a: fewer(make) for a, make in prog.option_of.items()}
     prog.options = tuple(tuple(fewer(make) for make in row) for row in prog.options)
+
+    def fewer_of(offered):          # the options over the state
+        return lambda state: tuple(fewer(lambda _: option)(None) for option in offered(state))
+    prog.state_options = tuple(None if row is None else fewer_of(row) for row in prog.state_options)
 
 
 def changed_views(prog):

@@ -102,7 +102,9 @@ class Program:
     :mod:`.stepgen`, where the module has them: ``steps`` (per phase, {action name:
     ``(S, action, rng, made=None) -> State``} or None; ``made``: a list the claimants of
     the claims the step makes are appended to), ``legal`` (per phase, ``(S) ->
-    list[Action]`` or None), ``start`` (``(zones, counters, seats, votes, groups, out,
+    list[Action]`` or None), ``enumerators_of`` (per phase, ((action name, ``(S,
+    largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]``), …), a window's decline
+    last, or None), ``start`` (``(zones, counters, seats, votes, groups, out,
     rng) -> State`` or None) and ``holds_of`` (``(S) -> bool``, whether the standing claim
     of a state is true, or None).
     """
@@ -139,6 +141,7 @@ class Program:
         self.steps = namespace.get("STEPS") or (None,) * len(cg.phase_list)
         self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
         self.state_options = namespace.get("STATE_OPTIONS") or (None,) * len(cg.phase_list)
+        self.enumerators_of = namespace.get("ENUMERATORS_OF") or (None,) * len(cg.phase_list)
         self.body_steps = namespace.get("BODY_STEPS") or ((),) * len(cg.phase_list)
         self.start = namespace.get("START")
         self.holds_of = namespace.get("HOLDS")

@@ -235,10 +235,16 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         fixed = self._fixed(phase, texts)
         if fixed is not None:
             return seat, phase, fixed
-        if not texts:
-            offered = (self._programs.get(state[0]) or self.program(state[0])).state_options[phase.index]
-            if offered is not None:         # over the state's fields (see rulekit.engine.stepgen)
+        offered = (self._programs.get(state[0]) or self.program(state[0])).state_options[phase.index]
+        if offered is not None:             # over the state's fields (see rulekit.engine.stepgen)
+            if not texts:
                 return seat, phase, offered(state)
+            # their texts (labels over what the seat may read) over a context that reads the state
+            ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
+            ctx.seats[ACTOR] = seat
+            by_name = phase.by_name
+            return seat, phase, tuple([opt if opt[0] == DECLINE else self._with_texts(ctx, by_name[opt[0]], opt)
+                                       for opt in offered(state)])
         return seat, phase, self._options_general(state, phase, seat, texts)
 
     def _options_general(self, state: State, phase, seat: int, texts: bool) -> tuple:
@@ -414,11 +420,24 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             listing = prog.legal[index]
             if listing is not None:         # listed over the state's fields (see rulekit.engine.stepgen)
                 return listing(state)
+        enumerators = prog.enumerators_of[index]
+        if enumerators is not None:         # generated over the state's fields (see rulekit.engine.stepgen)
+            out: list[Action] = []
+            for name, enum in enumerators:
+                if action is not None and name != action:
+                    continue
+                for act in enum(state, largest_first, budget):
+                    if act is OUT_OF_BUDGET:
+                        break
+                    out.append(act)
+                    if limit is not None and len(out) >= limit:
+                        return out
+            return out
         phase = self.cg.phase_list[index]
         kind = phase.kind
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)     # conditions only read it
         ctx.seats[ACTOR] = state.seats[CURRENT] if kind == "turn" else state.poll[0]
-        out: list[Action] = []
+        out = []
         declines = (action is None or action == DECLINE) and (kind == "first" or kind == "each")
         if limit is None and budget is None and not largest_first:
             listers = prog.listers[index]

@@ -1169,6 +1169,42 @@ class StepWriter(Generator):
                              f"        found.append(new(Action, ({DECLINE!r}, (), ())))"]),
                           "    return found"]) + "\n"
 
+    def enumerators(self, pi: int) -> tuple | None:
+        """(the sources of ``enum_P_A_of(S, largest_first, budget)``, the text of phase ``pi``'s
+        row of ``ENUMERATORS``): per action, the generator of its legal actions in a state
+        of the phase (codegen's enumerator over the state's fields: an order, a budget of
+        candidates examined, ``OUT`` when it runs out); a window's decline last
+        (``decline_P_of``, unless a 'forced when' binds the seat). The row pairs each
+        action's name with its generator (``Engine.legal_actions`` with a limit, a budget,
+        an order or an action). None where the writer writes no listing of the phase."""
+        phase = self.cg.phase_list[pi]
+        if phase.kind != "turn" and not (self.arrivals and self.window(pi)):
+            return None
+        sources, row = [], []
+        saved, self.stop_listing = self.stop_listing, "return"
+        try:
+            for a, ca in zip(self.cg.game.phases[pi].actions, phase.actions):
+                name = f"enum_{pi}_{ca.index}"
+                hoisted, levels, loops = self.enumeration(pi, a, ca)
+                text = self._enumerator_text(name, f"    # the legal actions of {a.name!r} in {phase.name!r}, over "
+                                             "the state's fields", "enum", hoisted, levels, loops, a.name)
+                text = text.replace(f"def {name}(ctx, largest_first, budget):", f"def {name}_of(S, largest_first, budget):")
+                sources.append(self.frame(text.replace("    ctx.locals = {}\n", "\n".join(self.unpack(pi)) + "\n")))
+                row.append(f"({a.name!r}, {name}_of)")
+        except Unsupported:
+            return None
+        finally:
+            self.stop_listing = saved
+        if phase.kind in ("first", "each"):
+            declines = [f"    yield new(Action, ({DECLINE!r}, (), ()))"]
+            if phase.forced:
+                declines = [*self.unpack(pi), f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", "    " + declines[0]]
+            sources.append("\n".join([f"def decline_{pi}_of(S, largest_first, budget):",
+                                      f"    # a decline of {phase.name!r}, unless a 'forced when' binds the seat",
+                                      *declines]) + "\n")
+            row.append(f"({DECLINE!r}, decline_{pi}_of)")
+        return sources, _tuple(row)
+
     def held(self) -> str | None:
         """The source of ``held(…)``, whether the standing claim is true, over a step's
         locals (its parameters: the locals the claims' truths read), or None when a truth
@@ -1246,13 +1282,18 @@ class StepWriter(Generator):
         if start is not None:
             functions.append(start)
         self.stop_listing = "break"             # a listing's actions are blocks of one function
-        offered = []
+        offered, enumerated = [], []
         for write, name, table in ((self.legal, "legal", listings), (self.options, "options", offered)):
             for pi in range(len(self.cg.phase_list)):         # per phase: its listing, its options
                 source = write(pi)
                 if source is not None:
                     functions.append(source)
                 table.append("None" if source is None else f"{name}_{pi}")
+        for pi in range(len(self.cg.phase_list)):             # per phase: its actions' generators
+            made = self.enumerators(pi)
+            if made is not None:
+                functions += made[0]
+            enumerated.append("None" if made is None else made[1])
         bodies = []
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
             row, alone = {}, []
@@ -1275,6 +1316,9 @@ class StepWriter(Generator):
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
                 + "\n# per phase: the actions whose step stops after their own effects with body=True (Engine.effects)\n"
                 + f"BODY_STEPS = {_tuple(bodies) if bodies else '()'}\n"
+                + "\n# per phase: ((action name, the generator of its legal actions over the state), …) (None: over "
+                "a context)\n"
+                + f"ENUMERATORS_OF = {_tuple(enumerated) if enumerated else '()'}\n"
                 + "\n# per phase: the options without texts over the state's fields (None: over a context)\n"
                 + f"STATE_OPTIONS = {_tuple(offered) if offered else '()'}\n"
                 + "\n# the first state of a match over locals (None: the general path makes it)\n"
