@@ -7,7 +7,7 @@ the decider, the events with their texts and the state after it)
 are hashed into one SHA-256 digest per game and player count, kept in
 ``tests/golden/walks.json``. The walks read nothing but the public API (``new_match``,
 ``decision``, ``is_legal``, ``legal_actions`` with and without a limit, an order, a
-budget or an action, ``apply``), so whatever path the engine
+budget or an action, ``effects``, ``apply``), so whatever path the engine
 takes, or a rewrite of it, must do exactly what the engine did when the digests were
 written: the same draws, states, events and texts, the same refusals, the same listings'
 order. A game that gets stuck on purpose (no option, no seat to play) ends its walk with
@@ -71,8 +71,9 @@ def walk_digest(engine: Engine, players: int, seeds: int = SEEDS, decisions: int
                     listed = (engine.legal_actions(state, 12, largest_first=taken % 2 == 1, budget=64),
                               engine.legal_actions(state, 6, action=decision.options[-1].name))
                     action = some_legal_action(engine, state, decision, rng)
+                    own = engine.effects(state, action, random.Random(taken))     # its own effects alone
                     state, events = engine.apply(state, action, rng)
-                    digest.update(repr((decision.seat, decision.options, listed, action, events, state)).encode())
+                    digest.update(repr((decision.seat, decision.options, listed, action, own, events, state)).encode())
                     taken += 1
         except (IndexError, RulesRuntimeError) as exc:      # stuck on purpose: no option, no seat
             digest.update(f"{type(exc).__name__}: {exc}".encode())
