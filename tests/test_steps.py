@@ -69,9 +69,6 @@ def _walk_both_ways(combo, seed: int, decisions: int) -> int:
         after, _, refused = _outcome(engine, state, action, i, False)
         assert refused is None
         assert after == _outcome(engine, state, action, i, True)[0], (state, action)
-        # its own effects alone (what a bot weighs), by its step where it stops there
-        assert engine.effects(state, action, random.Random(i)) == \
-            engine._effects_general(state, action, random.Random(i)), (state, action)
         # with events: the same events, texts included
         assert _outcome(engine, state, action, i, False, True) == _outcome(engine, state, action, i, True, True)
         # in place: the same state, and the claims it made listed as the general path's events say

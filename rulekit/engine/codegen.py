@@ -142,7 +142,6 @@ class Program:
         self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
         self.state_options = namespace.get("STATE_OPTIONS") or (None,) * len(cg.phase_list)
         self.enumerators_of = namespace.get("ENUMERATORS_OF") or (None,) * len(cg.phase_list)
-        self.body_steps = namespace.get("BODY_STEPS") or ((),) * len(cg.phase_list)
         self.start = namespace.get("START")
         self.holds_of = namespace.get("HOLDS")
 

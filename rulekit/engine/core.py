@@ -611,15 +611,21 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         turn's ``then``, window, vote or other seat: not a decision point, a state to read
         (the claim the action makes and whether it holds, for a bot weighing its choices
         at the cost of one action's effects instead of a whole step). A decline or a vote
-        changes nothing there (a vote takes effect when every vote is cast).
+        changes nothing there (a vote takes effect when every vote is cast). Effects that
+        end the deal, the match or the turn ('end deal', a knock-out that ends the match,
+        'end turn', and a procedure that may do one of those) go on as :meth:`apply` does,
+        to the next decision or the end of the match.
 
         Raises:
             IllegalAction: ``action`` is not legal in ``state``.
         """
         if state[_PHASE] >= 0:
-            prog = self._programs.get(state[0]) or self.program(state[0])
-            if action[0] in prog.body_steps[state[_PHASE]]:     # its step, stopped after the effects
-                return prog.steps[state[_PHASE]][action[0]](state, action, rng, None, None, False, True)
+            step = self._judge_of(state, action)
+            if step is not None:
+                if action[0] == DECLINE or self.cg.phase_list[state[_PHASE]].kind == "vote":
+                    step(state, action, None, judge=True)       # judged, and nothing more
+                    return state
+                return step(state, action, rng, None, None, False, True)     # its step, stopped after the effects
         return self._effects_general(state, action, rng)
 
     def _effects_general(self, state: State, action: Action, rng: random.Random) -> State:

@@ -155,7 +155,6 @@ class StepWriter(Generator):
         self.pollers: dict = {}                   # phase index -> the name of its ``polled_P``, or None
         self.forcers: dict = {}                   # phase index -> the name of its ``forced_P_of``, or None
         self.makers: dict = {}                    # phase index -> the calls of its options over locals, or None
-        self.body_only = False                    # the step written last can stop after its own effects
         self.voter_lets = False                   # a 'let' is written for the voter of a vote's effect
         self.asker = None                         # the text of the phase an 'ask' written now is made in
         self.in_then = False                      # whether a turn's 'then' block is being written
@@ -495,10 +494,11 @@ class StepWriter(Generator):
                 lines = self.effects(effects, scope)
             finally:
                 self.checked = None
-            # its own effects alone (Engine.effects), where they cannot end the deal or the turn
-            self.body_only = not self.calls and not any(x.strip().startswith("stop =") or f"goto = {FINISH}" in x
-                                                        for x in lines)
-            finish = ["if body:", f"    return {_packed('phase', poll='poll', deal='deal')}"] if self.body_only else []
+            # its own effects alone (Engine.effects); effects that end the deal, the match or the
+            # turn go on as the whole step does, to the next decision
+            ends = self.calls or any(x.strip().startswith("stop =") or f"goto = {FINISH}" in x for x in lines)
+            finish = [f"if body{f' and not stop and (goto is None or goto >= 0)' if ends else ''}:",
+                      f"    return {_packed('phase', poll='poll', deal='deal')}"]
             if phase.kind != "each" and self.comp.ask_blocks:
                 # nothing said where play goes and an 'ask' is pending: its 'then' blocks run
                 finish += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
@@ -1294,17 +1294,13 @@ class StepWriter(Generator):
             if made is not None:
                 functions += made[0]
             enumerated.append("None" if made is None else made[1])
-        bodies = []
         for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row, alone = {}, []
+            row = {}
             for a, ca in zip(p.actions, cp.actions):
                 source = self.step(pi, a, ca)
                 if source is not None:
                     functions.append(source)
                     row[a.name] = f"step_{pi}_{ca.index}"
-                    if self.body_only and cp.kind != "vote":
-                        alone.append(a.name)
-            bodies.append(_tuple([repr(name) for name in alone]) if alone else "()")
             if cp.kind in ("first", "each") and self.arrivals and self.window(pi):
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
@@ -1314,8 +1310,6 @@ class StepWriter(Generator):
         legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
         return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
-                + "\n# per phase: the actions whose step stops after their own effects with body=True (Engine.effects)\n"
-                + f"BODY_STEPS = {_tuple(bodies) if bodies else '()'}\n"
                 + "\n# per phase: ((action name, the generator of its legal actions over the state), …) (None: over "
                 "a context)\n"
                 + f"ENUMERATORS_OF = {_tuple(enumerated) if enumerated else '()'}\n"
