@@ -462,7 +462,7 @@ def test_singular_in_every_command(tmp_path):
     assert ran.stdout.startswith("Solo — 1 player, seed 1")
     assert f"log written to {log} ({len(_log_rows(log))} lines)" in " ".join(ran.stdout.split())
     compiled = runner.invoke(main, ["compile", str(solo)])
-    assert "compiled for 1 player — 1 of 1 action enumerated" in compiled.stdout
+    assert "compiled for 1 player — 1 action in 1 phase, each a step" in compiled.stdout
     simulated = runner.invoke(main, ["simulate", str(solo), "--games", "1", "--seed", "1", "--workers", "1"],
                               terminal_width=200)
     assert "1 match, 1 player, generic bots" in simulated.stdout

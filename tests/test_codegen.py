@@ -891,7 +891,7 @@ def test_cli_compile_reports_what_it_generated():
     result = CliRunner().invoke(main, ["compile", str(DTC)])
     assert 0 == result.exit_code, result.output
     assert result.stdout.startswith(f"{DTC}: compiled for 4 players")
-    assert "actions enumerated by generated code" in result.stdout
+    assert "actions in 2 phases, each a step of generated code" in result.stdout
 
 
 def test_cli_compile_emit_prints_a_module_that_compiles():
@@ -899,7 +899,7 @@ def test_cli_compile_emit_prints_a_module_that_compiles():
     assert 0 == result.exit_code, result.output
     source = result.stdout
     compile(source, "dtc_generated.py", "exec")
-    assert "def enum_" in source and "def check_" in source
+    assert "def step_" in source and "def legal_" in source and "def enum_" in source
     assert "for 4 players" in source.splitlines()[0]
     assert source == Engine(load(str(DTC))).program(4).source
 
@@ -955,35 +955,38 @@ def test_the_source_map_follows_statements_blocks_and_functions():
 
 
 def test_every_statement_of_every_game_is_mapped_to_its_rules_line():
-    """In every generated module, a line tagged ``# line N`` maps to N, every line of an
-    action's effects and checks maps to a line of the file between its action's first line
-    and the end of the file, and the tagged statement lines of Liar's Dice name what the
-    file says there."""
+    """In every generated module, a line tagged ``# line N`` maps to N, every line maps to a
+    line of the file (or to none), every step's lines map to a line of the file, the
+    first of them to its action's (a step runs the setups, 'then' blocks and procedures it
+    leads to, wherever the file has them), and the tagged statement lines of Liar's Dice
+    name what the file says there."""
     for path, variant, n in FILE_COMBOS[::3]:
         program = engine_of_file(path, variant).program(n)
         count = len(Path(path).read_text(encoding="utf-8").splitlines())
         mapped = program.namespace[codegen.SOURCE_MAP]
         lines = program.source.split("\n")
         assert len(mapped) == len(lines)
-        start = None
+        step = None
         for text, line in zip(lines, mapped):
             tag = re.search(r"  # line (\d+)$", text)
             if tag:
                 assert line == int(tag.group(1)), (path, text)
-            header = re.match(r"    # .*\(line (\d+)\)$", text)
-            if text.startswith(("def body_", "def check_")):
-                start = -1
+            assert 0 <= line <= count, (Path(path).name, n, text)
+            header = re.match(r"    # the whole step of .*\(line (\d+)\)$", text)
+            if text.startswith("def step_"):
+                step = -1
             elif text.startswith("def "):
-                start = None
-            elif start == -1 and header:
-                start = int(header.group(1))
-            if start not in (None, -1) and text.strip():
-                assert start <= line <= count, (Path(path).name, n, text)
+                step = None
+            elif step == -1:           # an action's step (a decline's or a vote's says so otherwise)
+                step = None if header is None else line
+                assert header is None or line == int(header.group(1)), (Path(path).name, text)
+            elif step is not None and text.strip():
+                assert line > 0, (Path(path).name, n, text)
     program = engine_of_file(str(ROOT / "games" / "liars_dice.rules"), None).program(2)
     rules = (ROOT / "games" / "liars_dice.rules").read_text(encoding="utf-8").splitlines()
     said = {text.strip(): rules[line - 1].strip()
             for text, line in zip(program.source.split("\n"), program.namespace[codegen.SOURCE_MAP])
-            if "knock_out_seat" in text or "roll_dice_in" in text or "make_claim" in text}
+            if re.search(r"roll_dice_over|_values\d+ = |_seat\d+ = ", text)}
     assert sorted(set(said.values())) == ["claim bid(q, f)", "knock out actor", "knock out claimant",
                                           "roll every cup                                  # player 0's dice first, "
                                           "then player 1's"]
@@ -1004,8 +1007,7 @@ def test_a_failure_in_generated_code_names_its_rules_line(monkeypatch):
 
     from rulekit.analysis import simulation
 
-    monkeypatch.setattr(runtime, "knock_out_seat", broken)      # read when a module is generated
-    monkeypatch.setattr(runtime, "knocked_out", broken)         # (its value form, which the steps call)
+    monkeypatch.setattr(runtime, "knocked_out", broken)         # read when a module is generated (a knock-out)
     monkeypatch.setattr(simulation, "_ENGINES", {})             # simulate's engines made here stay here
     path = ROOT / "games" / "liars_dice.rules"
     rules = path.read_text(encoding="utf-8").splitlines()
@@ -1186,58 +1188,40 @@ def engine_with(game, change: Callable) -> Engine:
 
 
 def drop_last(enum):
-    def enumerate_less(ctx, largest_first, budget):
-        found = list(enum(ctx, largest_first, budget))
+    def enumerate_less(state, largest_first, budget):
+        found = list(enum(state, largest_first, budget))
         yield from found[:-1]
     return enumerate_less
 
 
-def accept_all(check):
-    def check_nothing(ctx, action):
-        check(ctx, action)
-        return None
-    return check_nothing
-
-
 def changed_enumerators(prog):
-    """Every enumerator drops its last action: the context's and those over the state (the
-    plain listings, over either, taken away so that the enumerators answer)."""
-    prog.enumerators = tuple(tuple(drop_last(e) for e in row) for row in prog.enumerators)
-    prog.enumerators_of = tuple(None if row is None else tuple((name, drop_last(e)) for name, e in row)
-                                for row in prog.enumerators_of)
-    prog.listers = tuple(None for _ in prog.listers)
-    prog.legal = tuple(None for _ in prog.legal)
+    """Every enumerator drops its last action, and the plain listing each phase's last."""
+    prog.enumerators_of = tuple(tuple((name, drop_last(e)) for name, e in row) for row in prog.enumerators_of)
+    prog.legal = tuple((lambda listing: lambda state: listing(state)[:-1])(listing) for listing in prog.legal)
 
 
 def changed_checks(prog):
-    """Every check accepts every action: the context's, and the steps' judgement (which
-    ``why_illegal`` and ``is_legal`` ask)."""
-    prog.check_of = {a: accept_all(c) for a, c in prog.check_of.items()}
+    """Every check accepts every action: the steps' judgement (which ``why_illegal`` and
+    ``is_legal`` ask)."""
 
     def judged_legal(step):
         def changed(state, action, rng, *args, judge=False, **kwargs):
             return None if judge else step(state, action, rng, *args, **kwargs)
         return changed
-    prog.steps = tuple(None if row is None else {name: judged_legal(step) for name, step in row.items()}
-                       for row in prog.steps)
+    prog.steps = tuple({name: judged_legal(step) for name, step in row.items()} for row in prog.steps)
 
 
 def changed_options(prog):
     """Every option offers one value fewer of its last choice."""
-    def fewer(make):
-        def option(ctx):
-            made = make(ctx)
-            if made is None or not made.params:
-                return made
-            (name, values), rest = made.params[-1], made.params[:-1]
-            return made._replace(params=rest + ((name, values[:-1]),)) if len(values) > 1 else made
-        return option
-    prog.option_of = {a: fewer(make) for a, make in prog.option_of.items()}
-    prog.options = tuple(tuple(fewer(make) for make in row) for row in prog.options)
+    def fewer(option):
+        if not option.params:
+            return option
+        (name, values), rest = option.params[-1], option.params[:-1]
+        return option._replace(params=rest + ((name, values[:-1]),)) if len(values) > 1 else option
 
-    def fewer_of(offered):          # the options over the state
-        return lambda state: tuple(fewer(lambda _: option)(None) for option in offered(state))
-    prog.state_options = tuple(None if row is None else fewer_of(row) for row in prog.state_options)
+    def fewer_of(offered):
+        return lambda state: tuple(fewer(option) for option in offered(state))
+    prog.state_options = tuple(fewer_of(row) for row in prog.state_options)
 
 
 def changed_views(prog):

@@ -19,6 +19,7 @@ import pytest
 
 from rulekit import ir
 from rulekit.engine.codegen import Generator
+from rulekit.engine.stepgen import _STATEMENTS, StepWriter
 from rulekit.engine.compile import Compiler
 from rulekit.lang import model as m
 
@@ -65,7 +66,10 @@ def test_every_statement_is_checked_and_translated(cls):
     assert cls in Compiler._STMT, f"the compiler does not check model.{cls.__name__}"
     if cls in OPENING:
         return                  # a step of the intermediate form (below)
-    assert callable(getattr(Generator, f"st_{cls.__name__}", None)), f"no Generator.st_{cls.__name__}"
+    # the steps write every statement (the Generator's own writers, where the steps do not
+    # need their own)
+    assert callable(getattr(StepWriter, f"st_{cls.__name__}", None)), f"no StepWriter.st_{cls.__name__}"
+    assert cls.__name__ in _STATEMENTS, f"rulekit.engine.stepgen._STATEMENTS misses {cls.__name__}"
 
 
 def source_names(fn) -> set:

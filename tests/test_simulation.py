@@ -307,7 +307,7 @@ def test_claims_and_challenges_are_counted_as_the_rules_make_them():
 
 @pytest.mark.parametrize("game", sorted(p.name for p in GAMES.glob("*.rules")))
 def test_statistics_read_from_the_step_are_those_read_from_the_events(game, monkeypatch):
-    """A match played in place, its statistics read from the working copy after every step
+    """A match played by steps, its statistics read from its progress after every step
     (``on_step``), gives the outcome that the same match gives read from its events and
     states (``on_events``, as when a bot reads the history)."""
     from rulekit.play import match
@@ -319,23 +319,6 @@ def test_statistics_read_from_the_step_are_those_read_from_the_events(game, monk
     recorded = play_matches(spec, 0, 6)
     assert in_place == recorded
     assert sum(sum(o.claims) for o in in_place) > 0
-
-
-def test_a_match_played_by_steps_is_the_match_played_on_a_working_copy(monkeypatch):
-    """Where every action has a straight-line step (``Engine.stepper``), a simulation plays
-    state after state; its matches and their statistics are those the working copy gives."""
-    from rulekit import Engine, load
-
-    stepped = [g for g in sorted(p.name for p in GAMES.glob("*.rules"))
-               if Engine(load(GAMES / g)).stepper(2 if g == "liars_dice.rules" else 4) is not None]
-    assert "liars_dice.rules" in stepped
-    for game in stepped:
-        spec = spec_of(game, 4 if game != "liars_dice.rules" else 2, seed=5)
-        by_steps = play_matches(spec, 0, 30)
-        monkeypatch.setattr(Engine, "stepper", lambda self, players: None)
-        assert play_matches(spec, 0, 30) == by_steps
-        monkeypatch.undo()
-        assert sum(sum(o.claims) for o in by_steps) > sum(sum(o.false_claims) for o in by_steps) > 0
 
 
 def test_the_challenges_of_the_shipped_games_are_found_from_their_rules():

@@ -1,7 +1,7 @@
 """Golden walks: what every game the tests know does, pinned to a digest.
 
-For every shipped game, variant and player count, every documented example and every
-construct game of the test suite, a few random walks (matches one after another, each
+For every shipped game, variant and player count, every documented example, every
+construct game of the test suite and the games of ``test_steps.py``, a few random walks (matches one after another, each
 from its first state, then each decision: its seat and options, a random legal action of
 the decider, the events with their texts and the state after it)
 are hashed into one SHA-256 digest per game and player count, kept in
@@ -46,6 +46,9 @@ def _cases() -> dict:
         low, high = engine.game.players
         cases.update({f"docs/{path.stem}/{n}p": (engine, n) for n in range(low, high + 1)})
     for name, text, n in CONSTRUCT_COMBOS:
+        cases[f"{name}/{n}p"] = (engine_of_text(text), n)
+    from test_steps import walked_here
+    for name, (text, n) in walked_here().items():
         cases[f"{name}/{n}p"] = (engine_of_text(text), n)
     return cases
 

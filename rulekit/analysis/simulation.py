@@ -279,10 +279,10 @@ class _Watch:
     (see :class:`MatchOutcome`). ``play_match`` tells it of every step in one of two forms,
     both read into :meth:`_tally`: ``on_events`` (:meth:`__call__`) when the match records
     events anyway (a bot reads the history), else ``on_step`` (:meth:`step`), read from the
-    working copy of a match played in place. Made once for the matches of ``n`` seats of
+    progress of a match played by steps. Made once for the matches of ``n`` seats of
     ``engine``'s game that one process plays in turn; :meth:`start` readies it for the next."""
 
-    __slots__ = ("engine", "n", "turn_phases", "challengers", "named", "holds_in_place", "holds_of", "phase", "claim",
+    __slots__ = ("engine", "n", "turn_phases", "challengers", "named", "holds_of", "phase", "claim",
                  "read", "lie", "caught", "turns", "claims", "false_claims", "unjudged_claims", "challenges",
                  "successful_challenges", "lies_caught")
 
@@ -290,9 +290,6 @@ class _Watch:
         self.engine = engine
         self.n = n
         self.turn_phases, self.challengers, self.named = _reading(engine)
-        # whether the standing claim of a working copy is true (``Engine.claim_holds_in_place``
-        # without its checks: read only where a claim stands)
-        self.holds_in_place = engine.program(n).holds
         # whether the standing claim of a state is true (a match played by steps)
         self.holds_of = engine.program(n).holds_of or engine.claim_holds_in
         self.start()
@@ -302,7 +299,7 @@ class _Watch:
         n = self.n
         self.phase = None                   # the phase (index) of the decision being reported (on_events)
         self.claim = None                   # the claim standing before the step being reported
-        self.read = 0                       # claims of the working copy's ``made`` read so far
+        self.read = 0                       # claims of the progress's ``made`` read so far
         self.lie = None                     # the last claim made, if it was false when made
         self.caught = False                 # whether that lie was challenged already
         self.turns = 0
@@ -327,10 +324,10 @@ class _Watch:
         self.phase = state.phase
 
     def step(self, live, seat, phase, action) -> None:
-        """``on_step``: a step read from the working copy ``live``, or from the
-        ``rulekit.play.match.Progress`` of a match played by steps (None for the seat, phase
-        and action before the first decision). What :meth:`_tally` does (the same
-        :meth:`_challenged` and :meth:`_made`), for the steps of a match played in place: a step in a vote phase or a decline is never
+        """``on_step``: a step read from the ``rulekit.play.match.Progress`` ``live`` of a
+        match played by steps (None for the seat, phase and action before the first
+        decision). What :meth:`_tally` does (the same :meth:`_challenged` and
+        :meth:`_made`), for the steps of a match played by steps: a step in a vote phase or a decline is never
         a turn nor a challenge (see :func:`_reading`), and a decision in a turn phase is
         always the seat's own action (no turn is declined)."""
         claim = self.claim                  # the claim standing before the step
@@ -348,16 +345,12 @@ class _Watch:
         if len(made) == read:
             return                          # most steps make no claim
         self.read = len(made)
-        state = getattr(live, "state", None)     # a match played by steps: a Progress
-        if state is None:
-            self._made(made[read:], claim, live, self.holds_in_place)
-        else:
-            self._made(made[read:], claim, state, self.holds_of)
+        self._made(made[read:], claim, live.state, self.holds_of)
 
     def _tally(self, phase, seat, name, claimants, now, holds) -> None:
         """One step: the seat and name of the decision's own action in ``phase`` (an index;
         None for a decline, a vote or no decision), the claimants of the claims the step
-        made in order, ``now`` what it led to (a state or a working copy: its ``claim`` is
+        made in order, ``now`` what it led to (a state: its ``claim`` is
         read) and ``holds(now)`` whether the claim standing there is true."""
         claim = self.claim
         if name is not None:

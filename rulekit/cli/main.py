@@ -211,11 +211,11 @@ def compile_(file, players, variants, emit):
     if emit:
         click.echo(program.source, nl=False)
         return
-    made = sum(1 for row in program.enumerators for e in row if e is not None)
-    total = sum(len(row) for row in program.enumerators)
+    actions = sum(len(phase.actions) for phase in engine.cg.phase_list)
     from ..errors import shown_text
-    click.echo(f"{shown_text(file)}: compiled for {_count(n, 'player')} — {made} of {_count(total, 'action')} enumerated by "
-               f"generated code, {_count(len(program.source.splitlines()), 'line')} (--emit prints them)")
+    click.echo(f"{shown_text(file)}: compiled for {_count(n, 'player')} — {_count(actions, 'action')} in "
+               f"{_count(len(engine.cg.phase_list), 'phase')}, each a step of generated code, "
+               f"{_count(len(program.source.splitlines()), 'line')} (--emit prints them)")
 
 
 @main.command(context_settings=CONTEXT, short_help="Write the rulebook of FILE in plain language.")

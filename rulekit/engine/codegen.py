@@ -40,7 +40,7 @@ from ..lang import model as m
 from .compile import (BOOL, CONFLICT, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, CompiledGame, Compiler, _seats_found,
                       names_read, note_revealed)
 from ..errors import IllegalAction, OptionError, RulesError, RulesRuntimeError
-from .runtime import ACTOR, CURRENT, MAX_CALLS, MAX_CHOICES, exports
+from .runtime import ACTOR, MAX_CHOICES, exports
 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
@@ -82,74 +82,46 @@ class Program:
     functions the engine reads, each taken from the module once (the names in capitals are
     the module's; see docs/design.md, "Generated code").
 
-    Per phase index, then per action of the phase: ``enumerators`` (``ENUMERATORS``: a
-    generator function ``(ctx, largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]``
-    of the legal concrete actions in the order :meth:`Engine.legal_actions` documents;
-    ``budget`` None or how many candidates it may examine), ``checks`` (``CHECKS``:
-    ``(ctx, action) -> str | None``, None when legal, its choices then bound in ``ctx``),
-    ``options`` (``OPTIONS``: ``(ctx) -> Option | None``, the action's option without
-    texts), ``listers`` (``LISTERS``: ``(ctx, out)``, the legal actions appended, or None
-    for the phase) and ``bodies`` (``BODIES``: the effects). Per phase: ``after`` (its
-    ``then``/``otherwise`` block or None), ``forced`` (its ``forced when`` test or None),
-    ``polls`` and ``rotate``. By compiled action: ``check_of``, ``option_of``,
-    ``effects_of`` (a vote's effects one statement at a time), ``label_of`` and
-    ``preview_of``. By claim index: ``truths``, ``ranks``, ``beats`` and ``claim_labels``.
-    And ``setup``, ``between``, ``until``, ``rank_keys``, ``returns``, ``counter_inits``,
-    ``seat_inits``, ``continuations`` (of each ``ask``), ``holds`` (whether the standing
-    claim is true), ``combinations``, ``view_zones``, ``view_counters``, ``places`` (each
-    zone instance as a view names it: (zone, owner or None)) and ``namespace`` (the
-    module's globals, its source map among them). The straight-line forms of
-    :mod:`.stepgen`, where the module has them: ``steps`` (per phase, {action name:
-    ``(S, action, rng, made=None) -> State``} or None; ``made``: a list the claimants of
-    the claims the step makes are appended to), ``legal`` (per phase, ``(S) ->
-    list[Action]`` or None), ``enumerators_of`` (per phase, ((action name, ``(S,
+    The steps of :mod:`.stepgen`, per phase: ``steps`` ({action name: ``(S, action, rng,
+    made=None, ev=None, texts=False, body=False, judge=False) -> State``}, a window's
+    ``decline`` among them; ``made``: a list the claimants of the claims the step makes
+    are appended to), ``legal`` (``(S) -> list[Action]``), ``state_options`` (``(S) ->
+    tuple[Option, ...]``, without texts) and ``enumerators_of`` (((action name, ``(S,
     largest_first, budget) -> Iterator[Action | OUT_OF_BUDGET]``), …), a window's decline
-    last, or None), ``start`` (``(zones, counters, seats, votes, groups, out,
-    rng) -> State`` or None) and ``holds_of`` (``(S) -> bool``, whether the standing claim
-    of a state is true, or None).
+    last); ``start`` (``(zones, counters, seats, votes, groups, out, rng, ev=None,
+    texts=False) -> State``) and ``holds_of`` (``(S) -> bool``, whether the standing
+    claim of a state is true, or None). What is read of a state over a context that only
+    reads it (:func:`~.runtime.reading`): by compiled action, ``label_of`` and
+    ``preview_of`` (its label, taken and offered); by claim index, ``truths``, ``ranks``,
+    ``beats`` and ``claim_labels``; ``holds`` (whether the standing claim is true),
+    ``rank_keys``, ``returns``, ``combinations``, ``view_zones``, ``view_counters``,
+    ``places`` (each zone instance as a view names it: (zone, owner or None)) and
+    ``namespace`` (the module's globals, its source map among them).
     """
 
     def __init__(self, source: str, namespace: dict, cg: CompiledGame, n: int):
         self.source = source
         self.namespace = namespace
-        self.enumerators = namespace["ENUMERATORS"]
-        self.checks = namespace["CHECKS"]
-        self.bodies = namespace["BODIES"]
-        self.after = namespace["AFTER"]
-        self.forced = namespace["FORCED"]
-        self.continuations = namespace["CONTINUATIONS"]
-        self.polls = namespace["POLLS"]
-        self.rotate = namespace["ROTATE"]
-        self.until = namespace["UNTIL"]
         self.rank_keys = namespace["RANK_KEYS"]
         self.returns = namespace["RETURNS"]
-        self.counter_inits = namespace["COUNTER_INITS"]
-        self.seat_inits = namespace["SEAT_INITS"]
         self.claim_labels = namespace["CLAIM_LABELS"]
-        self.between = namespace["between"]
-        self.listers = namespace["LISTERS"]
-        self.options = namespace["OPTIONS"]
         self.holds = namespace["holds"]
         self.combinations = namespace["COMBINATIONS"]
         self.truths = namespace["TRUTHS"]
         self.ranks = namespace["RANKS"]
         self.beats = namespace["BEATS"]
-        self.setup = namespace["setup"]
         self.view_zones = namespace["view_zones"]
         self.view_counters = namespace["view_counters"]
-        # the straight-line forms (rulekit.engine.stepgen), where the module has them
-        self.steps = namespace.get("STEPS") or (None,) * len(cg.phase_list)
-        self.legal = namespace.get("LEGAL") or (None,) * len(cg.phase_list)
-        self.state_options = namespace.get("STATE_OPTIONS") or (None,) * len(cg.phase_list)
-        self.enumerators_of = namespace.get("ENUMERATORS_OF") or (None,) * len(cg.phase_list)
-        self.start = namespace.get("START")
+        # the straight-line forms (rulekit.engine.stepgen): every one there (StepWriter.complete)
+        self.steps = namespace["STEPS"]
+        self.legal = namespace["LEGAL"]
+        self.state_options = namespace["STATE_OPTIONS"]
+        self.enumerators_of = namespace["ENUMERATORS_OF"]
+        self.start = namespace["START"]
         self.holds_of = namespace.get("HOLDS")
 
         def by_action(rows) -> dict:
             return {a: f for phase, row in zip(cg.phase_list, rows) for a, f in zip(phase.actions, row)}
-        self.check_of = by_action(self.checks)
-        self.option_of = by_action(self.options)
-        self.effects_of = by_action(namespace["EFFECTS"])
         self.label_of = by_action(namespace["LABELS"])
         self.preview_of = by_action(namespace["PREVIEWS"])
         self.places = tuple((cg.zones[zi].name, None if owner < 0 else owner) for zi, owner in cg.zone_owners(n))
@@ -173,7 +145,6 @@ class Generator:
         self.hoisted: list | None = None  # lines computed once at the top of a function
         # a claim's truth: {selection's Python text: the local it is computed into, once}
         self.shared: dict | None = None
-        self.procedures: dict = {}        # procedure name -> its generated function, as called
         self.temps = 0                    # temporary Python names made so far (_saved<i>, ...)
         self.checked = None               # the first effect of the action being written, when
                                           # it may move the chosen cards unchecked
@@ -719,16 +690,6 @@ class Generator:
             self.scope, self.env, self.hoisted = saved
 
     # ------------------------------------------------------------ actions
-    def enumerator(self, phase_index: int, action: m.Action, compiled) -> str | None:
-        """The source of the generator of an action's legal concrete actions (and of its
-        ``list_`` function)."""
-        hoisted, levels, loops = self.enumeration(phase_index, action, compiled)
-        title = (f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
-                 f"(line {action.span.line})")
-        name = f"enum_{phase_index}_{compiled.index}"
-        return "\n\n".join(self._enumerator_text(name, title, mode, hoisted, levels, loops, action.name)
-                             for mode in ("enum", "list") + (("first",) if compiled.reads_choice else ()))
-
     #: how a listing stops when a condition before any choice fails
     stop_listing = "return"
 
@@ -970,26 +931,6 @@ class Generator:
         levels[at].append(f"{flag} = {standing} is None or {above}")
         return flag
 
-    def checker(self, phase_index: int, action: m.Action, compiled) -> str:
-        """The source of the check of one concrete action, ``check_P_A(ctx, action)``: None
-        if it is legal (its choices then bound in ``ctx`` for the action's effects), else the
-        sentence that says why not. Steps are judged in order, so the first that fails
-        gives the reason: a require its message, a choice what is wrong with it."""
-        self.scope, self.env, self.hoisted = {}, {}, None
-        out = [f"def check_{phase_index}_{compiled.index}(ctx, action):",
-               f"    # phase {self.cg.phase_list[phase_index].name!r}, action {action.name!r} "
-               f"(line {action.span.line})",
-               "    L = ctx.locals = {}",
-               "    ctx.chosen = ()",
-               "    ctx.chosen_zone = -1",
-               "    params = action.params",
-               "    given = len(params)",
-               "    try:"]
-        out.extend("        " + line for line in self.check_lines(phase_index, action, compiled) + ["return None"])
-        out.append("    except KeyError:")
-        out.append(f"        {self.refuse(repr(ir.steps.DEFAULT_MESSAGE))}")
-        return "\n".join(out) + "\n"
-
     def refuse(self, reason: str) -> str:
         """The line that refuses an action for ``reason`` (a Python expression of its text):
         a check returns it."""
@@ -1123,75 +1064,14 @@ class Generator:
             lines.extend("    " + x for x in self.block(node.orelse, _seats_found(node.cond, self.scope, False)))
         return lines
 
-    def st_GoTo(self, node):
-        lines = []
-        if node.start is not None:
-            lines.append(f"ctx.seats[{CURRENT}] = {self.seat(node.start)}")
-        # the generated functions are effects, closing blocks and the setup: a 'go to' ends
-        # them with a return (no exception)
-        lines += [f"ctx.goto = {self.cg.phases[node.phase].index}  # {node.phase!r}",
-                  "ctx.stack = ()", "return True"]      # True: a procedure's caller stops too
-        return lines
-
     def temp(self) -> int:
         """A fresh number for the temporary names of one statement."""
         self.temps += 1
         return self.temps
 
-    def st_Do(self, node):
-        decl = self.comp.procedure_decls.get(node.procedure)
-        if decl is None or len(decl.params) != len(node.args):
-            return None
-        name = self.procedures.setdefault(node.procedure, f"proc_{len(self.procedures)}")
-        names = [p.name for p in decl.params]
-        lines, restore = [], []
-        if names:
-            # the procedure's values are bound (in ctx.locals) while it runs
-            t = self.temp()
-            lines.append(f"_args{t} = {_tuple([self.ex(a) for a in node.args])}")
-            lines.append(f"_saved{t} = {_tuple([f'ctx.locals.get({v!r})' for v in names])}")
-            lines += [f"ctx.locals[{v!r}] = _args{t}[{i}]" for i, v in enumerate(names)]
-            restore = [f"    ctx.locals[{v!r}] = _saved{t}[{i}]" for i, v in enumerate(names)]
-        # a bound on calls within calls; a 'go to' in the procedure (it returns True) ends
-        # its caller too
-        return lines + ["ctx.calls += 1",
-                        "try:",
-                        f"    if ctx.calls > {MAX_CALLS}:",
-                        f"        too_deep({node.procedure!r}, {node.span.line})",
-                        f"    jumped = {name}(ctx)",
-                        "finally:",
-                        "    ctx.calls -= 1"] + restore + ["if jumped:", "    return True"]
-
-    def st_Ask(self, node):
-        self.comp.ask(node, self.scope)           # made once: its continuation's index
-        inner = {k: v for k, v in self.scope.items() if not k.startswith("$")}
-        frame = self.comp.ask_frames.get((node, tuple(sorted(inner.items()))))
-        if frame is None or any(name in self.env for name in frame[1]):
-            return None
-        index, names, target = frame
-        seat = self.seat(node.seat) if node.seat is not None else "None"
-        return [f"push_ask(ctx, {index}, {names!r}, {self.cg.phases[target].index}, {seat})  # ask {target!r}",
-                "return True"]
-
     def st_RemoveSeat(self, node):
         gi = self.cg.group_index.get(node.group)
         return None if gi is None else [f"remove_from_group(ctx, {gi}, {self.seat(node.seat)})"]
-
-    def st_LetGroup(self, node):
-        gi = self.cg.group_index.get(node.name)
-        return None if gi is None else [f"set_group(ctx, {gi}, {self.seat_set(node.seats)})"]
-
-    def st_Shuffle(self, node):
-        picked = self.selection(node.cards) if node.cards is not None else "None"
-        return [f"shuffle_zone(ctx, {self.zone(node.zone)}, {picked})"]
-
-    def st_Deal(self, node):
-        zi = self.cg.zone_index.get(node.zone)
-        if zi is None or not self.cg.zones[zi].per_player:
-            return None
-        return [f"deal_cards(ctx, {self.zone(node.source)}, {zi}, {self.cg.zone_base(self.n)[zi]}, "
-                f"{self.ex(node.count)}, "
-                f"{self._refill_of(node.source.zone)!r})"]
 
     def _refill_of(self, zone: str) -> int | None:
         """The zone instance (a shared zone) that zone ``zone`` declares to be refilled
@@ -1199,48 +1079,6 @@ class Generator:
         decl = self.cg.zones[self.cg.zone_index[zone]]
         refill = self.cg.zone_index.get(decl.refill_from) if decl.refill_from is not None else None
         return None if refill is None else self.cg.zone_base(self.n)[refill]
-
-    def st_Gather(self, node):
-        return [f"gather_cards(ctx, {self.zone(node.zone)}, faces)"]
-
-    def loop(self, var: str, values: str, typ: str, body, line: int = 0) -> list[str]:
-        """A loop over the Python expression ``values``, ``var`` naming each (in ctx.locals,
-        restored after the loop); with ``line``, its rounds are counted against the step's
-        budget (``loop_values``)."""
-        if line:
-            values = f"loop_values(ctx, {values}, {line})"
-        t = self.temp()
-        inner = dict(self.scope)
-        inner[var] = typ
-        saved = self.env
-        self.env = {k: v for k, v in self.env.items() if k != var}
-        try:
-            lines = self.block(body, inner)
-        finally:
-            self.env = saved
-        return ([f"_saved{t} = ctx.locals.get({var!r})", f"for _v{t} in {values}:", f"    ctx.locals[{var!r}] = _v{t}"]
-                + ["    " + x for x in lines] + [f"ctx.locals[{var!r}] = _saved{t}"])
-
-    def st_ForEach(self, node):
-        cg = self.cg
-        over = naming.resolve_loop(cg, node.seats.name, self.scope) if node.seats.kind == "var" else None
-        if over is not None:            # each symbol of a set
-            return self.loop(node.var, self.ref(range(len(cg.symbols[over.name])), "R"), "sym:" + over.name,
-                             node.body, node.span.line)
-        return self.loop(node.var, self.seat_set(node.seats), SEAT, node.body, node.span.line)
-
-    def st_ForKinds(self, node):
-        kinds = tuple(i for i, k in enumerate(self.cg.kinds) if k.die is None)
-        return self.loop(node.var, self.ref(kinds, "kinds"), KIND, node.body, node.span.line)
-
-    def st_ForRange(self, node):
-        values = f"loop_range(ctx, {self.ex(node.low)}, {self.ex(node.high)}, {node.span.line})"
-        return self.loop(node.var, values, NUM, node.body)
-
-    def st_Repeat(self, node):
-        lines = self.block(node.body, self.scope)
-        return ([f"for _ in range(loop_size(ctx, {self.ex(node.count)}, 'repeat', {node.span.line})):"]
-                + ["    " + x for x in lines])
 
     def st_Log(self, node):
         return ["if ctx.events is not NO_EVENTS:",
@@ -1284,43 +1122,8 @@ class Generator:
             return f"('yes' if {value} else 'no')"
         return f"str({value})"
 
-    def st_EndTurn(self, node):
-        return ["raise EndOfTurn()"]
-
-    def st_EndDeal(self, node):
-        return ["raise EndOfDeal()"]
-
     def st_ClearClaim(self, node):
         return ["ctx.claim = None", "ctx.claimed = None"]
-
-    def st_MakeClaim(self, node):
-        c = self.cg.claims[node.claim]
-        decl = self.cg.game.claims[c.index]
-        table = "None" if c.table is None else self.ref(c.table, "table")
-        label = "None" if decl.label is None else f"claim_label_{c.index}"
-        return [f"make_claim(ctx, {c.index}, {c.name!r}, {table}, {label}, {_tuple([self.ex(a) for a in node.args])}, "
-                f"{node.span.line})"]
-
-    def st_KnockOut(self, node):
-        return [f"knock_out_seat(ctx, {self.seat(node.seat)}, {self.cg.game.match.remain!r})"]
-
-    def st_Move(self, node):
-        picked = self.selection(node.cards)
-        checked = isinstance(node.cards, m.Chosen) and node is self.checked
-        return [f"move_cards(ctx, KEEPERS, {picked}, {self.zone(node.dest)}, {node.bottom}, {node.lay}, "
-                f"{isinstance(node.cards, m.ZoneRef)}, {isinstance(node.cards, m.Claimed)}, "
-                f"{isinstance(node.cards, m.Chosen)}{', True' if checked else ''})"]
-
-    def st_Swap(self, node):
-        return [f"swap_zones(ctx, {self.zone(node.first)}, {self.zone(node.second)})"]
-
-    def st_Draw(self, node):
-        return [f"draw_cards(ctx, {self.ex(node.count)}, {self.zone(node.source)}, {self.zone(node.dest)}, "
-                f"{self._refill_of(node.source.zone)!r})"]
-
-    def st_Reveal(self, node):
-        viewer = self.seat(node.to) if node.to is not None else "-1"
-        return [f"reveal_cards(ctx, {self.selection(node.cards)}, {viewer}, {isinstance(node.cards, m.Claimed)})"]
 
     def st_RevealCounter(self, node):
         ci = self.cg.counter_index[node.counter]
@@ -1332,9 +1135,6 @@ class Generator:
             slot = f"{base} + {seat}"
         viewer = self.seat(node.to) if node.to is not None else "-1"
         return [f"reveal_counter(ctx, {node.counter!r}, {slot}, {seat}, {viewer})"]
-
-    def st_RollDice(self, node):
-        return [f"roll_dice_in(ctx, {self.selection(node.cards)}, faces)"]
 
     def st_Assign(self, node):
         t = node.target
@@ -1356,11 +1156,6 @@ class Generator:
                     return [f"ctx.counters[{slot}] = {value}"]
                 return [f"slot = {slot}", f"ctx.counters[slot] {op} {value}"]
         return None
-
-    def st_LetValue(self, node):
-        value = self.ex(node.value)
-        self.scope[node.name] = self.kind_of(node.value)
-        return [f"ctx.locals[{node.name!r}] = {value}"]
 
     def selection(self, node) -> str:
         """A card selection [(zone instance, kinds)]; in a claim's truth, one that reads no
@@ -1394,42 +1189,6 @@ class Generator:
         if isinstance(node, m.CardUnion):
             return "(" + " + ".join(self.selection(p) for p in node.parts) + ")"
         raise untranslated(node, "cards")
-
-    def effect_functions(self) -> str:
-        """``EFFECTS[phase][action]``: for the actions of a vote, one function per statement
-        of its effects (a vote's choices take effect statement by statement, every voter's in
-        turn: see ``Engine._advance_poll``), as the compiler splits them (an 'ask' and what
-        follows it are one); () for the actions of other phases."""
-        out, table = [], []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            for a, ca in zip(p.actions, cp.actions):
-                if p.kind != "vote":
-                    row.append("()")
-                    continue
-                stmts = list(a.body[self._choice_count(a):])
-                self.env, self.hoisted = {}, None
-                saved, self.scope = self.scope, dict(self._action_scope(ca))
-                names = []
-                try:
-                    for i, node in enumerate(stmts):
-                        last = isinstance(node, m.Ask) and not node.then and i + 1 < len(stmts)
-                        if last:
-                            node = attrs.evolve(node, then=tuple(stmts[i + 1:]))
-                        lines = self.stmt(node)
-                        note_revealed(self.scope, node)
-                        name = f"effect_{pi}_{ca.index}_{i}"
-                        out.append(f"def {name}(ctx):\n    # statement {i + 1} of {a.name!r} in {p.name!r}\n"
-                                   + "".join(f"    {x}\n" for x in lines))
-                        names.append(name)
-                        if last:
-                            break
-                finally:
-                    self.scope = saved
-                row.append(_tuple(names) if names else "()")
-            table.append(_tuple(row) if row else "()")
-        out.append(f"EFFECTS = {_tuple(table) if table else '()'}\n")
-        return "\n\n".join(out)
 
     def text_functions(self) -> str:
         """The texts people read: ``LABELS[phase][action]`` (``label_P_A(ctx)``, the label
@@ -1477,31 +1236,11 @@ class Generator:
         return f"def {name}(ctx):\n    # {comment}\n    return {self.ex(node)}\n"
 
     def match_functions(self) -> str:
-        """The match's own pieces: ``POLLS`` (per phase, the seats a window or vote asks, in
-        order; None for a turn), ``ROTATE`` (per phase, the seat whose 'clockwise' turn
-        comes next, or None), ``between(ctx)`` (between deals), ``UNTIL`` (whether the match
-        is over after a deal; None: after the first), ``RANK_KEYS`` ((highest, key) of each
-        'winners' key, read with the seat as ``actor``), ``RETURNS``, and the first values
-        of the counters and seats (``COUNTER_INITS``, ``SEAT_INITS``: "random" or None)."""
-        g, out, polls, rotate = self.cg.game, [], [], []
-        for pi, p in enumerate(g.phases):
-            if p.seats is None:
-                polls.append("None")
-                continue
-            self.scope, self.env, self.hoisted = {}, {}, None
-            out.append(f"def poll_{pi}(ctx):\n    # the seats {p.name!r} asks, in order\n"
-                       f"    return {self.seat_set(p.seats)}\n")
-            polls.append(f"poll_{pi}")
-        for pi, p in enumerate(g.phases):
-            if p.rotation is None:
-                rotate.append("None")
-                continue
-            among = "None" if p.rotation.among is None else self.seat_set(p.rotation.among)
-            out.append(f"def rotate_{pi}(ctx):\n    # who plays {p.name!r} next\n    return next_seat(ctx, {among})\n")
-            rotate.append(f"rotate_{pi}")
-        out.append(self.body_function("between", g.match.between, {}, "between two deals"))
-        if g.match.until is not None:
-            out.append(self.value_function("until", g.match.until, f"the match ends (line {g.match.until.span.line})"))
+        """How the match is scored, read of a finished match: ``RANK_KEYS`` ((highest, key) of
+        each 'winners' key, read with the seat as ``actor``, for ``Engine.standings``) and
+        ``RETURNS`` (a seat's result, or None). The rest of the match's flow (polls, turns
+        passing on, deals, setups) is written into the steps (:mod:`.stepgen`)."""
+        g, out = self.cg.game, []
         keys = []
         for i, key in enumerate(g.match.winners):
             out.append(self.value_function(f"key_{i}", key.expr, f"winners key {i + 1}, for the seat 'actor'"))
@@ -1509,32 +1248,9 @@ class Generator:
         if g.match.returns is not None:
             out.append(self.value_function("returns", g.match.returns, "a seat's result, for the seat 'actor'",
                                            {"$winners": GROUP, "$exact": NUM}))
-        inits = []
-        for i, c in enumerate(g.counters):
-            out.append(self.value_function(f"counter_init_{i}", c.initial, f"the first value of {c.name!r}"))
-            inits.append(f"counter_init_{i}")
-        seats = []
-        for i, decl in enumerate(g.seats):
-            if decl.random or decl.initial is None:
-                seats.append(repr("random" if decl.random else None))
-                continue
-            self.scope, self.env, self.hoisted = {}, {}, None
-            out.append(f"def seat_init_{i}(ctx):\n    # the first seat of {decl.name!r}\n"
-                       f"    return {self.seat(decl.initial)}\n")
-            seats.append(f"seat_init_{i}")
-        out.append(f"POLLS = {_tuple(polls) if polls else '()'}\n"
-                   f"ROTATE = {_tuple(rotate) if rotate else '()'}\n"
-                   f"UNTIL = {'until' if g.match.until is not None else 'None'}\n"
-                   f"RANK_KEYS = {_tuple(keys) if keys else '()'}\n"
-                   f"RETURNS = {'returns' if g.match.returns is not None else 'None'}\n"
-                   f"COUNTER_INITS = {_tuple(inits) if inits else '()'}\n"
-                   f"SEAT_INITS = {_tuple(seats) if seats else '()'}\n")
+        out.append(f"RANK_KEYS = {_tuple(keys) if keys else '()'}\n"
+                   f"RETURNS = {'returns' if g.match.returns is not None else 'None'}\n")
         return "\n\n".join(out)
-
-    def body_function(self, name: str, stmts, scope: dict, comment: str) -> str:
-        self.env, self.hoisted = {}, None
-        lines = self.block(stmts, scope)
-        return f"def {name}(ctx):\n    # {comment}\n" + "".join(f"    {x}\n" for x in lines)
 
     def forced_test(self, phase_index: int, action: m.Action) -> str:
         """The first require a 'forced when' gives ``action`` (see Compiler.force): its own
@@ -1549,21 +1265,6 @@ class Generator:
             self.scope, self.env = saved
         test = f"not ({' or '.join(others)})"
         return f"({own[0]} or {test})" if own else f"({test})"
-
-    def forced_functions(self, functions: list) -> list[str]:
-        """The ``forced_P(ctx)`` function of every phase with a 'forced when' action, added to
-        ``functions``: the message of the first such action that binds the actor now ("you
-        must …"), or None; the names by phase ("None" where nothing forces)."""
-        names = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            forced = [a for a in p.actions if a.forced is not None]
-            if not forced:
-                names.append("None")
-                continue
-            lines = [f"def forced_{pi}(ctx):", f"    # what binds the deciding seat in {p.name!r}"]
-            functions.append("\n".join(lines + ["    " + x for x in self.forced_lines(p)]) + "\n")
-            names.append(f"forced_{pi}")
-        return names
 
     def forced_lines(self, p: m.PhaseDecl) -> list[str]:
         """The lines of ``forced_P``'s body for phase ``p`` (declared): the message of its first
@@ -1726,123 +1427,18 @@ class Generator:
     # ------------------------------------------------------------ the module
     def module(self, more: Callable[[Generator], str] | None = None) -> str:
         """The module's text; ``more(self)``: more of it (written with this generator's
-        tables, after every other function)."""
-        functions = []
-        table, checks = self._enumerator_rows(functions)
-        options = self._option_rows(functions, table)
-        bodies, afters = self._body_rows(functions)
-        forced = self.forced_functions(functions)
-        functions.append(self.body_function("setup", self.cg.game.setup, {}, "the setup of every deal"))
-        conts = self._called_functions(functions)
-        functions.append(self.match_functions())
-        functions.append(self.text_functions())
-        functions.append(self.effect_functions())
+        tables, after every other function: the steps, listings, options and first state
+        of :mod:`.stepgen`, which the engine runs)."""
+        functions = [self.match_functions(), self.text_functions()]
         if more is not None:
             functions.append(more(self))
         header = (f'"""Generated by rulekit from the rules of {self.cg.game.title!r} for {self.n} players.\n\n'
                   f"It defines every table of the game it reads; its other globals are\n"
                   f"rulekit.engine.runtime's exports and what the engine supplies when it loads the module\n"
                   f'(Action, Option, State, multisets)."""\n')
-        rows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in table)
-        crows = "".join("    " + _tuple([str(x) for x in row]) + ",\n" for row in checks)
         functions.append(self.view_functions())
         functions = [self.combination_functions(), self.claim_functions()] + functions
-        brows = "".join("    " + _tuple(row) + ",\n" for row in bodies)
-        lrows = "".join("    " + (_tuple([x.replace("enum_", "list_") for x in row]) if "None" not in row else "None")
-                        + ",\n" for row in ([str(x) for x in r] for r in table))
-        text = (header + "\n\n" + self.tables_text() + "\n\n" + "\n\n".join(functions)
-                + f"\n\nENUMERATORS = (\n{rows})\n\nCHECKS = (\n{crows})\n\nBODIES = (\n{brows})\n"
-                + f"\nAFTER = {_tuple(afters) if afters else '()'}\n"
-                + "\n# per phase: what a 'forced when' makes the deciding seat do (None: nothing forces)"
-                + f"\nFORCED = {_tuple(forced) if forced else '()'}\n"
-                + f"\nCONTINUATIONS = {_tuple([conts[i] for i in range(len(conts))]) if conts else '()'}\n"
-                + "\n# per phase: the option_ functions of its actions"
-                + f"\nOPTIONS = (\n{''.join('    ' + (_tuple(row) if row else '()') + ',' + chr(10) for row in options)})\n"
-                + "\n# per phase: the list_ functions of its actions (None: an action is enumerated otherwise)"
-                + f"\nLISTERS = (\n{lrows})\n")
-        return text
-
-    def _enumerator_rows(self, functions: list) -> tuple:
-        """The ``enum_`` and ``check_`` functions of every action, added to ``functions``, and
-        their names (None where there is none) by phase and action."""
-        table = []
-        checks = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            crow = []
-            for a, ca in zip(p.actions, cp.actions):
-                for source, names, prefix in ((self.enumerator(pi, a, ca), row, "enum"),
-                                              (self.checker(pi, a, ca), crow, "check")):
-                    if source is None:
-                        names.append(None)
-                    else:
-                        functions.append(source)
-                        names.append(f"{prefix}_{pi}_{ca.index}")
-            table.append(row)
-            checks.append(crow)
-        return table, checks
-
-    def _option_rows(self, functions: list, table: list) -> list:
-        """The ``option_`` functions of every action, added to ``functions``, and their names
-        ("None" where there is none) by phase and action."""
-        options = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            for a, ca in zip(p.actions, cp.actions):
-                source = self.option_function(pi, a, ca, table[pi][ca.index])
-                if source is not None:
-                    functions.append(source)
-                row.append("None" if source is None else f"option_{pi}_{ca.index}")
-            options.append(row)
-        return options
-
-    def _body_rows(self, functions: list) -> tuple:
-        """The ``body_`` function of every action's effects and the ``after_`` function of every
-        phase's closing block, added to ``functions``, and their names."""
-        bodies = []
-        afters = []
-        for pi, (p, cp) in enumerate(zip(self.cg.game.phases, self.cg.phase_list)):
-            row = []
-            for a, ca in zip(p.actions, cp.actions):
-                name = f"body_{pi}_{ca.index}"
-                effects = a.body[self._choice_count(a):]
-                # the action's check found its chosen cards in their zone: its first effect
-                # may move them without looking again
-                kinds = {type(st) for st in ca.steps}
-                self.checked = effects[0] if effects and ir.ChooseCards in kinds else None
-                functions.append(self.body_function(name, effects, self._action_scope(ca),
-                                                    f"the effects of {a.name!r} in {p.name!r} (line {a.span.line})"))
-                self.checked = None
-                row.append(name)
-            bodies.append(row)
-            if p.after is not None:
-                name = f"after_{pi}"
-                functions.append(self.body_function(name, p.after, {}, f"when {p.name!r} closes (line {p.span.line})"))
-                afters.append(name)
-            else:
-                afters.append("None")
-        return bodies, afters
-
-    def _called_functions(self, functions: list) -> dict:
-        """The functions of the procedures called so far, and of those they call in turn, and of
-        the 'then' blocks of every 'ask' (their continuations), which may call more, added to
-        ``functions``; the continuations' names by index."""
-        done, conts = set(), {}
-        while len(done) < len(self.procedures) or len(conts) < len(self.comp.ask_blocks):
-            for proc, fname in list(self.procedures.items()):
-                if proc not in done:
-                    done.add(proc)
-                    decl = self.comp.procedure_decls[proc]
-                    scope = {p.name: self.comp.param_type(p) for p in decl.params}
-                    functions.append(self.body_function(fname, decl.body, scope,
-                                                        f"procedure {proc!r} (line {decl.span.line})"))
-            for index, (then, scope) in sorted(self.comp.ask_blocks.items()):
-                if index not in conts:
-                    conts[index] = f"cont_{index}"
-                    functions.append(self.body_function(conts[index], then or (), scope,
-                                                        f"what follows 'ask' number {index}"))
-        return conts
-
+        return header + "\n\n" + self.tables_text() + "\n\n" + "\n\n".join(functions) + "\n"
 
 def _remembered(indent: str, memo: str, action_name: str, values: str, into: str = "out") -> list:
     """The lines of a listing that appends the action of these ``values`` (a Python tuple),

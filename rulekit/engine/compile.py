@@ -27,7 +27,7 @@ from .. import ir
 from ..ir import names as naming
 from ..lang import model as m
 from ..errors import CompileError, Problem, RulesRuntimeError, Span, suggest  # noqa: F401 (also imported from here)
-from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, EndOfDeal, multiset_contains, remove_cards
+from .runtime import ACTOR, CLAIMANT, CURRENT, MAX_CHOICES, Ctx, multiset_contains, remove_cards
 
 NUM, BOOL, SEAT, GROUP, KIND = "num", "bool", "seat", "group", "kind"
 #: a seat chosen ``or nobody``: usable as a seat only where ``not NAME is nobody`` holds
@@ -1924,5 +1924,5 @@ def compile_game(game: m.Game) -> CompiledGame:
     return cg
 
 
-__all__ = ["compile_game", "CompiledGame", "CompileError", "Ctx", "EndOfDeal",
+__all__ = ["compile_game", "CompiledGame", "CompileError", "Ctx",
            "remove_cards", "multiset_contains", "DECLINE", "CURRENT", "ACTOR", "CLAIMANT"]

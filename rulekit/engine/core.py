@@ -15,10 +15,11 @@ Decisions come in the shapes a ``.rules`` file declares (see docs/language.md):
 * ``vote``: every seat of the vote chooses; no view shows a vote before all are cast.
 
 :class:`Engine` is made of parts, each in its module: the values it exchanges with players
-(:mod:`.state`), how play goes on from an action to the next decision (:mod:`.flow`),
-what a seat may know of a state or an event (:mod:`.observe`), and what players ask of the
+(:mod:`.state`), what a seat may know of a state or an event (:mod:`.observe`), and what players ask of the
 rules about a state (:mod:`.queries`); here are the match's set-up, the decisions, the
-legal actions and the transitions.
+legal actions and the transitions, each answered by a function of the game's generated
+module over the state's fields (the straight-line steps, listings and options of
+:mod:`.stepgen`).
 """
 
 from __future__ import annotations
@@ -36,20 +37,19 @@ from .narrate import seat_name
 from .codegen import OUT_OF_BUDGET
 from ..errors import RulesRuntimeError
 from .compile import DECLINE, CompiledGame, compile_game
-from .flow import PhaseFlow
 from .observe import Observation
 from .queries import RulesQueries
 # the exchanged values live in .state; Action … View and option_reason are importable from here as before
 from .state import (DECLINE_ACTION, _DECLINE_OPTION, Action, Decision, Event, Option, State, View,  # noqa: F401
                     _new, _new_event, option_reason)
-from .runtime import ACTOR, CURRENT, NO_EVENTS, Ctx, action_text
+from .runtime import ACTOR, CURRENT, Ctx, action_text
 
 _UNKNOWN = object()
 _POLL = State._fields.index("poll")
 _PHASE = State._fields.index("phase")
 
 
-class Engine(PhaseFlow, Observation, RulesQueries):
+class Engine(Observation, RulesQueries):
     """Runs one compiled game for any number of seats in its player range."""
 
     def __init__(self, game: m.Game):
@@ -72,8 +72,6 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         self._starters: dict = {}           # players -> the first state's function of a generator
         #: [texts][phase index] -> the phase's constant options or None (_UNKNOWN until asked)
         self._fixed_options = ([_UNKNOWN] * len(self.cg.phase_list), [_UNKNOWN] * len(self.cg.phase_list))
-        #: per phase: an action of it is open to every seat (it requires and chooses nothing)
-        self._open = tuple(any(not a.steps for a in p.actions) for p in self.cg.phase_list)
         #: per phase: its checks read only what the deciding seat sees, so a seat's questions
         #: about its decision may be answered from :func:`.observe.masked_state`
         self.public_checks = public_checks(game)
@@ -110,75 +108,27 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             if not low <= players <= high:
                 raise OptionError(f"--players must be between {low} and {high} for {self.game.title}, not {players}")
             start = (self._programs.get(players) or self.program(players)).start
-            if start is not None:           # made over locals (see rulekit.engine.stepgen)
-                zones, counters, seats, _, votes, groups, out = self._starts.get(players) or self._start(players)
-                starter = self._starters[players] = partial(start, zones, counters, seats, votes, groups, out)
-        if starter is not None:
-            if not events:
-                return starter(rng), ()
-            made: list = []
-            return starter(rng, made, True), list(map(_new_event, made))
-        return self._new_match_general(players, rng, events)
-
-    def _new_match_general(self, players: int, rng: random.Random, events: bool = True) -> tuple[State, Sequence[Event]]:
-        """:meth:`new_match` by the context's functions, for a game whose setup has no
-        straight-line form (and for the tests that hold that form to it)."""
-        low, high = self.game.players
-        if not low <= players <= high:
-            raise OptionError(f"--players must be between {low} and {high} for {self.game.title}, not {players}")
-        ctx = Ctx()
-        ctx.n = players
-        ctx.rng = rng
+            zones, counters, seats, votes, groups, out = self._starts.get(players) or self._start(players)
+            starter = self._starters[players] = partial(start, zones, counters, seats, votes, groups, out)
         if not events:
-            ctx.events = NO_EVENTS
-            ctx.texts = False
-        start = self._starts.get(players) or self._start(players)
-        zones, counters, seats, inits, ctx.votes, ctx.groups, ctx.out = start
-        # new tuples: no zone of a match is an object the engine holds (a player may reach the engine)
-        ctx.zones = list(map(tuple, zones))
-        ctx.counters = list(counters)
-        ctx.seats = list(seats)
-        ctx.claim = None
-        ctx.claimed = None
-        ctx.known = ()
-        ctx.poll = ()
-        ctx.deal = 1
-        ctx.phase = -2
-        ctx.stack = ()
-        for i, init in enumerate((self._programs.get(players) or self.program(players)).seat_inits):
-            if init == "random":
-                ctx.seats[3 + i] = rng.randrange(players)
-                ctx.events.append(("pick", None, {"seat": self.cg.seat_names[3 + i], "value": ctx.seats[3 + i]}))
-            elif init is not None:
-                ctx.seats[3 + i] = init(ctx)
-        # counters start after the seats, so that a per-player counter's value may depend on
-        # the seat (its ``actor``): counter coins per player = if actor = starter then 1 else 2
-        for slot, s, init in inits:
-            ctx.seats[ACTOR] = s
-            ctx.counters[slot] = init(ctx)
-        ctx.seats[ACTOR] = 0
-        self._run_setup(ctx)
-        self._settle(ctx)
-        return self.snapshot(ctx), self._events(ctx)
+            return starter(rng), ()
+        made: list = []
+        return starter(rng, made, True), list(map(_new_event, made))
 
     def _start(self, players: int) -> tuple:
         """What every match of ``players`` seats starts from, made once per player count:
         the zones before the first setup (the deck in its zone, the cards and dice each seat
         starts with; as lists, each match makes its own tuples), the counters and seats (all
-        0), the counter values to compute first ((slot, seat, init), in declaration order),
-        the votes, groups and knock-outs."""
+        0; the first state's step computes their first values), the votes, groups and
+        knock-outs."""
         cg = self.cg
         ctx = Ctx()
         ctx.n = players
         ctx.zones = [()] * cg.zone_count(players)
         ctx.zones[cg.zone_slot(cg.holder, 0, players)] = self.deck
         self._place_dice(ctx)
-        bases = cg.counter_base(players)
-        inits = tuple((bases[ci] + s, s, init)
-                      for ci, (decl, init) in enumerate(zip(self.game.counters, self.pieces(players).counter_inits))
-                      for s in range(players if decl.per_player else 1))
         start = self._starts[players] = (tuple(map(list, ctx.zones)), (0,) * self._counter_total(players),
-                                         (0,) * len(cg.seat_names), inits, (None,) * players,
+                                         (0,) * len(cg.seat_names), (None,) * players,
                                          ((),) * len(self.game.groups), (0,) * players)
         return start
 
@@ -235,25 +185,16 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         fixed = self._fixed(phase, texts)
         if fixed is not None:
             return seat, phase, fixed
-        offered = (self._programs.get(state[0]) or self.program(state[0])).state_options[phase.index]
-        if offered is not None:             # over the state's fields (see rulekit.engine.stepgen)
-            if not texts:
-                return seat, phase, offered(state)
-            # their texts (labels over what the seat may read) over a context that reads the state
-            ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
-            ctx.seats[ACTOR] = seat
-            by_name = phase.by_name
-            return seat, phase, tuple([opt if opt[0] == DECLINE else self._with_texts(ctx, by_name[opt[0]], opt)
-                                       for opt in offered(state)])
-        return seat, phase, self._options_general(state, phase, seat, texts)
-
-    def _options_general(self, state: State, phase, seat: int, texts: bool) -> tuple:
-        """The options of ``seat`` deciding in ``phase`` over a context of ``state`` (texts
-        need one; and for the tests that hold the options over the state's fields to them)."""
-        # options only read the state: the context shares its zones and counters
+        # over the state's fields (see rulekit.engine.stepgen)
+        offered = (self._programs.get(state[0]) or self.program(state[0])).state_options[phase.index](state)
+        if not texts:
+            return seat, phase, offered
+        # their texts (labels over what the seat may read) over a context that reads the state
         ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
         ctx.seats[ACTOR] = seat
-        return self._options_of(ctx, phase, texts)
+        by_name = phase.by_name
+        return seat, phase, tuple([opt if opt[0] == DECLINE else self._with_texts(ctx, by_name[opt[0]], opt)
+                                   for opt in offered])
 
     def _fixed(self, phase, texts: bool) -> tuple | None:
         """:meth:`_constant_options`, made once per phase and ``texts``."""
@@ -263,86 +204,28 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             fixed = made[phase.index] = self._constant_options(phase, texts)
         return fixed
 
-    def _options_of(self, ctx: Ctx, phase, texts: bool) -> tuple:
-        """The options of the actor of ``ctx`` in ``phase`` (a window's 'decline' included)."""
-        prog = self._programs.get(ctx.n) or self.program(ctx.n)
-        if texts:
-            made = []
-            for a, make in zip(phase.actions, prog.options[phase.index]):
-                opt = make(ctx)
-                if opt is not None:
-                    made.append(self._with_texts(ctx, a, opt))
-            options = tuple(made)
-        else:
-            options = tuple([opt for make in prog.options[phase.index] if (opt := make(ctx)) is not None])
-        kind = phase.kind
-        if (kind == "first" or kind == "each") and \
-                (prog.forced[phase.index] is None or prog.forced[phase.index](ctx) is None):
-            options = options + (_DECLINE_OPTION,)
-        return options
-
     # ------------------------------------------------------------------ a match in place
-    def working_copy(self, state: State) -> Ctx | Stepping:
+    def working_copy(self, state: State) -> Stepping:
         """A working copy of ``state`` that :meth:`apply_in_place` changes in place, step after
         step, recording no events: for the match runner and the bots' play-outs when
-        nothing needs a :class:`State` between steps (:meth:`snapshot` makes one when
-        something does). For a game played by steps alone (:meth:`stepper`), a
-        :class:`Stepping` that holds the state; else a context changed in place. Read its
-        ``phase``, ``claim``, ``zones`` and ``made`` (the claimants of the claims made in it)."""
-        step = self.stepper(state[0])
-        if step is not None:
-            return Stepping(state, step)
-        ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
-        ctx.events = NO_EVENTS
-        ctx.texts = False
-        return ctx
+        nothing needs a :class:`State` between steps (:meth:`snapshot` gives the state it
+        stands for). A :class:`Stepping`: read its ``phase``, ``claim``, ``zones`` and
+        ``made`` (the claimants of the claims made in it)."""
+        return Stepping(state, self.stepper(state[0]))
 
-    def decide_in_place(self, ctx: Ctx, texts: Sequence) -> tuple:
+    def decide_in_place(self, ctx: Stepping, texts: Sequence) -> tuple:
         """:meth:`decide` on a working copy (unchanged by it); ``texts``: by seat."""
-        if type(ctx) is Stepping:
-            state = ctx.state
-            return self.decide(state, texts[self.decider(state)])
-        phase = self.cg.phase_list[ctx.phase]
-        seat = ctx.seats[CURRENT] if phase.kind == "turn" else ctx.poll[0]
-        fixed = self._fixed(phase, texts[seat])
-        if fixed is not None:
-            return seat, phase, fixed
-        actor = ctx.seats[ACTOR]
-        ctx.seats[ACTOR] = seat
-        try:
-            return seat, phase, self._options_of(ctx, phase, texts[seat])
-        finally:
-            ctx.seats[ACTOR] = actor        # (the values options bind are reset by the next step)
+        state = ctx.state
+        return self.decide(state, texts[self.decider(state)])
 
-    def apply_in_place(self, ctx: Ctx, action: Action, rng: random.Random) -> None:
+    def apply_in_place(self, ctx: Stepping, action: Action, rng: random.Random) -> None:
         """:meth:`apply` on a working copy, in place: the copy becomes what :meth:`apply`
         would return for the state it stands for.
 
         Raises:
             IllegalAction: ``action`` is not legal there (the copy is unchanged).
         """
-        if type(ctx) is Stepping:
-            ctx.state = ctx.step(ctx.state, action, rng, ctx.made)
-            return
-        phase, seat, poll = self._opening(ctx, action)
-        if poll is not None:
-            ctx.poll = poll             # as in apply: the window stays open, only the poll moves on
-            return
-        # what a new working copy of the state holds (a step leaves 'go to', the calls
-        # within calls, the asking phase and the cards in focus as a new copy has them)
-        actor = ctx.seats[ACTOR]
-        ctx.locals = {}
-        ctx.chosen = ()
-        ctx.chosen_zone = -1
-        ctx.deals_run = 0
-        ctx.work = 0
-        try:
-            self._step(ctx, phase, seat, action, rng)
-        except IllegalAction:
-            ctx.seats[ACTOR] = actor
-            raise
-        finally:
-            ctx.rng = _NO_CHANCE            # no chance between steps (options are only read)
+        ctx.state = ctx.step(ctx.state, action, rng, ctx.made)
 
     def _constant_options(self, phase, texts: bool) -> tuple | None:
         """The options of ``phase`` when they are the same in every state (no action
@@ -353,11 +236,6 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         if phase.kind in ("first", "each"):
             options += (_DECLINE_OPTION,)
         return options
-
-    def _forced(self, ctx: Ctx, phase) -> str | None:
-        """The message of a 'forced when' action of ``phase`` that binds the actor now, or None."""
-        forced = (self._programs.get(ctx.n) or self.program(ctx.n)).forced[phase.index]
-        return None if forced is None else forced(ctx)
 
     def decider(self, state: State) -> int:
         """The seat that must act now."""
@@ -417,52 +295,17 @@ class Engine(PhaseFlow, Observation, RulesQueries):
             return []
         prog = self._programs.get(state[0]) or self.program(state[0])
         if limit is None and budget is None and not largest_first and action is None:
-            listing = prog.legal[index]
-            if listing is not None:         # listed over the state's fields (see rulekit.engine.stepgen)
-                return listing(state)
-        enumerators = prog.enumerators_of[index]
-        if enumerators is not None:         # generated over the state's fields (see rulekit.engine.stepgen)
-            out: list[Action] = []
-            for name, enum in enumerators:
-                if action is not None and name != action:
-                    continue
-                for act in enum(state, largest_first, budget):
-                    if act is OUT_OF_BUDGET:
-                        break
-                    out.append(act)
-                    if limit is not None and len(out) >= limit:
-                        return out
-            return out
-        phase = self.cg.phase_list[index]
-        kind = phase.kind
-        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)     # conditions only read it
-        ctx.seats[ACTOR] = state.seats[CURRENT] if kind == "turn" else state.poll[0]
-        out = []
-        declines = (action is None or action == DECLINE) and (kind == "first" or kind == "each")
-        if limit is None and budget is None and not largest_first:
-            listers = prog.listers[index]
-            if listers is not None:         # the fast path: every action listed by generated code
-                if action is None:
-                    for lister in listers:
-                        lister(ctx, out)
-                else:
-                    for a, lister in zip(phase.actions, listers):
-                        if a.name == action:
-                            lister(ctx, out)
-                if declines and self._forced(ctx, phase) is None:
-                    out.append(DECLINE_ACTION)
-                return out
-        for a, enum in zip(phase.actions, prog.enumerators[state.phase]):
-            if action is not None and a.name != action:
+            return prog.legal[index](state)     # listed over the state's fields (see rulekit.engine.stepgen)
+        out: list[Action] = []
+        for name, enum in prog.enumerators_of[index]:
+            if action is not None and name != action:
                 continue
-            for act in enum(ctx, largest_first, budget):
+            for act in enum(state, largest_first, budget):
                 if act is OUT_OF_BUDGET:
                     break
                 out.append(act)
                 if limit is not None and len(out) >= limit:
                     return out
-        if declines and self._forced(ctx, phase) is None:
-            out.append(DECLINE_ACTION)
         return out
 
     def is_legal(self, state: State, action: Action) -> bool:
@@ -470,63 +313,35 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         if state.phase < 0:
             return False
         judge = self._judge_of(state, action)
-        if judge is not None:
-            try:
-                judge(state, action, None, judge=True)
-            except IllegalAction:
-                return False
-            return True
-        phase = self.cg.phase_list[state.phase]
-        name = action.name
-        if name == DECLINE:
-            return self.why_illegal(state, action) is None
-        a = phase.by_name.get(name)
-        if a is None:
+        if judge is None:                   # no such action here
             return False
-        ctx = _context(state, state.zones, state.counters, _NO_CHANCE)
-        ctx.seats[ACTOR] = state.seats[CURRENT] if phase.kind == "turn" else state.poll[0]
-        return (self._programs.get(state.n) or self.program(state.n)).check_of[a](ctx, action) is None
+        try:
+            judge(state, action, None, judge=True)
+        except IllegalAction:
+            return False
+        return True
 
     def why_illegal(self, state: State, action: Action) -> str | None:
         """None if ``action`` is legal now, else a sentence saying why not."""
         if state.phase < 0:
             return "the match is over"
         judge = self._judge_of(state, action)
-        if judge is not None:
-            try:
-                judge(state, action, None, judge=True)
-            except IllegalAction as exc:
-                return str(exc)
-            return None
-        phase = self.cg.phase_list[state.phase]
-        ctx = self._read_ctx(state)
-        ctx.seats[ACTOR] = self.decider(state)
-        if action.name == DECLINE:
-            return self._decline_reason(ctx, phase, action)
-        a = phase.by_name.get(action.name)
-        if a is None:
+        if judge is None:
+            phase = self.cg.phase_list[state.phase]
+            if action.name == DECLINE:
+                return "only a window may be declined"
             return self._no_such_action(phase, action)
-        return self._judge(ctx, a, action)
+        try:
+            judge(state, action, None, judge=True)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
 
     def _judge_of(self, state: State, action: Action) -> Callable | None:
         """The step of ``action`` in ``state`` (see :mod:`rulekit.engine.stepgen`), which with
         ``judge=True`` only judges it (an :class:`IllegalAction` says why not); None when
-        the action has none (no such action there: the general path says so)."""
-        steps = (self._programs.get(state[0]) or self.program(state[0])).steps[state[_PHASE]]
-        return None if steps is None else steps.get(action[0])
-
-    def _judge(self, ctx: Ctx, a, action: Action, prog=None) -> str | None:
-        """None if ``action`` (of action ``a``) passes its action's generated check, which then
-        leaves its choices bound in ``ctx``; else the sentence that says why not. ``prog``: the
-        program of ``ctx.n`` players when the caller has it already."""
-        return (prog or self.program(ctx.n)).check_of[a](ctx, action)
-
-    def _decline_reason(self, ctx: Ctx, phase, action: Action) -> str | None:
-        if phase.kind not in ("first", "each"):
-            return "only a window may be declined"
-        if action.cards or action.params:
-            return "decline takes no choice"
-        return self._forced(ctx, phase)
+        the phase has no such action (nor a decline, outside a window)."""
+        return (self._programs.get(state[0]) or self.program(state[0])).steps[state[_PHASE]].get(action[0])
 
     @staticmethod
     def _no_such_action(phase, action: Action) -> str:
@@ -546,61 +361,34 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal in ``state`` (the message says why).
         """
-        if state[_PHASE] >= 0:
-            # an action with a straight-line step (see rulekit.engine.stepgen) takes it
-            steps = (self._programs.get(state[0]) or self.program(state[0])).steps[state[_PHASE]]
-            if steps is not None:
-                step = steps.get(action[0])
-                if step is not None:
-                    if not events:
-                        return step(state, action, rng), ()
-                    made: list = []
-                    return step(state, action, rng, None, made, texts), list(map(_new_event, made))
-        return self._apply_general(state, action, rng, texts, events)
+        if state[_PHASE] < 0:
+            raise IllegalAction("the match is over")
+        # the action's straight-line step (see rulekit.engine.stepgen)
+        step = (self._programs.get(state[0]) or self.program(state[0])).steps[state[_PHASE]].get(action[0])
+        if step is None:
+            raise IllegalAction(self.why_illegal(state, action))
+        if not events:
+            return step(state, action, rng), ()
+        made: list = []
+        return step(state, action, rng, None, made, texts), list(map(_new_event, made))
 
-    def _apply_general(self, state: State, action: Action, rng: random.Random, texts: bool = True,
-                       events: bool = True) -> tuple[State, Sequence[Event]]:
-        """:meth:`apply` on a working copy by the context's functions and the phases' flow
-        (:mod:`.flow`), for the actions without a straight-line step (and for the tests that
-        hold the steps to it)."""
-        phase, seat, poll = self._opening(state, action)
-        if poll is not None:
-            return (_new(State, state[:_POLL] + (poll,) + state[_POLL + 1:]),
-                    [_new(Event, ("decline", None, {"seat": seat, "phase": phase.name}))] if events else ())
-        # no chance while the action is checked
-        ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
-        if events:
-            ctx.texts = texts
-        else:
-            ctx.events = NO_EVENTS
-            ctx.texts = False
-        self._step(ctx, phase, seat, action, rng)
-        return self.snapshot(ctx), (self._events(ctx) if events else ())
-
-    def stepper(self, players: int) -> Callable | None:
+    def stepper(self, players: int) -> Callable:
         """``step(state, action, rng, made) -> State``: :meth:`apply` without events, for a
-        match of ``players`` seats whose every action has a straight-line step (see
-        :mod:`rulekit.engine.stepgen`), its first state among them; None when some action
-        has none (the match runner then plays on a working copy). ``made``: None, or a
-        list the claimants of the claims the step makes are appended to (a simulation's
+        match of ``players`` seats (see :mod:`rulekit.engine.stepgen`). ``made``: None, or
+        a list the claimants of the claims the step makes are appended to (a simulation's
         statistics read it). ``state`` must be a decision (not the end of the match).
 
         Raises (``step``):
             IllegalAction: ``action`` is not legal in ``state`` (nothing changed).
         """
-        if players in self._steppers:
-            return self._steppers[players]
-        prog = self._programs.get(players) or self.program(players)
-        if prog.start is None or any(steps is None or any(a.name not in steps for a in phase.actions)
-                                     or phase.kind in ("first", "each") and DECLINE not in steps
-                                     for steps, phase in zip(prog.steps, self.cg.phase_list)):
-            self._steppers[players] = None
-            return None
-        tables, apply = prog.steps, self.apply
+        step = self._steppers.get(players)
+        if step is not None:
+            return step
+        tables, apply = (self._programs.get(players) or self.program(players)).steps, self.apply
 
         def step(state: State, action: Action, rng: random.Random, made: list | None) -> State:
             taken = tables[state[_PHASE]].get(action[0])
-            if taken is None:                   # no action of the phase: the general path says why
+            if taken is None:                   # no such action there: apply says why
                 return apply(state, action, rng, False, False)[0]
             return taken(state, action, rng, made)
         self._steppers[players] = step
@@ -619,59 +407,27 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         Raises:
             IllegalAction: ``action`` is not legal in ``state``.
         """
-        if state[_PHASE] >= 0:
-            step = self._judge_of(state, action)
-            if step is not None:
-                if action[0] == DECLINE or self.cg.phase_list[state[_PHASE]].kind == "vote":
-                    step(state, action, None, judge=True)       # judged, and nothing more
-                    return state
-                return step(state, action, rng, None, None, False, True)     # its step, stopped after the effects
-        return self._effects_general(state, action, rng)
-
-    def _effects_general(self, state: State, action: Action, rng: random.Random) -> State:
-        """:meth:`effects` over a context (and for the tests that hold the steps to it)."""
-        phase, seat, poll = self._opening(state, action)
-        if poll is not None:
-            return state
-        ctx = _context(state, list(state.zones), list(state.counters), _NO_CHANCE)
-        ctx.events = NO_EVENTS
-        ctx.texts = False
-        self._step(ctx, phase, seat, action, rng, body_only=True)
-        return self.snapshot(ctx)
-
-    def _opening(self, now, action: Action) -> tuple:
-        """(phase, deciding seat, poll) of a step from ``now`` (a :class:`State` or a working
-        copy); ``poll`` is the poll that follows when ``action`` declines a window that
-        stays open for the next seat asked whatever it holds (it has an action open to every
-        seat, nothing forces, and that seat is still in): then only the poll moves on;
-        else None.
-
-        Raises:
-            IllegalAction: the match is over.
-        """
-        if now.phase < 0:
+        if state[_PHASE] < 0:
             raise IllegalAction("the match is over")
-        phase = self.cg.phase_list[now.phase]
-        kind = phase.kind
-        seat = now.seats[CURRENT] if kind == "turn" else now.poll[0]
-        if action.name == DECLINE and not phase.forced and self._open[phase.index] and \
-                (kind == "first" or kind == "each") and not action.cards and not action.params:
-            poll = now.poll[1:]
-            if poll and not (now.out and now.out[poll[0]]):
-                return phase, seat, poll
-        return phase, seat, None
+        step = self._judge_of(state, action)
+        if step is None:
+            raise IllegalAction(self.why_illegal(state, action))
+        if action[0] == DECLINE or self.cg.phase_list[state[_PHASE]].kind == "vote":
+            step(state, action, None, judge=True)       # judged, and nothing more
+            return state
+        return step(state, action, rng, None, None, False, True)     # its step, stopped after the effects
 
     def standing(self, state: State, seat: int) -> tuple:
         """``seat``'s ranking values (the ``winners`` keys, each as the file computes it),
         as in its row of :meth:`standings`."""
-        ctx = self._ctx(state, None)
+        ctx = self._read_ctx(state)
         ctx.seats[ACTOR] = seat
         return tuple([key(ctx) for _, key in self.pieces(state.n).rank_keys])
 
     def standings(self, state: State) -> list[tuple[int, tuple]]:
         """Every seat with its ranking values (the ``winners`` keys), best first: the seats
         still in the match first, then those knocked out, the last to go out first."""
-        ctx = self._ctx(state, None)
+        ctx = self._read_ctx(state)
         rows = []
         keys = self.pieces(state.n).rank_keys
         for s in range(state.n):
@@ -694,7 +450,7 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         returns = self.pieces(state.n).returns
         if returns is None:
             return tuple(1 if s in state.winners else -1 for s in range(state.n))
-        ctx = self._ctx(state, None)
+        ctx = self._read_ctx(state)
         ctx.winners = state.winners
         values = []
         for s in range(state.n):
@@ -703,35 +459,16 @@ class Engine(PhaseFlow, Observation, RulesQueries):
         return tuple(values)
 
     # ------------------------------------------------------------------ state <-> context
-    def _ctx(self, state: State, rng) -> Ctx:
-        """A working copy of ``state`` that effects may change (zones, counters and seats
-        as lists); ``rng`` None: no chance may happen."""
-        return _context(state, list(state.zones), list(state.counters), rng if rng is not None else _NoChance())
-
     def _read_ctx(self, state: State) -> Ctx:
-        """A context for conditions only: it shares the state's zones and counters (they are
-        only read) and copies the seats (the actor is set in it)."""
+        """A context of ``state`` that only reads it (claims' truths, orders and words,
+        the winners' keys, returns, labels): it shares the state's zones and counters and
+        copies the seats (the actor or claimant is set in it); no chance may happen."""
         return _context(state, state.zones, state.counters, _NO_CHANCE)
 
-    def snapshot(self, ctx: Ctx) -> State:
+    def snapshot(self, ctx: Stepping) -> State:
         """The :class:`State` a working copy (see :meth:`working_copy`) stands for now."""
-        if type(ctx) is Stepping:
-            return ctx.state
-        if ctx.phase == -1:
-            return _new(State, (ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), -1, tuple(ctx.poll),
-                                tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups,
-                                getattr(ctx, "winners", ()), ctx.out, ()))
-        return _new(State, (ctx.n, tuple(ctx.zones), tuple(ctx.counters), tuple(ctx.seats), ctx.phase, tuple(ctx.poll),
-                            tuple(ctx.votes), ctx.claim, ctx.claimed, ctx.known, ctx.deal, ctx.groups, (), ctx.out,
-                            ctx.stack))
+        return ctx.state
 
-    @staticmethod
-    def _events(ctx: Ctx) -> Sequence[Event]:
-        made = ctx.events
-        return list(map(_new_event, made)) if made is not NO_EVENTS else ()
-
-    # ------------------------------------------------------------------ views
-    # ------------------------------------------------------------------ helpers for players
 
 class Stepping:
     """The working copy of a game played by steps alone (see :meth:`Engine.working_copy`):

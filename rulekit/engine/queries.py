@@ -2,15 +2,14 @@
 :class:`~.core.Engine` (its base class :class:`RulesQueries`): whether a claim holds or
 would hold, its place in its order and its words; the names of cards, phases, zone
 instances and combinations. Each answer is read through the game's generated module
-(``program``, ``pieces``) on a context of the state (``_ctx``, ``_read_ctx``), which it
-never changes.
+(``program``, ``pieces``) on a context that only reads the state (``_read_ctx``).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from .runtime import CLAIMANT, Ctx
+from .runtime import CLAIMANT
 from .state import State
 
 
@@ -25,7 +24,7 @@ class RulesQueries:
         label = self.pieces(state.n).claim_labels[c.index]
         if label is None:
             return f"{c.name} {' '.join(map(str, state.claim[1]))}"
-        return label(self._ctx(state, None), state.claim[1])
+        return label(self._read_ctx(state), state.claim[1])
 
     def phase_index(self, name: str) -> int:
         """The index of a phase by name (-1 for "over")."""
@@ -36,7 +35,7 @@ class RulesQueries:
         kind: larger is higher), or None without a claim or an order."""
         if state.claim is None:
             return None
-        return self.pieces(state.n).ranks[state.claim[0]](self._ctx(state, None), state.claim[1])
+        return self.pieces(state.n).ranks[state.claim[0]](self._read_ctx(state), state.claim[1])
 
     def claim_order(self, state: State, name: str, values: tuple):
         """The place of the claim ``name(values)`` in its declared order, read in ``state``
@@ -45,7 +44,7 @@ class RulesQueries:
         Raises:
             KeyError: no claim is named ``name``.
         """
-        return self.pieces(state.n).ranks[self.cg.claims[name].index](self._ctx(state, None), tuple(values))
+        return self.pieces(state.n).ranks[self.cg.claims[name].index](self._read_ctx(state), tuple(values))
 
     def claim_holds_in(self, state: State, zones: tuple | None = None) -> bool:
         """Whether the standing claim is true in ``state`` (for tests and determinized bots);
@@ -62,13 +61,9 @@ class RulesQueries:
 
     def claim_holds_in_place(self, ctx) -> bool:
         """:meth:`claim_holds_in` of the state a working copy (see :meth:`working_copy`)
-        stands for, read from the copy (unchanged); or of the ``state`` of what a match
-        played by steps gives ``on_step`` (``rulekit.play.match.Progress``)."""
-        if ctx.claim is None:
-            return False
-        if type(ctx) is not Ctx:
-            return self.claim_holds_in(ctx.state)
-        return self.program(ctx.n).holds(ctx)
+        stands for, or of the ``state`` of what a match played by steps gives ``on_step``
+        (``rulekit.play.match.Progress``)."""
+        return self.claim_holds_in(ctx.state)
 
     def claim_test(self, state: State) -> Callable[[tuple], bool]:
         """A function of ``zones`` (a tuple of card tuples, one per zone of ``state``):
@@ -101,7 +96,7 @@ class RulesQueries:
             KeyError: no claim is named one of the names.
         """
         table = self.cg.claims
-        ctx = self._ctx(state, None)
+        ctx = self._read_ctx(state)
         seats = ctx.seats
         truths = self.program(state.n).truths
         out = []

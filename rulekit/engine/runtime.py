@@ -24,14 +24,6 @@ from .narrate import seat_name
 CURRENT, ACTOR, CLAIMANT = 0, 1, 2
 
 
-class EndOfDeal(Exception):
-    """Raised by ``end deal`` (and by a knock-out that leaves too few seats: ``ctx.over``)."""
-
-
-class EndOfTurn(Exception):
-    """Raised by ``end turn``: the engine ends the turn that is being played."""
-
-
 MAX_CALLS = 200
 """How deeply procedures may run inside one another (``do`` within ``do``)."""
 
@@ -56,33 +48,17 @@ MAX_STEP_WORK = 1_000_000
 procedures a loop calls) multiply, each within ``MAX_LOOP``; the step stops here."""
 
 
-def loop_size(ctx, count: int, what: str, line: int) -> int:
-    """``repeat N times``, ``for each v in LO..HI``: ``count`` rounds, counted against the
-    step's budget of loop rounds.
+def loop_rounds(work: int, count: int, what: str, line: int) -> int:
+    """The loop rounds of a step, ``work`` so far, once a loop of ``count`` rounds runs
+    (``what``: the loop's keyword, ``line``: its line of the rules).
 
     Raises:
         RulesRuntimeError: more than ``MAX_LOOP`` rounds, or the step's loops past
             ``MAX_STEP_WORK`` rounds in all (named by this loop's line)."""
-    ctx.work = loop_rounds(ctx.work, count, what, line)
-    return count
-
-
-def loop_rounds(work: int, count: int, what: str, line: int) -> int:
-    """:func:`loop_size` over the step's loop rounds so far, ``work``: the rounds after it.
-
-    Raises:
-        RulesRuntimeError: as :func:`loop_size`."""
     if count > MAX_LOOP:
         raise RulesRuntimeError(f"'{what}' would run its block {count} times (line {line}); "
                                 f"at most {MAX_LOOP:,} are allowed")
     return loop_work(work, count, what, line)
-
-
-def loop_values(ctx, values, line: int):
-    """The values of a ``for each`` over seats, symbols or kinds of cards, counted against
-    the step's budget of loop rounds (see :func:`loop_size`)."""
-    ctx.work = loop_work(ctx.work, len(values), "for each", line)
-    return values
 
 
 def loop_work(work: int, count: int, what: str, line: int) -> int:
@@ -182,7 +158,7 @@ class Ctx:
         self.texts = True             # render the texts of events (labels, claims, logs)
         self.over = False
         self.calls = 0                # procedures running inside one another
-        self.work = 0                 # loop rounds run in this step (see loop_size)
+        self.work = 0                 # loop rounds run in this step (see loop_rounds)
         self.deals_run = 0            # deals started since the last decision
         self.made = None              # the claimants of the claims made in this copy, in order
                                       # (a list once one is made: a simulation's statistics read it)
@@ -288,22 +264,6 @@ def multiset_contains(pool: tuple, cards) -> bool:
     return True
 
 
-def move_cards(ctx, keepers: dict, picked, d: int, bottom: bool, lay: bool, whole: bool, group: bool, own: bool,
-               checked: bool = False) -> None:
-    """``move``: the cards of the selection ``picked`` [(zone instance, kinds)] go to zone
-    instance ``d`` (to its bottom when ``bottom``; ``lay``: they become the claimed cards).
-    What is known of them moves along when everyone can tell which cards moved (``whole``
-    a zone, or the claimed ``group``); the actor remembers the cards he moved face down
-    from his own zone (``own``: the chosen cards; ``keepers``: {(zone instance, zone
-    instance): the seat that still knows cards moved face down from the first to the
-    second}, the module's ``KEEPERS``). ``checked``: the cards are known to be in their
-    zones (the action's check found them there and nothing moved since)."""
-    ctx.known, ctx.claimed, moved = moved_cards(ctx.zones, ctx.known, ctx.claimed, keepers, picked, d, bottom, lay,
-                                                whole, group, own, checked, ctx.chosen_zone, ctx.seats[ACTOR])
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(move_event(d, moved, picked, lay))
-
-
 def move_event(d: int, moved, picked, lay: bool) -> tuple:
     """The event of a ``move`` of the cards ``moved`` from the selection ``picked`` to zone
     instance ``d`` (``lay``: they are laid as the claimed cards)."""
@@ -353,15 +313,6 @@ def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict,
     return known, claimed, moved
 
 
-def swap_zones(ctx, a: int, b: int) -> None:
-    """``swap``: zone instances ``a`` and ``b`` exchange their cards, each keeping its order;
-    what a seat knows of one zone's cards goes with them (everyone sees which cards moved,
-    if not what they are). Two ``move`` events tell it, one each way."""
-    ctx.known, ctx.claimed, moves = swapped(ctx.zones, ctx.known, ctx.claimed, a, b)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.extend(moves)
-
-
 def swapped(zones: list, known: tuple, claimed: tuple | None, a: int, b: int) -> tuple:
     """:func:`swap_zones` over the zones (a list, changed in place): (known, claimed, its
     events)."""
@@ -376,14 +327,6 @@ def swapped(zones: list, known: tuple, claimed: tuple | None, a: int, b: int) ->
         claimed = None
     return known, claimed, [("move", None, {"to": b, "cards": first, "from": [a] if first else [], "lay": False}),
                             ("move", None, {"to": a, "cards": second, "from": [b] if second else [], "lay": False})]
-
-
-def refill_zone(ctx, s: int, r: int) -> None:
-    """An empty zone instance ``s`` that declares ``refill from Z when empty`` (``r``: the
-    zone instance of shared zone Z) takes Z's cards, shuffled (a ``refill`` event)."""
-    ctx.known, ctx.claimed, cards = refilled(ctx.zones, ctx.known, ctx.claimed, ctx.rng, s, r)
-    if cards is not None:
-        ctx.events.append(refill_event(s, r, cards))
 
 
 def refill_event(s: int, r: int, cards: tuple) -> tuple:
@@ -402,15 +345,6 @@ def refilled(zones: list, known: tuple, claimed: tuple | None, rng, s: int, r: i
     zones[r] = ()
     known, claimed = touched(known, claimed, r)
     return known, claimed, tuple(cards)
-
-
-def draw_cards(ctx, want: int, s: int, d: int, refill: int | None) -> None:
-    """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
-    (the topmost first); an empty ``s`` is first refilled from the zone instance ``refill``
-    (shuffled), if any; fewer are drawn when both run out."""
-    ctx.known, ctx.claimed, got, refills = drawn_cards(ctx.zones, ctx.known, ctx.claimed, ctx.rng, want, s, d, refill)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.extend(draw_events(want, s, d, refill, got, refills))
 
 
 def draw_events(want: int, s: int, d: int, refill: int | None, got: tuple, refills: list) -> list:
@@ -448,15 +382,6 @@ def drawn_cards(zones: list, known: tuple, claimed: tuple | None, rng, want: int
             known, claimed = touched(known, claimed, s)
             known, claimed = touched(known, claimed, d, True)
     return known, claimed, got, refills
-
-
-def reveal_cards(ctx, picked, viewer: int, group: bool) -> None:
-    """``reveal``/``show``: seat ``viewer`` (-1: everyone) now knows the cards of the
-    selection ``picked`` [(zone instance, kinds)], while they stay or move together
-    (``group``: they are the claimed cards)."""
-    ctx.known = revealed(ctx.known, picked, viewer, group)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(reveal_event(picked, viewer))
 
 
 def reveal_event(picked, viewer: int) -> tuple:
@@ -566,27 +491,6 @@ def no_go_to(action: str, phase: str, line: int) -> str:
     return f"action '{action}' of '{phase}' ended without 'go to' (line {line})"
 
 
-def make_claim(ctx, index: int, name: str, table: dict | None, label, values: tuple, line: int) -> None:
-    """``claim C(values)`` by the actor: claim number ``index``, called ``name``, becomes the
-    standing claim (``table``: its 'ordered as' table or None; ``label``: ``(ctx, values)
-    -> str``, its words, or None).
-
-    Raises:
-        RulesRuntimeError: the values are not in the claim's order table.
-    """
-    if table is not None and values not in table:
-        not_in_table(name, values, line)
-    ctx.claim = (index, values, ctx.seats[ACTOR])
-    ctx.seats[CLAIMANT] = ctx.seats[ACTOR]
-    if ctx.made is None:
-        ctx.made = [ctx.seats[ACTOR]]
-    else:
-        ctx.made.append(ctx.seats[ACTOR])
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(claim_event(ctx.seats[ACTOR], name, values,
-                                      claim_text(label, name, ctx, values) if ctx.texts else None))
-
-
 def claim_event(seat: int, name: str, values: tuple, text: str | None) -> tuple:
     """The event of ``seat`` making claim ``name`` with ``values`` (``text``: its words)."""
     return ("claim", None, {"seat": seat, "claim": name, "args": values, "text": text})
@@ -618,16 +522,6 @@ def reading(n: int, zones, counters, seats, votes, claim, claimed, known, deal: 
     ctx.chosen, ctx.chosen_zone, ctx.locals = chosen, chosen_zone, dict(values)
     ctx.events, ctx.rng, ctx.poll, ctx.stack, ctx.phase = NO_EVENTS, None, (), (), None
     return ctx
-
-
-def roll_dice_in(ctx, picked, faces: tuple) -> None:
-    """``roll``: every die among the selection ``picked`` [(zone instance, kinds)] shows a
-    random face (``faces[kind]``: (the kind of face 1, sides), None for a card); the dice
-    rolled go on top of their zone."""
-    for slot, rolled in roll_dice_over(ctx.zones, ctx.rng, picked, faces):
-        touch(ctx, slot)
-        if ctx.events is not NO_EVENTS:
-            ctx.events.append(roll_dice_event(slot, rolled))
 
 
 def roll_dice_event(slot: int, rolled: tuple) -> tuple:
@@ -664,21 +558,6 @@ def roll_dice_over(zones: list, rng, picked, faces: tuple) -> list:
     return made
 
 
-def knock_out_seat(ctx, s: int, remain: int | None) -> None:
-    """``knock out``: seat ``s`` leaves the match (nothing if it is out already).
-
-    Raises:
-        EndOfDeal: at most ``remain`` seats are left, so the match is over.
-    """
-    if ctx.out[s]:
-        return
-    out = ctx.out = knocked_out(ctx.out, s)
-    ctx.events.append(out_event(s))
-    if remain is not None and out.count(0) <= remain:
-        ctx.over = True
-        raise EndOfDeal()
-
-
 def out_event(s: int) -> tuple:
     """The event of seat ``s`` knocked out."""
     return ("out", None, {"seat": s})
@@ -686,7 +565,7 @@ def out_event(s: int) -> tuple:
 
 def knocked_out(out: tuple, s: int) -> tuple:
     """The knock-outs ``out`` (per seat: 0 while in, k for the k-th seat out) once seat ``s``,
-    still in, is out (what :func:`knock_out_seat` records)."""
+    still in, is out (what a knock-out records)."""
     made = list(out)
     made[s] = max(made) + 1
     return tuple(made)
@@ -694,12 +573,6 @@ def knocked_out(out: tuple, s: int) -> tuple:
 
 # ---------------------------------------------------------------------------- more runtime
 # What a construct does at run time, written once: the generated code calls these.
-def next_seat(ctx, among: list | None) -> int | None:
-    """The seat that takes a ``clockwise`` turn next: left of ``current`` among the seats
-    still in (and in ``among``, when given; ``current`` itself last); None when there is none."""
-    return next_seat_of(ctx.n, ctx.out, ctx.seats[CURRENT], among)
-
-
 def next_seat_of(n: int, out: tuple, current: int, among: list | None) -> int | None:
     """:func:`next_seat` of ``n`` seats whose knock-outs are ``out``, ``current`` the seat
     whose turn it was."""
@@ -1044,26 +917,6 @@ def top_portion(picked: list, count: int) -> list:
     return out
 
 
-def loop_range(ctx, low: int, high: int, line: int) -> range:
-    """``for each v in LOW..HIGH``: the values, at most MAX_LOOP of them.
-
-    Raises:
-        RulesRuntimeError: too many (see :func:`loop_size`)."""
-    loop_size(ctx, high - low + 1, "for each", line)
-    return range(low, high + 1)
-
-
-def deal_cards(ctx, s: int, zi: int, base: int, wanted: int, refill: int | None = None) -> None:
-    """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
-    the top of zone instance ``s``, ``wanted`` rounds or until it is empty (an empty ``s``
-    first refilled from the zone instance ``refill``, as ``draw`` does); ``zi``: the index
-    of Z, ``base``: the zone instance of Z of the first seat."""
-    ctx.known, ctx.claimed, refills, dealt = dealt_cards(ctx.zones, ctx.known, ctx.claimed, ctx.rng, ctx.n, ctx.out,
-                                                         s, base, wanted, refill)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.extend(deal_events(s, zi, wanted, refill, refills, dealt))
-
-
 def deal_events(s: int, zi: int, wanted: int, refill: int | None, refills: list, dealt: dict) -> list:
     """The events of a ``deal`` (see :func:`deal_cards`): the refills on the way, then the deal."""
     return [*(refill_event(s, refill, cards) for cards in refills),
@@ -1119,14 +972,6 @@ def dealt_cards(zones: list, known: tuple, claimed: tuple | None, rng, n: int, o
     return known, claimed, refills, dealt
 
 
-def shuffle_zone(ctx, d: int, picked: list | None) -> None:
-    """``shuffle ZONE`` (``picked`` None), or ``shuffle CARDS into ZONE``: the cards of
-    ``picked`` still where they were join zone instance ``d``, which is shuffled."""
-    ctx.known, ctx.claimed, order = shuffled(ctx.zones, ctx.known, ctx.claimed, ctx.rng, d, picked)
-    if ctx.events is not NO_EVENTS:
-        ctx.events.append(shuffle_event(d, order))
-
-
 def shuffle_event(d: int, order: tuple) -> tuple:
     """The event of zone instance ``d`` shuffled into ``order``."""
     return ("shuffle", None, {"zone": d, "count": len(order), "order": order})
@@ -1152,14 +997,6 @@ def shuffled(zones: list, known: tuple, claimed: tuple | None, rng, d: int, pick
     return known, claimed, order
 
 
-def gather_cards(ctx, d: int, faces: tuple) -> None:
-    """``gather all cards into ZONE``: every card (not the dice) of every other zone joins
-    zone instance ``d``; what was known of where cards are is forgotten."""
-    gathered(ctx.zones, d, faces)
-    ctx.claimed = None
-    ctx.known = ()
-
-
 def gathered(zones: list, d: int, faces: tuple) -> None:
     """:func:`gather_cards` over the zones (a list, changed in place); the caller forgets
     what was known (known (), claimed None)."""
@@ -1170,11 +1007,6 @@ def gathered(zones: list, d: int, faces: tuple) -> None:
             cards.extend([k for k in zone if faces[k] is None] if dice else zone)
             zones[slot] = dice
     zones[d] = zones[d] + tuple(cards)
-
-
-def set_group(ctx, gi: int, seats) -> None:
-    """``let GROUP be SEATS``."""
-    ctx.groups = group_set(ctx.groups, gi, seats)
 
 
 def group_set(groups: tuple, gi: int, seats) -> tuple:
@@ -1211,39 +1043,7 @@ def group_without(groups: tuple, gi: int, s: int) -> tuple:
     return tuple(made)
 
 
-def push_ask(ctx, index: int, names: tuple, target: int, seat: int | None) -> None:
-    """``ask [SEAT to] PHASE then { … }``: a frame (continuation ``index``, the values of
-    ``names``, ``current`` and ``actor``, the phase that began the chain of asks) goes on
-    ``ctx.stack``; play goes to phase ``target`` (``seat``: its seat to decide). The caller
-    then leaves its block (the generated code returns True)."""
-    # the phase whose action started the chain of asks ends it (a turn's 'then')
-    origin = ctx.stack[0][4] if ctx.stack else ctx.phase if ctx.asker is None else ctx.asker
-    frame = (index, tuple((k, ctx.locals.get(k)) for k in names), ctx.seats[CURRENT], ctx.seats[ACTOR], origin)
-    ctx.stack = ctx.stack + (frame,)
-    if seat is not None:
-        ctx.seats[CURRENT] = seat
-    ctx.goto = target
-
-
 _ZONE_OF = operator.itemgetter(1)        # of an entry of ``known``
-
-
-def touch(ctx: Ctx, slot: int, added: bool = False) -> None:
-    """A zone changed, and its top cards are no longer the claimed cards (``lay`` marks them
-    again after touching).
-
-    ``ctx.known`` holds (viewer or -1 for all, zone instance, cards, group): the viewer knows
-    the zone holds at least those cards; ``group``: they are exactly the claimed cards. Cards
-    only ``added`` to a zone leave that knowledge true (no longer as the claimed group);
-    cards taken out, shuffled or rerolled make it stale, so it is forgotten (a move that
-    everyone can follow carries it along first: see ``move``)."""
-    known = ctx.known
-    # most changes touch a zone nothing is known of (looked for in C): then nothing is rebuilt
-    if known and slot in map(_ZONE_OF, known):
-        ctx.known = _known_after(known, slot, added)
-    claimed = ctx.claimed
-    if claimed is not None and claimed[0] == slot:
-        ctx.claimed = None
 
 
 def touched(known: tuple, claimed: tuple | None, slot: int, added: bool = False) -> tuple:
@@ -1269,53 +1069,37 @@ __all__ = [
     'CLAIMANT',
     'CURRENT',
     'Ctx',
-    'EndOfDeal',
-    'EndOfTurn',
     'MAX_CALLS',
     'MAX_CHOICES',
     'MAX_LOOP',
     'NO_EVENTS',
     'choice_range',
-    'loop_size',
-    'loop_values',
     'MAX_STEP_WORK',
     'add_to_group',
     'blind_places',
     'claimed_selection',
     'claimed_top',
     'clockwise',
-    'deal_cards',
     'reveal_counter',
     'divisor',
-    'draw_cards',
     'except_seats',
     'exact_quotient',
     'extreme_of',
     'extreme_seats',
     'first_seat',
-    'gather_cards',
     'how_many',
     'in_play',
-    'knock_out_seat',
-    'loop_range',
-    'make_claim',
-    'move_cards',
     'multiset_contains',
-    'next_seat',
     'no_seat',
     'ordered_seats',
     'over_seats',
     'blind_pick',
-    'push_ask',
     'random_portion',
     'remove_cards',
     'remove_from_group',
-    'reveal_cards',
-    'roll_dice_in',
     'roll_die',
     'seat_groups',
     'seat_name',
-    'set_group',
     'swapped',
     'counter_shown',
     'loop_rounds',
@@ -1337,7 +1121,6 @@ __all__ = [
     'single_seat_of',
     'random_selection',
     'group_set',
-    'shuffle_zone',
     'single_seat',
     'step_seat',
     'table_value',
@@ -1346,11 +1129,9 @@ __all__ = [
     'has_combination',
     'best_combination',
     'run_parts',
-    'swap_zones',
     'too_deep',
     'top_portion',
     'total_of',
-    'touch',
     'value_name',
     'seats_in',
     'clockwise_of',

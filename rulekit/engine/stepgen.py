@@ -11,8 +11,7 @@ other than a turn (a window or a vote and its poll, the votes taken together whe
 closes, the ``then`` blocks of pending ``ask`` s, the turn an ``end turn`` ends, the next
 deal, the end of the match), ``arrive(…)`` follows it until a seat must decide. A
 window's decline is ``step_P_decline``. The claimants of the claims a step makes are
-appended to ``made`` (a list, or None), as the context's ``made`` lists them (a
-simulation's statistics read them). A step records no events: the engine calls it for
+appended to ``made`` (a list, or None; a simulation's statistics read them). A step records no events: the engine calls it for
 ``Engine.apply(..., events=False)`` and, where every action has one, ``play_match`` plays
 by them (``Engine.stepper``). ``legal_P(S)`` lists the legal actions of a phase,
 ``start(…)`` makes the first state of a match and ``holds_of(S)`` says whether the
@@ -22,11 +21,11 @@ The writer is the module's :class:`~.codegen.Generator` itself, in a frame of lo
 expression is written by the generator's own method and its reads of the context's fields
 (``ctx.zones``, ``ctx.claim``…) are then read from the locals of the same names, and the
 runtime's readers of a context from their forms over values (:func:`~.runtime.seats_in`,
-:func:`~.runtime.clockwise_of`…). What the writer does not write yet (a statement other
-than those of ``_STATEMENTS``, a window that a 'forced when' binds, a text that still
-needs a context) leaves the action without a
-step (:class:`Unsupported`), and the engine takes its general path for it. Both paths are
-held to the same states by ``tests/test_steps.py`` on every shipped game.
+:func:`~.runtime.clockwise_of`…). The steps are the one implementation of the rules at
+run time: what the writer does not write (:class:`Unsupported`: none of the constructs
+of the language today) is a defect, and the module is refused (:meth:`StepWriter.complete`).
+``tests/test_steps.py`` asks the steps every way the engine answers, and
+``tests/test_walks.py`` pins what they do.
 
 A procedure is written into the step that calls it; one that calls itself, or one beyond
 ``MAX_INLINED``, is a function over the step's locals (``proc_K_of``, :meth:`StepWriter.call`)
@@ -74,7 +73,7 @@ _CONTEXT = re.compile(r"\bctx\b|\bL\[")
 #: the locals a claim's truth may read (``held``'s parameters, besides the claim)
 _HELD_FIELDS = ("n", "zones", "counters", "seats", "out", "claimed", "known", "groups", "votes")
 
-#: how many procedures the writer writes into one function (beyond: the general path)
+#: how many procedures the writer writes into one function (beyond: functions of their own)
 MAX_INLINED = 64
 
 #: the statements the step writer writes in the frame of locals (the rest: Unsupported)
@@ -88,7 +87,7 @@ _OPTION_FIELDS = "n, zones, counters, seats, votes, claim, claimed, known, group
 
 
 #: the first lines of a function over a state ``S``: its fields in locals, the deciding seat of
-#: a turn as the actor (as the general path's context has them)
+#: a turn as the actor
 _UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, stack = S",
            "    if not out:",
            "        out = (0,) * n",
@@ -114,24 +113,25 @@ def _arrive(goto: str, stop: str = "0", closing: str = "True", deal: str = "deal
 
 
 def _deal_end(indent: str = "") -> list[str]:
-    """The lines that record the end of a deal (``Engine._end_deal``'s event)."""
+    """The lines that record the end of a deal (its event)."""
     return [f"{indent}if ev is not None:",
             f'{indent}    ev.append(("deal_end", None, {{"deal": deal, "counters": tuple(counters)}}))']
 
 
 #: ``goto`` in a step's locals once an action or a closing block said nothing and an 'ask' is
-#: pending: its 'then' blocks run next (``Engine._return``)
+#: pending: its 'then' blocks run next
 RETURN = -3
 #: ``goto`` ``FINISH - t`` after 'end turn': turn ``t``, which began the asks, ends
-#: (``Engine._end_turn``)
+#: (its 'then', a 'clockwise' turn passing on)
 FINISH = -10
 #: ``goto`` ENDED after 'end turn' in a turn's own 'then': the block stops, and the turn passes
-#: on as if it had said nothing (``Engine._finish_turn``)
+#: on as if it had said nothing
 ENDED = -4
 
 
 class Unsupported(Exception):
-    """A construct the step writer does not write yet: the action keeps the general path."""
+    """A construct the step writer does not write: a defect of rulekit (see
+    :meth:`StepWriter.complete`), or where the writer tries a second way, that way."""
 
 
 class StepWriter(Generator):
@@ -161,6 +161,7 @@ class StepWriter(Generator):
         self.in_setup = False                     # whether a deal's setup is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
         self.helpers: list = []                   # the sources of the functions the polls call
+        self.reasons: list = []                   # what the writer could not write (see steps)
 
     # ------------------------------------------------------------ the frame of locals
     def frame(self, text: str) -> str:
@@ -387,7 +388,7 @@ class StepWriter(Generator):
     def call(self, node, decl) -> list[str]:
         """``do PROCEDURE(…)`` as a call of the procedure's function over the step's locals (see
         :meth:`procedure_function`), counted against ``MAX_CALLS`` as the calls within calls
-        of the general path are: its depth is the procedures running around it, itself included."""
+        are: its depth is the procedures running around it, itself included."""
         key = (node.procedure, self.asker, self.in_then)
         made = self.functions.get(key) or self.procedure_function(node.procedure, decl, key)
         name, writes_zones, writes_counters, ends_match, ends_turn, stops = made
@@ -504,13 +505,14 @@ class StepWriter(Generator):
                 finish += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
             if phase.kind == "turn":
                 finish += self.finish_turn(pi)
-        except Unsupported:
+        except Unsupported as exc:
+            self.reasons.append(str(exc))
             return None
         finally:
             self.asker = None
         out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, body=False, "
                "judge=False):",
-               f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): the whole step",
+               f"    # the whole step of {action.name!r} in phase {phase.name!r} (line {action.span.line})",
                *self.judged(pi, check),
                *("    " + x for x in taken),
                *(["    counters = list(counters)"] if self.writes_counters else []),
@@ -523,7 +525,7 @@ class StepWriter(Generator):
         return "\n".join(out) + "\n"
 
     def finish_turn(self, t: int) -> list[str]:
-        """The lines that end turn ``t`` when nothing said where play goes (``Engine._finish_turn``):
+        """The lines that end turn ``t`` when nothing said where play goes:
         its 'then' block, then a 'clockwise' turn passes to the next seat."""
         phase, decl = self.cg.phase_list[t], self.cg.game.phases[t]
         lines = []
@@ -550,7 +552,7 @@ class StepWriter(Generator):
     def st_Ask(self, node):
         """``ask [SEAT to] PHASE``: a frame (its 'then' block's index, the values it reads,
         ``current`` and ``actor``, the phase that began the asks) goes on the stack, and play
-        goes to the phase, as ``push_ask`` does."""
+        goes to the phase."""
         inner = {k: v for k, v in self.scope.items() if not k.startswith("$")}
         frame = self.comp.ask_frames.get((node, tuple(sorted(inner.items()))))
         if frame is None or self.asker is None or not self.arrivals:
@@ -567,7 +569,7 @@ class StepWriter(Generator):
 
     def st_EndTurn(self, node):
         """``end turn``: every pending 'ask' is left, and the turn that began them (or this
-        one) ends (see :meth:`arrive`), as ``Engine._end_turn`` does."""
+        one) ends (see :meth:`arrive`)."""
         if self.asker is None or not self.arrivals:
             raise Unsupported("'end turn' outside an action, a window's or vote's close, or an 'ask''s 'then'")
         if self.in_then:
@@ -620,7 +622,7 @@ class StepWriter(Generator):
         phase = self.cg.phase_list[pi]
         return "\n".join([f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, "
                           "judge=False):",
-                          f"    # phase {phase.name!r}, action {action.name!r} (line {action.span.line}): a vote cast",
+                          f"    # a vote cast for {action.name!r} in phase {phase.name!r} (line {action.span.line})",
                           *self.judged(pi, check),
                           "    if ev is not None:",
                           f'        ev.append(("voted", None, {{"seat": seats[{ACTOR}], "phase": {phase.name!r}}}))',
@@ -673,7 +675,8 @@ class StepWriter(Generator):
             name = f"forced_{pi}_of"
             try:
                 body = [self.frame(x) for x in self.forced_lines(self.cg.game.phases[pi])]
-            except Unsupported:
+            except Unsupported as exc:
+                self.reasons.append(str(exc))
                 name = None
             else:
                 self.helpers.append("\n".join([f"def {name}({_OPTION_FIELDS}):",
@@ -684,7 +687,7 @@ class StepWriter(Generator):
 
     def open(self, pi: int) -> bool:
         """Whether phase ``pi`` has an action that requires and chooses nothing: every seat
-        it asks has an option (``Engine._open``)."""
+        it asks has an option."""
         return any(not a.steps for a in self.cg.phase_list[pi].actions)
 
     def option_makers(self, pi: int) -> list | None:
@@ -707,7 +710,8 @@ class StepWriter(Generator):
                         text = text.replace(f"none_legal(ctx, {first})", f"none_legal(({_OPTION_FIELDS}), {first}_of)")
                     sources.append(self.frame(text))
                     calls.append(f"{name}_of({_OPTION_FIELDS})")
-            except Unsupported:
+            except Unsupported as exc:
+                self.reasons.append(str(exc))
                 calls = None
             else:
                 self.helpers += sources
@@ -717,7 +721,7 @@ class StepWriter(Generator):
     def poller(self, pi: int) -> str | None:
         """The name of ``polled_P(poll, …)``: ``poll`` (seats) from its first seat that is
         still in and has an option in phase ``pi`` (each asked as the actor, restored
-        after), as ``Engine._advance_poll`` skips the others (see :meth:`option_makers`);
+        after), the others skipped (see :meth:`option_makers`);
         its source goes to :attr:`helpers`. None when an option needs a context."""
         if pi in self.pollers:
             return self.pollers[pi]
@@ -791,10 +795,9 @@ class StepWriter(Generator):
         """The lines that close vote ``pi`` over :meth:`arrive`'s locals (zones and counters
         lists): each vote judged again (its seat the actor; an illegal one dropped), then
         the voters' effects taken statement by statement, every voter's in seat order
-        before the next statement, as ``Engine._advance_poll`` takes them.
+        before the next statement.
 
-        A knock-out that ends the match stops the tally (``stop`` 1), as ``EndOfDeal`` stops
-        the general path's.
+        A knock-out that ends the match stops the tally (``stop`` 1).
 
         Raises:
             Unsupported: an effect says where play goes or ends the deal.
@@ -889,7 +892,7 @@ class StepWriter(Generator):
     def _returns(self) -> list[str]:
         """:meth:`arrive`'s lines for ``goto`` RETURN: the 'then' blocks of the pending asks
         run, innermost first, each with the values its frame kept, until one says where
-        play goes; if none does, the turn that began the asks ends (``Engine._return``)."""
+        play goes; if none does, the turn that began the asks ends."""
         names = {index: kept for index, kept, _ in self.comp.ask_frames.values()}
         cases = []
         self.asker = "origin"                   # an 'ask' in a 'then' block: the asks go on from there
@@ -935,7 +938,7 @@ class StepWriter(Generator):
 
     def _finishes(self) -> list[str]:
         """:meth:`arrive`'s lines for ``goto`` FINISH - t, after 'end turn': turn ``t`` ends
-        (its 'then' block, a 'clockwise' turn passing on), as ``Engine._end_turn`` ends it."""
+        (its 'then' block, a 'clockwise' turn passing on)."""
         cases = []
         self.asker = "here"                     # an 'ask' in the turn's 'then': from the phase play is in
         try:
@@ -960,8 +963,8 @@ class StepWriter(Generator):
 
     def setup_effects(self, here: str) -> list[str]:
         """The lines of the setup of a deal: an 'ask' in it begins its chain of asks from the
-        phase play is in (``here``: -2 in the first setup), as the general path's context
-        has it; an 'end turn' in it is not written (see :meth:`st_EndTurn`)."""
+        phase play is in (``here``: -2 in the first setup); an 'end turn' in it is not
+        written (see :meth:`st_EndTurn`)."""
         self.asker, self.in_setup = here, True
         try:
             return self.effects(self.cg.game.setup, {})
@@ -1077,7 +1080,7 @@ class StepWriter(Generator):
     def winners(self) -> list[str]:
         """The lines that find the winners, ``found``, when the match ends (the seats still
         in, or every seat; then, key after key, those with the best value, each read with
-        the seat as ``actor``): what the general path's ``_winners`` finds."""
+        the seat as ``actor``)."""
         lines = ["found = seats_in(n, out) or list(range(n))"]
         keys = self.cg.game.match.winners
         if keys:
@@ -1118,7 +1121,8 @@ class StepWriter(Generator):
             lines += [f"seats[{ACTOR}] = 0", "if ev is not None:", '    ev.append(("deal_start", None, {"deal": 1}))']
             self.env, self.hoisted = {}, None
             lines += self.setup_effects("-2")
-        except Unsupported:
+        except Unsupported as exc:
+            self.reasons.append(str(exc))
             return None
         self.writes_zones = self.writes_counters = True
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng, ev=None, texts=False):",
@@ -1149,18 +1153,20 @@ class StepWriter(Generator):
         phase = self.cg.phase_list[pi]
         if phase.kind != "turn" and not (self.arrivals and self.window(pi)):
             return None
-        blocks = []
+        blocks, memos = [], []
         try:
             for a, ca in zip(self.cg.game.phases[pi].actions, phase.actions):
                 hoisted, levels, loops = self.enumeration(pi, a, ca)
                 body, memo = self._enumerator_body(f"enum_{pi}_{ca.index}", "list", hoisted, levels, loops, a.name,
                                                    "found")
+                memos += memo
                 blocks += [f"    # action {a.name!r} (line {a.span.line})", "    chosen = ()", "    chosen_zone = -1",
                            "    try:", "        while True:", *(f"            {self.frame(x)}" for x in body),
                            "            break", "    except KeyError:", "        pass"]
-        except Unsupported:
+        except Unsupported as exc:
+            self.reasons.append(str(exc))
             return None
-        return "\n".join([f"def legal_{pi}(S):",
+        return "".join(f"{memo} = {{}}\n\n\n" for memo in memos) + "\n".join([f"def legal_{pi}(S):",
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
                           *self.unpack(pi), "    found = []", *blocks,
                           *([] if phase.kind in ("turn", "vote") else
@@ -1191,7 +1197,8 @@ class StepWriter(Generator):
                 text = text.replace(f"def {name}(ctx, largest_first, budget):", f"def {name}_of(S, largest_first, budget):")
                 sources.append(self.frame(text.replace("    ctx.locals = {}\n", "\n".join(self.unpack(pi)) + "\n")))
                 row.append(f"({a.name!r}, {name}_of)")
-        except Unsupported:
+        except Unsupported as exc:
+            self.reasons.append(str(exc))
             return None
         finally:
             self.stop_listing = saved
@@ -1269,11 +1276,13 @@ class StepWriter(Generator):
         self.arrivals = all(p.kind == "turn" or self.window(p.index) for p in self.cg.phase_list)
         try:
             arrive = self.arrive()
-        except Unsupported:
+        except Unsupported as exc:
+            self.reasons.append(str(exc))
             self.arrivals = False       # steps go on to turns only, in a match of one deal
             try:
                 arrive = self.arrive()
-            except Unsupported:         # not even the winners: no step
+            except Unsupported as exc:         # not even the winners: no step
+                self.reasons.append(str(exc))
                 arrive = None
         if arrive is not None:
             functions.append(arrive)
@@ -1306,19 +1315,40 @@ class StepWriter(Generator):
                 row[DECLINE] = f"step_{pi}_decline"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
         functions += self.helpers               # what the polls, options and forced windows call
-        table = "\n# per phase: {action name: its straight-line step} (None: every action takes the general path)\n"
-        legal = "\n# per phase: the legal actions over the state's fields (None: the general path lists them)\n"
+        self.complete(start, rows, listings, offered, enumerated)
+        table = "\n# per phase: {action name: its straight-line step}\n"
+        legal = "\n# per phase: the legal actions over the state's fields\n"
         return ("\n\n".join(functions) + f"\n{table}STEPS = {_tuple(rows) if rows else '()'}\n"
                 + f"{legal}LEGAL = {_tuple(listings) if listings else '()'}\n"
-                + "\n# per phase: ((action name, the generator of its legal actions over the state), …) (None: over "
-                "a context)\n"
+                + "\n# per phase: ((action name, the generator of its legal actions over the state), …)\n"
                 + f"ENUMERATORS_OF = {_tuple(enumerated) if enumerated else '()'}\n"
-                + "\n# per phase: the options without texts over the state's fields (None: over a context)\n"
+                + "\n# per phase: the options without texts over the state's fields\n"
                 + f"STATE_OPTIONS = {_tuple(offered) if offered else '()'}\n"
-                + "\n# the first state of a match over locals (None: the general path makes it)\n"
+                + "\n# the first state of a match over locals\n"
                 + f"START = {'start' if start is not None else 'None'}\n"
-                + "\n# whether the standing claim of a state is true (None: the general path says)\n"
+                + "\n# whether the standing claim of a state is true (None: read over a context)\n"
                 + f"HOLDS = {'holds_of' if held is not None else 'None'}\n")
+
+
+    def complete(self, start, rows: list, listings: list, offered: list, enumerated: list) -> None:
+        """Check that the module has every function the engine calls: the first state, and
+        per phase a step for each action (and a window's decline), its listing, options and
+        enumerators.
+
+        Raises:
+            RuntimeError: one is missing (a construct the writer does not write: a defect
+                of rulekit, named by the first thing it could not write).
+        """
+        missing = [] if start is not None else ["the setup"]
+        for pi, phase in enumerate(self.cg.phase_list):
+            names = [a.name for a in phase.actions] + ([DECLINE] if phase.kind in ("first", "each") else [])
+            if rows[pi] == "None" or any(f"{name!r}:" not in rows[pi] for name in names) or "None" in (
+                    listings[pi], offered[pi], enumerated[pi]):
+                missing.append(f"phase {phase.name!r} (line {phase.span.line})")
+        if missing:
+            why = self.reasons[0].splitlines()[0] if self.reasons else "nothing noted"
+            raise RuntimeError(f"rulekit cannot run {', '.join(missing)} of {self.cg.game.title!r}: it does not "
+                               f"write {why} yet (a defect of rulekit)")
 
 
 def write_steps(gen: Generator) -> str:

@@ -421,14 +421,12 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         n: the number of seats.
         seed: the seed of chance (shuffles, dice); None for a fresh random seed.
         on_events: called after every step with the new state and its events.
-        on_step: the form of ``on_events`` for a match played in place (when nothing else
+        on_step: the form of ``on_events`` for a match played by steps (when nothing else
             records events: no log, no player reading the history), called instead of it so
             that no event is made for it: with (now, None, None, None) before the first
             decision, and with (now, the deciding seat, its phase, its action) after every
-            step. ``now`` is the working copy (to be read only, see
-            ``Engine.working_copy``; it lists the claimants of the claims made in ``made``,
-            None before the first) or, for a game whose every action has a straight-line
-            step (``Engine.stepper``), a :class:`Progress`. Given only with ``on_events``.
+            step. ``now`` is a :class:`Progress` (the state, and the claimants of the claims
+            made so far). Given only with ``on_events``.
         max_steps: a bound on decisions; reaching it raises ``MatchTooLong``.
         keep_log: build the log (a JSON-ready record of every decision and event:
             :func:`action_record`, :func:`event_record`; a file adds :func:`log_header`
@@ -442,9 +440,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             default): when there is a log, an ``on_events`` or a player that reads texts;
             False for an ``on_events`` that reads none (a simulation's statistics).
             Events themselves are recorded only when there is a log, an ``on_events`` or
-            a player that reads the history; without them, the match is played on one
-            working copy of the state, changed in place, and a :class:`State` is made
-            only for a view and at the end.
+            a player that reads the history; without them, the match is played state
+            after state by the game's steps (``Engine.stepper``), no event made.
 
     Raises:
         OptionError: the player count does not fit the game.
@@ -475,20 +472,18 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         texts = keep_log or on_events is not None or any(match.reads_texts[s] for s in match.readers)
     try:
         match.perceive(events)
-        if on_events and match.recorded:        # played in place, ``on_step`` is told of the start
+        if on_events and match.recorded:        # played by steps, ``on_step`` is told of the start
             on_events(state, events)
         if not match.recorded:
-            step = engine.stepper(n)
-            state = match.play_in_place(state) if step is None else match.play_by_steps(state, step)
+            state = match.play_by_steps(state, engine.stepper(n))
         state = match.play_with_states(state, texts)
     except BaseException as exc:
         # what was played, for the log: after a runtime error, and when the match is
         # stopped (Ctrl-C, the end of a person's input, a player's own exception); in a
-        # match played in place, the state as the failing step left it
+        # match played by steps, the state before the failing step
         if getattr(exc, "record", None) is None:
             try:
-                now = engine.snapshot(match.live) if match.live is not None else match.state
-                exc.record = MatchRecord(now, match.steps, match.log, ())
+                exc.record = MatchRecord(match.state, match.steps, match.log, ())
             except (AttributeError, TypeError):     # an exception that takes no attributes
                 pass
         defect = defect_at_line(exc)         # generated code failed: say at which line of the rules
@@ -501,7 +496,7 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
 
 class Progress:
     """What ``on_step`` reads of a match played by steps (see ``_Match.play_by_steps``), as
-    it reads a working copy: the ``state`` now, its standing ``claim`` and ``deal``, and
+    it reads the match: the ``state`` now, its standing ``claim`` and ``deal``, and
     ``made``, the claimants of the claims made so far in the match, in order (seats)."""
 
     __slots__ = ("state", "claim", "made")
@@ -516,8 +511,7 @@ class Progress:
 
 class _Match:
     """One match of :func:`play_match` while it is played: the players and what each reads,
-    each seat's public history, the log, the decisions made (``steps``) and the state (or,
-    played in place, the working copy ``live``)."""
+    each seat's public history, the log, the decisions made (``steps``) and the state."""
 
     def __init__(self, engine: Engine, players: list, n: int, rng: random.Random, on_events, on_step,
                  max_steps: int, keep_log: bool, log: list | None):
@@ -536,13 +530,12 @@ class _Match:
         self.reads_view = [getattr(p, "uses_view", True) or getattr(p, "uses_history", False) for p in players]
         self.public = engine.public_checks
         # each seat's ``choose_by_trying`` (see RandomBot's), None where its player offers
-        # none or replaced its ``choose``: in a match played in place, where its checks are
-        # public, its choices are judged on the working copy (see draw_in_place)
+        # none or replaced its ``choose``: in a match played by steps, where its checks are
+        # public, its choices are judged by taking them (see draw_in_place)
         self.triers = [None if "choose" in vars(p) else getattr(p, "choose_by_trying", None) for p in players]
         self.by_options: dict = {}    # phase index -> (options, their judge, {seat: its decision})
         self.steps = 0
         self.state: State | None = None
-        self.live = None
 
     def perceive(self, events) -> None:
         """Each reading seat's history gets what it perceives of ``events``."""
@@ -553,32 +546,11 @@ class _Match:
                 if o is not None:
                     seen[s].append(o)
 
-    def play_in_place(self, state: State) -> State:
-        """Play on one working copy, changed in place, while nothing reads a state or an
-        event between steps (a state is made only for a view); the state at the end."""
-        engine = self.engine
-        live = self.live = engine.working_copy(state)
-        now = partial(engine.snapshot, live)
-        attempt = partial(engine.apply_in_place, live, rng=self.rng)
-        live_decide, take, on_step, max_steps = engine.decide_in_place, self.take, self.on_step, self.max_steps
-        texts_of = self.reads_texts if self.same_texts is None else [self.same_texts] * self.n
-        if on_step:
-            on_step(live, None, None, None)
-        while live.phase >= 0:
-            if self.steps >= max_steps:
-                raise self.too_long(now())
-            seat, phase, options = live_decide(live, texts_of)
-            action = take(seat, phase, options, now, attempt)
-            if on_step:
-                on_step(live, seat, phase, action)
-            self.steps += 1
-        self.live = None
-        return now()
-
     def play_by_steps(self, state: State, step: Callable) -> State:
-        """:meth:`play_in_place` for a game whose every action has a straight-line step
-        (``step``: see ``Engine.stepper``): state after state, each made by one call and
-        no event recorded; ``on_step`` reads a :class:`Progress`. The state at the end."""
+        """Play while nothing reads an event between steps (``step``: see ``Engine.stepper``):
+        state after state, each made by one call and no event recorded (a view is made
+        only for a player that reads one); ``on_step`` reads a :class:`Progress`. The
+        state at the end."""
         engine, rng, on_step, max_steps = self.engine, self.rng, self.on_step, self.max_steps
         decide, decider, take = engine.decide, engine.decider, self.take
         same_texts, reads_texts = self.same_texts, self.reads_texts
@@ -655,7 +627,7 @@ class _Match:
     def draw_in_place(self, seat: int, phase, options: tuple, trier: Callable, now: Callable[[], State],
                       attempt: Callable) -> Action:
         """The action of the player at ``seat`` by its ``choose_by_trying`` (``trier``),
-        taken by ``attempt`` on the working copy: what its ``choose`` answers, each choice
+        taken by ``attempt`` (the step): what its ``choose`` answers, each choice
         judged by trying it (an illegal one changes nothing) instead of on a masked state.
         Used where that judgement is the same: the phase's checks read only what the seat
         sees (``Engine.public_checks``), or every option is ``exact`` (never checked). So
