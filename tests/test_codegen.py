@@ -1356,6 +1356,10 @@ def test_a_range_that_fails_stops_before_a_later_require():
     state, _ = engine.new_match(2, random.Random(0))
     got = outcome(engine.legal_actions, state)
     assert got[:2] == ("raise", "RulesRuntimeError") and "b would be chosen among 20,000 values" in got[2], got
+    # and judging one value of it (its bounds compared, no range made) says the same
+    for value in (1, 20_001):
+        got = outcome(engine.why_illegal, state, Action("pick", (), (value,)))
+        assert got[:2] == ("raise", "RulesRuntimeError") and "b would be chosen among 20,000 values" in got[2], got
 
 
 def test_a_value_of_the_wrong_type_is_explained():

@@ -989,10 +989,21 @@ class Generator:
             if type(st) is not ir.ChooseValue:
                 raise TypeError(f"the check has no test for {type(st).__name__}: a defect of rulekit")
             kind = "tuple" if st.type == GROUP else "int"
+            domain = self.domain(st)
+            ranged = re.fullmatch(r"choice_range\((.*), ('[^']*'), (\d+)\)", domain, re.S)
+            if ranged is not None and ranged[1].count(", ") == 1:
+                # a range computed here: its bounds compared, no range made (as large a
+                # range as choice_range allows)
+                low, high = ranged[1].split(", ")
+                test = [f"_low, _high = {low}, {high}", "if _high - _low >= MAX_CHOICES:",
+                        f"    choice_range(_low, _high, {ranged[2]}, {ranged[3]})",
+                        f"if type({var}) is not int or not _low <= {var} <= _high:"]
+            else:
+                test = [f"if type({var}) is not {kind} or {var} not in {domain}:"]
             body += _tagged([f"{var} = params[{index - 1}] if given >= {index} else None",
                              f"if {var} is None:",
                              f"    {self.refuse(repr(f'choose a value for {st.name}'))}",
-                             f"if type({var}) is not {kind} or {var} not in {self.domain(st)}:",
+                             *test,
                              f"    {self.refuse(repr(f'{st.name} cannot be %r here') + f' % ({var},)')}",
                              *self.bind_choice(st.name, var)], st.stmt)
             self.scope[st.name] = st.type

@@ -145,8 +145,10 @@ NO_EVENTS = collections.deque(maxlen=0)
 
 
 class Ctx:
-    """The mutable working copy of a state while an action is checked or applied
-    (``events``: the step's events, as (kind, seat, data) tuples, or ``NO_EVENTS``)."""
+    """A context of a state that only reads it, for what is read of a state over a context
+    (claims' truths, orders and words, the winners' keys, returns, labels: see
+    ``Engine._read_ctx`` and :func:`reading`; ``events``: ``NO_EVENTS`` or a list, never
+    written there)."""
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
                  "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
@@ -272,8 +274,16 @@ def move_event(d: int, moved, picked, lay: bool) -> tuple:
 
 def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict, picked, d: int, bottom: bool,
                 lay: bool, whole: bool, group: bool, own: bool, checked: bool, chosen_zone: int, actor: int) -> tuple:
-    """:func:`move_cards` over the zones (a list, changed in place), what is known and the
-    claimed cards, the chosen cards' zone and the actor: (known, claimed, the cards moved)."""
+    """``move``: the cards of the selection ``picked`` [(zone instance, kinds)] go to zone
+    instance ``d`` (to its bottom when ``bottom``; ``lay``: they become the claimed cards),
+    over the zones (a list, changed in place), what is known and the claimed cards, the
+    chosen cards' zone and the actor: (known, claimed, the cards moved). What is known of
+    them moves along when everyone can tell which cards moved (``whole`` a zone, or the
+    claimed ``group``); the actor remembers the cards he moved face down from his own zone
+    (``own``: the chosen cards; ``keepers``: {(zone instance, zone instance): the seat that
+    still knows cards moved face down from the first to the second}, the module's
+    ``KEEPERS``). ``checked``: the cards are known to be in their zones (the action's check
+    found them there and nothing moved since)."""
     moved = []
     carried = ()
     for slot, ks in picked:
@@ -314,8 +324,10 @@ def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict,
 
 
 def swapped(zones: list, known: tuple, claimed: tuple | None, a: int, b: int) -> tuple:
-    """:func:`swap_zones` over the zones (a list, changed in place): (known, claimed, its
-    events)."""
+    """``swap``: zone instances ``a`` and ``b`` exchange their cards, each keeping its order,
+    over the zones (a list, changed in place): (known, claimed, its events: two ``move``
+    events, one each way). What a seat knows of one zone's cards goes with them (everyone
+    sees which cards moved, if not what they are)."""
     if a == b:
         return known, claimed, []
     first, second = zones[a], zones[b]
@@ -335,8 +347,10 @@ def refill_event(s: int, r: int, cards: tuple) -> tuple:
 
 
 def refilled(zones: list, known: tuple, claimed: tuple | None, rng, s: int, r: int) -> tuple:
-    """:func:`refill_zone` over the zones (a list, changed in place): (known, claimed, the
-    cards in their new order, or None when ``r`` is empty)."""
+    """An empty zone instance ``s`` that declares ``refill from Z when empty`` (``r``: the
+    zone instance of shared zone Z) takes Z's cards, shuffled, over the zones (a list,
+    changed in place): (known, claimed, the cards in their new order, or None when ``r`` is
+    empty)."""
     if not zones[r]:
         return known, claimed, None
     cards = list(zones[r])
@@ -348,15 +362,18 @@ def refilled(zones: list, known: tuple, claimed: tuple | None, rng, s: int, r: i
 
 
 def draw_events(want: int, s: int, d: int, refill: int | None, got: tuple, refills: list) -> list:
-    """The events of a ``draw`` (see :func:`draw_cards`): the refills on the way, then the draw."""
+    """The events of a ``draw`` (see :func:`drawn_cards`): the refills on the way, then the draw."""
     return [*(refill_event(s, refill, cards) for cards in refills),
             ("draw", None, {"to": d, "from": s, "cards": got, "wanted": want})]
 
 
 def drawn_cards(zones: list, known: tuple, claimed: tuple | None, rng, want: int, s: int, d: int,
                 refill: int | None) -> tuple:
-    """:func:`draw_cards` over the zones (a list, changed in place): (known, claimed, the
-    cards drawn, the cards of each refill in their new order)."""
+    """``draw``: the top ``want`` cards of zone instance ``s`` go, one by one, onto ``d``
+    (the topmost first); an empty ``s`` is first refilled from the zone instance ``refill``
+    (shuffled), if any; fewer are drawn when both run out. Over the zones (a list, changed
+    in place): (known, claimed, the cards drawn, the cards of each refill in their new
+    order)."""
     zone = zones[s]
     refills = []
     if want <= len(zone):
@@ -394,7 +411,7 @@ def reveal_event(picked, viewer: int) -> tuple:
 
 
 def revealed(known: tuple, picked, viewer: int, group: bool) -> tuple:
-    """``known`` (see :func:`touch`) once seat ``viewer`` (-1: everyone) has seen the cards
+    """``known`` (see :func:`touched`) once seat ``viewer`` (-1: everyone) has seen the cards
     of the selection ``picked`` [(zone instance, kinds)] (``group``: they are the claimed
     cards): what :func:`reveal_cards` records."""
     return known + tuple([(viewer, slot, tuple(ks), group) for slot, ks in picked if ks or viewer >= 0])
@@ -530,7 +547,9 @@ def roll_dice_event(slot: int, rolled: tuple) -> tuple:
 
 
 def roll_dice_over(zones: list, rng, picked, faces: tuple) -> list:
-    """:func:`roll_dice_in` over the zones (a list, changed in place) and a generator:
+    """``roll``: every die among the selection ``picked`` [(zone instance, kinds)] shows a
+    random face (``faces[kind]``: (the kind of face 1, sides), None for a card), drawn from
+    ``rng``; the dice rolled go on top of their zone (the zones: a list, changed in place).
     [(zone instance, the faces rolled)] for each zone that held dice, in order (each zone
     then touched, see :func:`touched`)."""
     made = []
@@ -574,8 +593,9 @@ def knocked_out(out: tuple, s: int) -> tuple:
 # ---------------------------------------------------------------------------- more runtime
 # What a construct does at run time, written once: the generated code calls these.
 def next_seat_of(n: int, out: tuple, current: int, among: list | None) -> int | None:
-    """:func:`next_seat` of ``n`` seats whose knock-outs are ``out``, ``current`` the seat
-    whose turn it was."""
+    """The seat that takes a ``clockwise`` turn next, of ``n`` seats whose knock-outs are
+    ``out``: left of ``current`` (the seat whose turn it was) among the seats still in (and
+    in ``among``, when given; ``current`` itself last); None when there is none."""
     if among is None:
         s = step_seat_of(n, out, current, 1)
         return None if out[s] else s
@@ -918,7 +938,7 @@ def top_portion(picked: list, count: int) -> list:
 
 
 def deal_events(s: int, zi: int, wanted: int, refill: int | None, refills: list, dealt: dict) -> list:
-    """The events of a ``deal`` (see :func:`deal_cards`): the refills on the way, then the deal."""
+    """The events of a ``deal`` (see :func:`dealt_cards`): the refills on the way, then the deal."""
     return [*(refill_event(s, refill, cards) for cards in refills),
             ("deal", None, {"from": s, "zone": zi, "count": wanted,
                             "dealt": tuple([(slot, tuple(cards)) for slot, cards in dealt.items()])})]
@@ -926,9 +946,12 @@ def deal_events(s: int, zi: int, wanted: int, refill: int | None, refills: list,
 
 def dealt_cards(zones: list, known: tuple, claimed: tuple | None, rng, n: int, out: tuple, s: int, base: int,
                 wanted: int, refill: int | None) -> tuple:
-    """:func:`deal_cards` over the zones (a list, changed in place) of a match of ``n``
-    seats whose knock-outs are ``out``: (known, claimed, the cards of each refill in their
-    new order, {zone instance: the cards it got, in the order dealt})."""
+    """``deal COUNT from ZONE to each Z``: one card at a time round the seats still in, from
+    the top of zone instance ``s``, ``wanted`` rounds or until it is empty (an empty ``s``
+    first refilled from the zone instance ``refill``, as ``draw`` does); ``base``: the zone
+    instance of Z of the first seat. Over the zones (a list, changed in place) of a match
+    of ``n`` seats whose knock-outs are ``out``: (known, claimed, the cards of each refill
+    in their new order, {zone instance: the cards it got, in the order dealt})."""
     seats = [seat for seat in range(n) if not out[seat]]
     dealt: dict = {}
     refills = []
@@ -978,8 +1001,10 @@ def shuffle_event(d: int, order: tuple) -> tuple:
 
 
 def shuffled(zones: list, known: tuple, claimed: tuple | None, rng, d: int, picked: list | None) -> tuple:
-    """:func:`shuffle_zone` over the zones (a list, changed in place): (known, claimed, the
-    cards of ``d`` in their new order)."""
+    """``shuffle ZONE`` (``picked`` None), or ``shuffle CARDS into ZONE``: the cards of
+    ``picked`` still where they were join zone instance ``d``, which is shuffled; over the
+    zones (a list, changed in place): (known, claimed, the cards of ``d`` in their new
+    order)."""
     cards = list(zones[d])
     for slot, ks in picked or ():
         if slot == d or not ks:
@@ -998,8 +1023,9 @@ def shuffled(zones: list, known: tuple, claimed: tuple | None, rng, d: int, pick
 
 
 def gathered(zones: list, d: int, faces: tuple) -> None:
-    """:func:`gather_cards` over the zones (a list, changed in place); the caller forgets
-    what was known (known (), claimed None)."""
+    """``gather all cards into ZONE``: every card (not the dice) of every other zone joins
+    zone instance ``d``, over the zones (a list, changed in place); the caller forgets what
+    was known of where cards are (known (), claimed None)."""
     cards = []
     for slot, zone in enumerate(zones):
         if slot != d and zone:
@@ -1047,7 +1073,14 @@ _ZONE_OF = operator.itemgetter(1)        # of an entry of ``known``
 
 
 def touched(known: tuple, claimed: tuple | None, slot: int, added: bool = False) -> tuple:
-    """(known, claimed) once zone instance ``slot`` changed: what :func:`touch` records."""
+    """(known, claimed) once zone instance ``slot`` changed: its top cards are no longer the
+    claimed cards (``lay`` marks them again after).
+
+    ``known`` holds (viewer or -1 for all, zone instance, cards, group): the viewer knows the
+    zone holds at least those cards; ``group``: they are exactly the claimed cards. Cards only
+    ``added`` to a zone leave that knowledge true (no longer as the claimed group); cards
+    taken out, shuffled or rerolled make it stale, so it is forgotten (a move that everyone
+    can follow carries it along first: see :func:`moved_cards`)."""
     if known and slot in map(_ZONE_OF, known):
         known = _known_after(known, slot, added)
     return known, (None if claimed is not None and claimed[0] == slot else claimed)

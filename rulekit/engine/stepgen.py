@@ -541,8 +541,12 @@ class StepWriter(Generator):
         if phase.rotates:
             self.scope, self.env, self.hoisted = {}, {}, None
             among = "None" if decl.rotation.among is None else self.frame(self.seat_set(decl.rotation.among))
+            # the seat on the left, when it is in and any seat may play (else the search)
+            following = [f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})"] if among != "None" else [
+                f"    following = (seats[{CURRENT}] + 1) % n", "    if out[following]:",
+                f"        following = next_seat_of(n, out, seats[{CURRENT}], None)"]
             lines += ["if goto is None and not stop:",
-                      f"    following = next_seat_of(n, out, seats[{CURRENT}], {among})",
+                      *following,
                       "    if following is None:",
                       f"        raise RulesRuntimeError({nobody_to_play(phase.name, phase.span.line)!r})",
                       f"    seats[{CURRENT}] = following",
