@@ -1280,14 +1280,9 @@ class StepWriter(Generator):
         self.arrivals = all(p.kind == "turn" or self.window(p.index) for p in self.cg.phase_list)
         try:
             arrive = self.arrive()
-        except Unsupported as exc:
+        except Unsupported as exc:      # no step then: the module is refused (see complete)
             self.reasons.append(str(exc))
-            self.arrivals = False       # steps go on to turns only, in a match of one deal
-            try:
-                arrive = self.arrive()
-            except Unsupported as exc:         # not even the winners: no step
-                self.reasons.append(str(exc))
-                arrive = None
+            arrive = None
         if arrive is not None:
             functions.append(arrive)
         self.arrives = arrive is not None
