@@ -1,8 +1,11 @@
-"""What the generated code of every game calls at run time, and the working context it
-runs on: seats round the table, moving, drawing, dealing and revealing cards, claims,
-procedure calls, loops, groups of seats, 'ask' frames. Each construct's run-time meaning
-is written here once; :mod:`rulekit.engine.codegen` writes the calls (its modules get
-``__all__`` as their globals).
+"""What the generated code of every game calls at run time: seats round the table,
+moving, drawing, dealing, shuffling, rolling and revealing cards, claims and their events,
+loops' budgets, groups of seats, combinations; and :class:`Ctx`, a context that only reads
+a state (for claims' truths, orders and words, the winners' keys, labels). Each
+construct's run-time meaning is written here once, over values (the zones, what is known,
+the claim…) that the steps hold in locals; :mod:`rulekit.engine.codegen` and
+:mod:`rulekit.engine.stepgen` write the calls (the modules get ``__all__`` as their
+globals).
 
 Raises (from the functions, as documented on each): :class:`~rulekit.errors.RulesRuntimeError`.
 """
