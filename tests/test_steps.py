@@ -326,6 +326,35 @@ def test_a_step_that_ends_the_match_finds_the_winners_by_their_keys():
     assert state.counters[engine.cg.counter_base(3)[0]:][:3] == (2, 1, 1) and state.out[1] and not state.out[0] + state.out[2]
 
 
+def test_effects_stop_after_the_action_unless_it_ends_the_match():
+    """``Engine.effects``: an action's own effects, the turn not passed on (the same phase
+    and seat to play, the score added); effects that end the match go on as ``apply``
+    does, to its end and winners; a window's decline changes nothing."""
+    from rulekit import Action, loads
+    engine = Engine(loads(SCORING, "scoring.rules"))
+    rng = random.Random(0)
+    state, _ = engine.new_match(3, rng, events=False)
+    score = engine.cg.counter_base(3)[0]
+    own = engine.effects(state, Action("score"), random.Random(1))
+    assert own.phase == state.phase and own.seats[0] == state.seats[0] == 0
+    assert own.counters[score] == state.counters[score] + 1
+    after = engine.apply(state, Action("score"), random.Random(1), events=False)[0]
+    assert after.seats[0] == 1 and after.counters == own.counters
+    for name in ("score", "score", "score", "score"):
+        state, _ = engine.apply(state, Action(name), rng, events=False)
+    ending = engine.effects(state, Action("quit"), random.Random(1))       # P2 quits: two seats remain
+    assert ending == engine.apply(state, Action("quit"), random.Random(1), events=False)[0]
+    assert ending.is_terminal and ending.winners == (0,)
+    with pytest.raises(IllegalAction, match="the match is over"):
+        engine.effects(ending, Action("score"), random.Random(1))
+    lugenbeutel = next(c for c in COMBOS if c.game == "lugenbeutel" and c.variant is None)
+    engine, n = lugenbeutel.engine, lugenbeutel.players
+    state, _ = engine.new_match(n, random.Random(3), events=False)
+    while engine.cg.phase_list[state.phase].kind != "first":
+        state, _ = engine.apply(state, engine.legal_actions(state)[0], random.Random(3), events=False)
+    assert engine.effects(state, Action("decline"), random.Random(1)) is state
+
+
 TOKENS_AND_VOTES = """
 game "tokens and votes"
 players 3..4

@@ -639,12 +639,16 @@ class StepWriter(Generator):
                           f"        return {_packed(str(pi), poll='poll', zones='zones', counters='counters')}",
                           f"    return {_arrive(str(pi), here=str(pi))}"]) + "\n"
 
-    def unpack(self, pi: int) -> list[str]:
+    def unpack(self, pi: int, body: str | None = None) -> list[str]:
         """The first lines of a function over a state ``S`` of phase ``pi``: its fields in
-        locals, the deciding seat the actor (a turn's current seat, a window's first asked)."""
-        if self.cg.phase_list[pi].kind == "turn":
-            return list(_UNPACK)
-        return [*_UNPACK[:-1], f"    seats[{ACTOR}] = poll[0]"]
+        locals, the deciding seat the actor (a turn's current seat, a window's first asked);
+        with ``body`` (the text of the function's other lines), the knock-outs and the seats
+        only where it reads them."""
+        lines = [*_UNPACK[:-1], f"    seats[{ACTOR}] = {'seats[%d]' % CURRENT if self.cg.phase_list[pi].kind == 'turn' else 'poll[0]'}"]
+        if body is not None:
+            reads = {name for name in ("out", "seats") if re.search(rf"\b{name}\b", body)}
+            lines = [lines[0], *(lines[1:3] if "out" in reads else []), *(lines[3:] if "seats" in reads else [])]
+        return lines
 
     def going_on(self, deal: str, made: str, work: str, here: str = "phase") -> list[str]:
         """The last lines of a step: the next state, on a turn (``goto``) at once, else where
@@ -1170,14 +1174,12 @@ class StepWriter(Generator):
         except Unsupported as exc:
             self.reasons.append(str(exc))
             return None
+        blocks += [] if phase.kind in ("turn", "vote") else \
+            [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"] if not phase.forced else \
+            [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", f"        found.append(new(Action, ({DECLINE!r}, (), ())))"]
         return "".join(f"{memo} = {{}}\n\n\n" for memo in memos) + "\n".join([f"def legal_{pi}(S):",
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
-                          *self.unpack(pi), "    found = []", *blocks,
-                          *([] if phase.kind in ("turn", "vote") else
-                            [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"] if not phase.forced else
-                            [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:",
-                             f"        found.append(new(Action, ({DECLINE!r}, (), ())))"]),
-                          "    return found"]) + "\n"
+                          *self.unpack(pi, "\n".join(blocks)), "    found = []", *blocks, "    return found"]) + "\n"
 
     def enumerators(self, pi: int) -> tuple | None:
         """(the sources of ``enum_P_A_of(S, largest_first, budget)``, the text of phase ``pi``'s
