@@ -277,8 +277,8 @@ ASKS = {"setup": (ASKING, "ask react then { add 1 to rounds }", "", "add 1 to sc
 @pytest.mark.parametrize("where", sorted(ASKS))
 def test_an_ask_or_end_turn_in_a_setup_or_a_turns_then_is_stepped(where):
     """An 'ask' in a deal's setup (its chain of asks begun from the setup, -2, so that a
-    'then' that says nothing ends in the same error) or in a turn's 'then' (begun from the
-    phase play is in; after an 'end turn' in an ask's
+    'then' that says nothing ends in the same error) or in a turn's 'then' (begun from that
+    turn; after an 'end turn' in an ask's
     'then', from the turn that began the chain), and an 'end turn' in a turn's own 'then'
     (the block stops, the turn passes on) or in a later deal's setup (the turn play was in
     ends) are written into the steps: the game is played by steps alone (its golden walk in
@@ -287,6 +287,49 @@ def test_an_ask_or_end_turn_in_a_setup_or_a_turns_then_is_stepped(where):
     template, setup, then, vote = ASKS[where]
     engine = Engine(loads(template.replace("SETUP", setup).replace("THEN", then).replace("VOTE", vote)))
     assert sum(_walk(SimpleNamespace(engine=engine, players=3), seed, 200) for seed in range(12)) > 50
+
+
+ASKED_FROM_THEN = """\
+game "Asked from then"
+players 3
+deck { card coin: count 6 }
+zone stock: shared, count only, holds the deck
+counter rounds = 0
+setup {
+  go to play from P1
+}
+turn play {
+  action poke "pokes" {
+    ask react then { add 1 to rounds }
+  }
+  then {
+    if rounds < 3 { ask react then { add 1 to rounds } }
+    set current = left of current
+    go to play
+  }
+}
+window react: first of others {
+  action nod "nods" { add 1 to rounds  go to play }
+}
+match { ends when 1 seat remains }
+"""
+
+
+def test_an_ask_in_a_turns_then_returns_to_that_turn():
+    """An 'ask' in a turn's 'then' block, reached after the window its action asked closed
+    without a word: when the asked window closes without a word too and its 'then' says
+    nothing, the turn that asked ends again (docs/language.md, "ask … then"), its 'then'
+    asking again until the count is reached; then the turn passes on."""
+    engine = Engine(loads(ASKED_FROM_THEN, "asked.rules"))
+    state, _ = engine.new_match(3, random.Random(0), events=False)
+    seen = []
+    for i in range(10):
+        decision = engine.decision(state)
+        action = Action("poke") if decision.phase == "play" else Action("decline")
+        state, _ = engine.apply(state, action, random.Random(i), events=False)
+        seen.append((decision.phase, decision.seat, state.counters[0]))
+    assert seen == [("play", 0, 0), ("react", 1, 0), ("react", 2, 1), ("react", 1, 1), ("react", 2, 2),
+                    ("react", 1, 2), ("react", 2, 3), ("play", 1, 3), ("react", 2, 3), ("react", 0, 4)]
 
 
 SCORING = """
@@ -498,6 +541,7 @@ def walked_here() -> dict:
     games = {f"steps.ASKS[{where}]": (template.replace("SETUP", setup).replace("THEN", then).replace("VOTE", vote), 3)
              for where, (template, setup, then, vote) in sorted(ASKS.items())}
     games["steps.SCORING"] = (SCORING, 3)
+    games["steps.ASKED_FROM_THEN"] = (ASKED_FROM_THEN, 3)
     games.update({f"steps.TOKENS_AND_VOTES/{n}": (TOKENS_AND_VOTES, n) for n in (3, 4)})
     games["steps.DOUBLING"] = (_doubling_procedures(5), 2)
     games["steps.RECURSION_SPIN"] = (RECURSION.replace(

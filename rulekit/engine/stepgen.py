@@ -915,10 +915,10 @@ class StepWriter(Generator):
         finally:
             self.asker = None
         ends = []
-        self.asker = "here"                     # an 'ask' in the turn's 'then': from the phase play is in
         try:
             for p in self.cg.phase_list:
                 if p.kind == "turn" and (p.closes or p.rotates):
+                    self.asker = str(p.index)   # an 'ask' in the turn's 'then': from the turn that ends
                     ends += [f"{'elif' if ends else 'if'} origin == {p.index}:",
                              *("    " + x for x in self.finish_turn(p.index))]
         finally:
