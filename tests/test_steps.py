@@ -332,6 +332,44 @@ def test_an_ask_in_a_turns_then_returns_to_that_turn():
                     ("react", 1, 2), ("react", 2, 3), ("play", 1, 3), ("react", 2, 3), ("react", 0, 4)]
 
 
+CLOSED_AT_ONCE = """\
+game "Closed at once"
+players 3
+deck { card coin: count 6 }
+zone stock: shared, count only, holds the deck
+counter rounds = 0
+setup {
+  if rounds > 0 { end turn }
+  go to play from P1
+}
+turn play clockwise {
+  action poke "pokes" {
+    add 1 to rounds
+    go to react
+  }
+}
+window react: first of others {
+  action nod "nods" {
+    require rounds > 100
+    go to play
+  }
+  then { end deal }
+}
+match { deals until rounds > 4 }
+"""
+
+
+def test_an_end_turn_in_a_later_setup_after_a_window_closed_at_once_is_outside_a_turn():
+    """A turn's action goes to a window that no seat can act in: it closes at once (in the
+    same step), and its close ends the deal; the next deal's setup says 'end turn' where
+    play is in that window, not in a turn (docs/language.md, "end turn": reached outside a
+    turn, it stops the match with an error)."""
+    engine = Engine(loads(CLOSED_AT_ONCE, "closed.rules"))
+    state, _ = engine.new_match(3, random.Random(0), events=False)
+    with pytest.raises(RulesRuntimeError, match="'end turn' is reached outside a turn"):
+        engine.apply(state, Action("poke"), random.Random(1), events=False)
+
+
 SCORING = """
 game "scoring"
 players 3
