@@ -5,10 +5,13 @@ engine runs only the module written here. Each action's legality is straight-lin
 nested loops over the cards and values the action chooses, each ``require`` placed in the
 innermost loop that binds what it reads (so a failed condition prunes every candidate
 below it), the standing claim's order key computed once, and layout constants (zone and
-counter slots for this player count) written in as numbers. Effects, closing blocks, the
-setup, procedures, the continuations of 'ask', claims, texts, views and the match's own
-pieces are functions of the same module. The result is one module per game, variant and
-player count; ``rulekit compile FILE --emit`` prints it.
+counter slots for this player count) written in as numbers. The :class:`Generator` writes
+each expression, statement, listing and check once, in the form of a context (``ctx.…``);
+:mod:`.stepgen`'s writer, the same generator in a frame of locals, makes of them the
+functions the engine runs (the steps, listings, options and first state, over a state's
+fields); what is read of a state (claims, the winners' keys, returns, texts, views) stays
+in the context's form, over a context that only reads. The result is one module per game,
+variant and player count; ``rulekit compile FILE --emit`` prints it.
 
 The generated text holds nothing of the ``.rules`` file but literals (names as Python
 string literals, line numbers in comments: the first line of every statement, require and
@@ -21,8 +24,8 @@ expressions); every construct of the language has a translation, so a program th
 compiler accepted is written out whole (a node without one raises a RuntimeError: a
 defect of rulekit).
 
-Every generated function reads a :class:`~.runtime.Ctx` named ``ctx``; checks and
-enumerators change nothing but ``ctx.locals``, ``ctx.chosen`` and ``ctx.chosen_zone``.
+A function in the context's form reads a :class:`~.runtime.Ctx` named ``ctx`` and changes
+nothing of it.
 """
 
 from __future__ import annotations

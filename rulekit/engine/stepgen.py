@@ -1330,7 +1330,6 @@ class StepWriter(Generator):
                 + "\n# whether the standing claim of a state is true (None: read over a context)\n"
                 + f"HOLDS = {'holds_of' if held is not None else 'None'}\n")
 
-
     def complete(self, start, rows: list, listings: list, offered: list, enumerated: list) -> None:
         """Check that the module has every function the engine calls: the first state, and
         per phase a step for each action (and a window's decline), its listing, options and
