@@ -517,9 +517,7 @@ def _context(state: State, zones, counters, rng) -> Ctx:
     ctx.rng = rng
     # as Ctx.__init__
     ctx.texts = True
-    ctx.over = False
-    ctx.calls = ctx.work = ctx.deals_run = 0
-    ctx.made = ctx.asker = ctx.focus = ctx.goto = None
+    ctx.focus = None
     ctx.locals = {}
     ctx.chosen = ()
     ctx.chosen_zone = -1

@@ -154,25 +154,16 @@ class Ctx:
     written there)."""
 
     __slots__ = ("n", "zones", "counters", "seats", "claim", "claimed", "known", "rng", "events",
-                 "chosen", "chosen_zone", "locals", "goto", "phase", "poll", "votes", "deal",
-                 "winners", "groups", "out", "over", "stack", "focus", "asker", "calls",
-                 "deals_run", "texts", "made", "work")
+                 "chosen", "chosen_zone", "locals", "phase", "poll", "votes", "deal",
+                 "winners", "groups", "out", "stack", "focus", "texts")
 
     def __init__(self):
         # (rulekit.engine.core._context sets these too, without this call: keep them alike)
         self.texts = True             # render the texts of events (labels, claims, logs)
-        self.over = False
-        self.calls = 0                # procedures running inside one another
-        self.work = 0                 # loop rounds run in this step (see loop_rounds)
-        self.deals_run = 0            # deals started since the last decision
-        self.made = None              # the claimants of the claims made in this copy, in order
-                                      # (a list once one is made: a simulation's statistics read it)
-        self.asker = None
-        self.focus = None
+        self.focus = None             # the cards a claim is judged of ('claim holds on'), or None
         self.locals = {}
         self.chosen = ()
         self.chosen_zone = -1
-        self.goto = None
         self.events = []
 
 

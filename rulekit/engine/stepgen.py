@@ -473,7 +473,7 @@ class StepWriter(Generator):
         """The source of ``step_P_A(S, action, rng, made=None)``, or None when the writer does not
         write it yet (see :class:`Unsupported`)."""
         phase = self.cg.phase_list[pi]
-        if phase.kind != "turn" and not (self.arrivals and self.window(pi)) or not self.arrives:
+        if not self.listed(pi) or not self.arrives:
             return None
         self.writes_counters = self.writes_zones = self.ends_turn = self.calls = False
         self.inlines = 0
@@ -755,6 +755,22 @@ class StepWriter(Generator):
             "    return tuple(poll)"]) + "\n")
         return name
 
+    def declines(self, pi: int, line: str) -> list[str]:
+        """The lines (in a function over a state of phase ``pi``, its locals unpacked) that
+        offer a window's decline by ``line`` (which makes it), unless a 'forced when' binds
+        the seat; none for a turn or a vote."""
+        phase = self.cg.phase_list[pi]
+        if phase.kind not in ("first", "each"):
+            return []
+        if not phase.forced:
+            return [f"    {line}"]
+        return [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", f"        {line}"]
+
+    def listed(self, pi: int) -> bool:
+        """Whether the writer writes phase ``pi``'s listing and steps: a turn, or a window or
+        vote it writes (see :meth:`window`) where steps go on to any phase."""
+        return self.cg.phase_list[pi].kind == "turn" or self.arrivals and self.window(pi)
+
     def options(self, pi: int) -> str | None:
         """The source of ``options_P(S)``: the options of the deciding seat in a state of phase
         ``pi``, without texts (``Engine.decide`` for a player who reads none), a window's
@@ -764,10 +780,8 @@ class StepWriter(Generator):
         phase = self.cg.phase_list[pi]
         if calls is None or phase.forced and self.forcer(pi) is None:
             return None
-        decline = f"new(Option, ({DECLINE!r}, 'declines', None, 0, 0, (), (), True, ()))"
-        declines = [] if phase.kind not in ("first", "each") else \
-            [f"    found.append({decline})"] if not phase.forced else \
-            [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", f"        found.append({decline})"]
+        declines = self.declines(pi, f"found.append(new(Option, ({DECLINE!r}, 'declines', None, 0, 0, (), (), True, "
+                                         "())))")
         return "\n".join([f"def options_{pi}(S):",
                           f"    # the options of the deciding seat in phase {phase.name!r}, without texts",
                           *self.unpack(pi),
@@ -1159,7 +1173,7 @@ class StepWriter(Generator):
         of phase ``pi`` (a turn, or a window: its decline last), in the order of ``Engine.legal_actions``; None when the
         writer does not write a listing of one of its actions yet."""
         phase = self.cg.phase_list[pi]
-        if phase.kind != "turn" and not (self.arrivals and self.window(pi)):
+        if not self.listed(pi):
             return None
         blocks, memos = [], []
         try:
@@ -1174,9 +1188,7 @@ class StepWriter(Generator):
         except Unsupported as exc:
             self.reasons.append(str(exc))
             return None
-        blocks += [] if phase.kind in ("turn", "vote") else \
-            [f"    found.append(new(Action, ({DECLINE!r}, (), ())))"] if not phase.forced else \
-            [f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", f"        found.append(new(Action, ({DECLINE!r}, (), ())))"]
+        blocks += self.declines(pi, f"found.append(new(Action, ({DECLINE!r}, (), ())))")
         return "".join(f"{memo} = {{}}\n\n\n" for memo in memos) + "\n".join([f"def legal_{pi}(S):",
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
                           *self.unpack(pi, "\n".join(blocks)), "    found = []", *blocks, "    return found"]) + "\n"
@@ -1190,7 +1202,7 @@ class StepWriter(Generator):
         action's name with its generator (``Engine.legal_actions`` with a limit, a budget,
         an order or an action). None where the writer writes no listing of the phase."""
         phase = self.cg.phase_list[pi]
-        if phase.kind != "turn" and not (self.arrivals and self.window(pi)):
+        if not self.listed(pi):
             return None
         sources, row = [], []
         saved, self.stop_listing = self.stop_listing, "return"
@@ -1209,9 +1221,9 @@ class StepWriter(Generator):
         finally:
             self.stop_listing = saved
         if phase.kind in ("first", "each"):
-            declines = [f"    yield new(Action, ({DECLINE!r}, (), ()))"]
+            declines = self.declines(pi, f"yield new(Action, ({DECLINE!r}, (), ()))")
             if phase.forced:
-                declines = [*self.unpack(pi), f"    if {self.forcer(pi)}({_OPTION_FIELDS}) is None:", "    " + declines[0]]
+                declines = [*self.unpack(pi), *declines]
             sources.append("\n".join([f"def decline_{pi}_of(S, largest_first, budget):",
                                       f"    # a decline of {phase.name!r}, unless a 'forced when' binds the seat",
                                       *declines]) + "\n")
@@ -1311,7 +1323,7 @@ class StepWriter(Generator):
                 if source is not None:
                     functions.append(source)
                     row[a.name] = f"step_{pi}_{ca.index}"
-            if cp.kind in ("first", "each") and self.arrivals and self.window(pi):
+            if cp.kind in ("first", "each") and self.listed(pi):
                 functions.append(self.decline(pi))
                 row[DECLINE] = f"step_{pi}_decline"
             rows.append("{" + ", ".join(f"{k!r}: {v}" for k, v in row.items()) + "}" if row else "None")
