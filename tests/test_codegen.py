@@ -1420,6 +1420,35 @@ def test_a_listing_gives_the_same_actions_again_from_a_bounded_memo():
     assert all(a is b for a, b in zip(ld.legal_actions(state), ld.legal_actions(state)))
 
 
+def test_the_row_of_the_standing_claim_is_listed_once_per_standing_claim():
+    """After a bid in Liar's Dice, the row of the bid's own quantity lists only the faces
+    above the bid's: made once per standing bid (the row memo's key holds it) and given
+    again as the same objects; another bid of that quantity has its own row."""
+    ld = Engine(load(str(ROOT / "games" / "liars_dice.rules")))
+    rows = ld.program(2).namespace["rows_0_0"]
+    for face in (3, 5, 3):
+        state, _ = ld.new_match(2, random.Random(0))
+        state, _ = ld.apply(state, Action("bid", (), (1, face)), random.Random(0))
+        listed = ld.legal_actions(state)
+        assert [a.params for a in listed if a.name == "bid"] == \
+            [(1, f) for f in range(face + 1, 7)] + [(2, f) for f in range(1, 7)]
+        assert listed == list(ld.legal_actions(state, limit=10 ** 6))
+        assert rows[(1, (1, face))] == tuple(listed[:6 - face])
+        assert all(a is b for a, b in zip(listed, ld.legal_actions(state)))
+
+
+def test_a_row_filter_that_reads_the_state_is_not_remembered_by_the_claim():
+    """The row memo keyed by the standing claim is written only where the row's filter
+    reads nothing but the values chosen, the standing claim's key and its flag."""
+    edge = codegen.Generator._edge_filter
+    pure = "if not (above0_2 or (standing0 is None or (v_0, v_1) > standing0)):\n    continue"
+    assert edge([pure], ["v_0", "v_1"]) == ("(above0_2 or (standing0 is None or (v_0, v_1) > standing0))",
+                                            "standing0")
+    assert edge([pure.replace("v_1)", "v_1 + counters[0])")], ["v_0", "v_1"]) is None
+    assert edge([pure.replace("(v_0, v_1)", "(v_0, w)")], ["v_0", "v_1"]) is None
+    assert edge([pure, "if not v_1:\n    continue"], ["v_0", "v_1"]) is None
+
+
 def test_a_traceback_through_generated_code_shows_its_lines(monkeypatch):
     """A traceback through a game's module (for a caller of the engine's API) shows the
     generated line it failed on, and the module's source map gives the line of the rules

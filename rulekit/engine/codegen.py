@@ -182,7 +182,8 @@ class Generator:
                     keepers[(src, dest)] = seat
         rows = [("faces", self.cg.die_faces, "per card kind: None for a card, (the kind of face 1, sides) for a die"),
                 ("KEEPERS", keepers, "(zone instance, zone instance): the seat that still knows cards it moved "
-                                     "face down from the first to the second")]
+                                     "face down from the first to the second"),
+                ("NOBODY_OUT", (0,) * self.n, "the knock-outs of a match where nobody is out (a state's out is () then)")]
         rows += [(name, obj, None) for name, obj in self.tables.items()]
         out = []
         for name, obj, comment in rows:
@@ -340,7 +341,7 @@ class Generator:
         cards = node.cards
         if isinstance(cards, m.Where):
             pred = self.cpred(cards.pred)
-            return f"sum(1 for _, ks in {self.selection(cards.cards)} for k in ks if {pred})"
+            return f"len([0 for _, ks in {self.selection(cards.cards)} for k in ks if {pred}])"
         if isinstance(cards, m.ZoneRef):
             return f"len(ctx.zones[{self.zone(cards)}])"
         if isinstance(cards, m.Chosen):
@@ -660,7 +661,11 @@ class Generator:
         if new is None:
             claimable = "True" if c.table is None else f"{_tuple(args)} in {self.ref(c.table, 'table')}"
             return f"(beats_{ci}(ctx, {_tuple(args)}) if ctx.claim is not None and ctx.claim[0] == {ci} else {claimable})"
-        old = self.claim_key(c, [f"ctx.claim[1][{i}]" for i in range(len(c.params))])
+        held_values = [f"ctx.claim[1][{i}]" for i in range(len(c.params))]
+        old = self.claim_key(c, held_values)
+        if old is not None and old.replace("ctx.", "") == _tuple(held_values).replace("ctx.", ""):
+            # ordered by its values as given: their tuple is its key
+            old = "ctx.claim[1]" if "ctx." in old else "claim[1]"
         if self.hoisted is not None:
             # the standing claim's key is the same for every candidate: computed once
             name = f"standing{ci}"
@@ -792,11 +797,12 @@ class Generator:
         out.extend("        " + line for line in body)
         out.append("    except KeyError:")
         out.append("        return")
-        return "".join(f"{m} = {{}}\n\n\n" for m in memo) + "\n".join(out) + "\n"
+        return "".join(f"{m}\n\n\n" for m in memo) + "\n".join(out) + "\n"
 
     @staticmethod
     def _enumerator_body(name, mode, hoisted, levels, loops, action_name, into: str) -> tuple:
-        """(the lines of an enumerator's body, the names of its memos of actions, a tuple):
+        """(the lines of an enumerator's body, the module-level lines that make its memos of
+        actions (a dict each) or its one action (a choice-free one), a tuple):
         see :meth:`_enumerator_text`; a listing appends to the list named ``into``."""
         listing = mode == "list"
         row = Generator._row_test(levels, loops) if listing else None
@@ -845,6 +851,19 @@ class Generator:
                              f"{indent}            {rows}[{key}] = acts",
                              f"{indent}    {into}.extend(acts)",
                              f"{indent}else:"]
+                    edge = Generator._edge_filter(levels[depth], values + [var])
+                    if edge is not None:
+                        # the row level with the standing claim: its legal actions depend on
+                        # nothing but the values chosen before and the standing claim's key
+                        key = _tuple(values + [edge[1]])
+                        body += [f"{indent}    acts = {rows}.get({key})",
+                                 f"{indent}    if acts is None:",
+                                 f"{indent}        acts = tuple([new(Action, ({action_name!r}, (), "
+                                 f"{_tuple(values + [var])})) for {var} in {source} if {edge[0]}])",
+                                 f"{indent}        if (len({rows}) + 1) * max(1, len(acts)) <= {MEMO_SIZE}:",
+                                 f"{indent}            {rows}[{key}] = acts",
+                                 f"{indent}    {into}.extend(acts)"]
+                        return body, (f"{rows} = {{}}",)
                     indent += "    "
                 body.append(f"{indent}for {var} in {source}:")
                 indent += "    "
@@ -862,12 +881,33 @@ class Generator:
         made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
         memo: tuple = ()
         if listing and values and cards == "()":
-            memo = (name.replace("enum_", "made_"),) + ((name.replace("enum_", "rows_"),) if row else ())
-            body += _remembered(indent, memo[0], action_name, _tuple(values), into)
+            memo = (f"{name.replace('enum_', 'made_')} = {{}}",) + \
+                ((f"{name.replace('enum_', 'rows_')} = {{}}",) if row else ())
+            body += _remembered(indent, memo[0].split()[0], action_name, _tuple(values), into)
+        elif listing and cards == "()":         # no choice: the one action, made once
+            made = name.replace("enum_", "act_")
+            memo = (f"{made} = new(Action, ({action_name!r}, (), ()))",)
+            body.append(f"{indent}{into}.append({made})")
         else:
             body.append(f"{indent}{into}.append({made})" if listing else
                         f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
         return body, memo
+
+    @staticmethod
+    def _edge_filter(lines: list, names: list) -> tuple | None:
+        """(the condition, the standing claim's name) of a row's filter (the one line of
+        :meth:`_row_test`'s last level) when it reads nothing but the chosen values
+        ``names``, the standing claim's key and the flag set from them: its legal values
+        are then the same whenever those are; else None."""
+        found = re.fullmatch(r"if not (\((above\w+) or .*\)):\n    continue", lines[0], re.S) if len(lines) == 1 else None
+        if found is None:
+            return None
+        cond = found[1]
+        read = set(re.findall(r"(?<![\w.'\"])[A-Za-z_]\w*", cond)) - {"None", "is", "not", "or", "and"}
+        standing = {x for x in read if re.fullmatch(r"standing\d+", x)}
+        if len(standing) != 1 or not read <= set(names) | standing | {found[2]}:
+            return None
+        return cond, standing.pop()
 
     @staticmethod
     def _row_test(levels, loops) -> str | None:

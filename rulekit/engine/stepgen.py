@@ -90,7 +90,7 @@ _OPTION_FIELDS = "n, zones, counters, seats, votes, claim, claimed, known, group
 #: a turn as the actor
 _UNPACK = ("    n, zones, counters, seats, phase, poll, votes, claim, claimed, known, deal, groups, _, out, stack = S",
            "    if not out:",
-           "        out = (0,) * n",
+           "        out = NOBODY_OUT",
            "    seats = list(seats)",
            f"    seats[{ACTOR}] = seats[{CURRENT}]")
 
@@ -1188,8 +1188,11 @@ class StepWriter(Generator):
         except Unsupported as exc:
             self.reasons.append(str(exc))
             return None
-        blocks += self.declines(pi, f"found.append(new(Action, ({DECLINE!r}, (), ())))")
-        return "".join(f"{memo} = {{}}\n\n\n" for memo in memos) + "\n".join([f"def legal_{pi}(S):",
+        decline = self.declines(pi, f"found.append(act_{pi}_decline)")
+        if decline:
+            memos.append(f"act_{pi}_decline = new(Action, ({DECLINE!r}, (), ()))")
+        blocks += decline
+        return "".join(f"{memo}\n\n\n" for memo in memos) + "\n".join([f"def legal_{pi}(S):",
                           f"    # the legal actions in phase {phase.name!r}, over the state's fields",
                           *self.unpack(pi, "\n".join(blocks)), "    found = []", *blocks, "    return found"]) + "\n"
 
