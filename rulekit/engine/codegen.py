@@ -760,9 +760,21 @@ class Generator:
                 levels.append([])
                 level_of[pname] = len(levels) - 1
                 if not dependent:        # computed once, before any choice
-                    ranged = domain.startswith("choice_range(") or \
-                        re.fullmatch(r"R\d+|COMBINATIONS\[\d+\]\.indices", domain)
-                    levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else f"dom_{len(loops)} = tuple({domain})")
+                    d = st.domain
+                    if domain.startswith("choice_range(") and isinstance(d.low, m.Num):
+                        # a range from a number: its bounds checked inline, the call made
+                        # only to refuse one too wide
+                        low, i = d.low.value, len(loops)
+                        levels[0] += [f"high_{i} = {self.ex(d.high)}",
+                                      f"dom_{i} = range({low}, high_{i} + 1) if high_{i} - {low} < MAX_CHOICES "
+                                      f"else choice_range({low}, high_{i}, {pname!r}, {d.span.line})"]
+                        ranged = "inline"
+                    else:
+                        ranged = domain.startswith("choice_range(") or \
+                            re.fullmatch(r"R\d+|COMBINATIONS\[\d+\]\.indices", domain)
+                    if ranged != "inline":
+                        levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else
+                                         f"dom_{len(loops)} = tuple({domain})")
                     domain = f"dom_{len(loops)}"
                 loops.append(("param", pname, var, domain, dependent))
                 self.scope[pname] = typ
