@@ -760,21 +760,7 @@ class Generator:
                 levels.append([])
                 level_of[pname] = len(levels) - 1
                 if not dependent:        # computed once, before any choice
-                    d = st.domain
-                    if domain.startswith("choice_range(") and isinstance(d.low, m.Num):
-                        # a range from a number: its bounds checked inline, the call made
-                        # only to refuse one too wide
-                        low, i = d.low.value, len(loops)
-                        levels[0] += [f"high_{i} = {self.ex(d.high)}",
-                                      f"dom_{i} = range({low}, high_{i} + 1) if high_{i} - {low} < MAX_CHOICES "
-                                      f"else choice_range({low}, high_{i}, {pname!r}, {d.span.line})"]
-                        ranged = "inline"
-                    else:
-                        ranged = domain.startswith("choice_range(") or \
-                            re.fullmatch(r"R\d+|COMBINATIONS\[\d+\]\.indices", domain)
-                    if ranged != "inline":
-                        levels[0].append(f"dom_{len(loops)} = {domain}" if ranged else
-                                         f"dom_{len(loops)} = tuple({domain})")
+                    levels[0] += self.domain_lines(st, domain, len(loops))
                     domain = f"dom_{len(loops)}"
                 loops.append(("param", pname, var, domain, dependent))
                 self.scope[pname] = typ
@@ -783,6 +769,21 @@ class Generator:
                 raise TypeError(f"the listing has no loop for {type(st).__name__}: a defect of rulekit")
         self.hoisted, hoisted = None, self.hoisted
         return hoisted, levels, loops
+
+    def domain_lines(self, st: ir.ChooseValue, domain: str, i: int) -> list[str]:
+        """The lines that compute ``dom_i``, the values of a choice that reads no other
+        choice, before any choice (``domain``: :meth:`domain`'s expression)."""
+        d = st.domain
+        if domain.startswith("choice_range(") and isinstance(d.low, m.Num):
+            # a range from a number: its bounds checked inline, the call made only to
+            # refuse one too wide
+            low = d.low.value
+            return [f"high_{i} = {self.ex(d.high)}",
+                    f"dom_{i} = range({low}, high_{i} + 1) if high_{i} - {low} < MAX_CHOICES "
+                    f"else choice_range({low}, high_{i}, {st.name!r}, {d.span.line})"]
+        if domain.startswith("choice_range(") or re.fullmatch(r"R\d+|COMBINATIONS\[\d+\]\.indices", domain):
+            return [f"dom_{i} = {domain}"]
+        return [f"dom_{i} = tuple({domain})"]
 
     @staticmethod
     def _enumerator_text(name, title, mode, hoisted, levels, loops, action_name) -> str:
@@ -854,27 +855,14 @@ class Generator:
                     # every value of the last choice passes: its actions at once, made once
                     rows = name.replace("enum_", "rows_")
                     key = _tuple(values) if values else "()"
-                    body += [f"{indent}if {row}:",
-                             f"{indent}    acts = {rows}.get({key})",
-                             f"{indent}    if acts is None:",
-                             f"{indent}        acts = tuple([new(Action, ({action_name!r}, (), "
-                             f"{_tuple(values + [var])})) for {var} in {source}])",
-                             f"{indent}        if (len({rows}) + 1) * len(acts) <= {MEMO_SIZE}:",
-                             f"{indent}            {rows}[{key}] = acts",
-                             f"{indent}    {into}.extend(acts)",
+                    made = (action_name, _tuple(values + [var]), var, source)
+                    body += [f"{indent}if {row}:", *_row_lines(indent + "    ", rows, key, made, None, into),
                              f"{indent}else:"]
                     edge = Generator._edge_filter(levels[depth], values + [var])
                     if edge is not None:
                         # the row level with the standing claim: its legal actions depend on
                         # nothing but the values chosen before and the standing claim's key
-                        key = _tuple(values + [edge[1]])
-                        body += [f"{indent}    acts = {rows}.get({key})",
-                                 f"{indent}    if acts is None:",
-                                 f"{indent}        acts = tuple([new(Action, ({action_name!r}, (), "
-                                 f"{_tuple(values + [var])})) for {var} in {source} if {edge[0]}])",
-                                 f"{indent}        if (len({rows}) + 1) * max(1, len(acts)) <= {MEMO_SIZE}:",
-                                 f"{indent}            {rows}[{key}] = acts",
-                                 f"{indent}    {into}.extend(acts)"]
+                        body += _row_lines(indent + "    ", rows, _tuple(values + [edge[1]]), made, edge[0], into)
                         return body, (f"{rows} = {{}}",)
                     indent += "    "
                 body.append(f"{indent}for {var} in {source}:")
@@ -1505,6 +1493,22 @@ class Generator:
         functions.append(self.view_functions())
         functions = [self.combination_functions(), self.claim_functions()] + functions
         return header + "\n\n" + self.tables_text() + "\n\n" + "\n\n".join(functions) + "\n"
+
+def _row_lines(indent: str, rows: str, key: str, made: tuple, cond: str | None, into: str) -> list:
+    """The lines of a listing that extends ``into`` with a row of actions kept in the
+    module's dict ``rows`` under ``key`` (made the first time, the memo holding at most
+    MEMO_SIZE actions): ``made`` is (the action's name, the text of its values, the last
+    choice's variable, the source of its values), ``cond`` the filter of those values or
+    None."""
+    name, values, var, source = made
+    test = f" if {cond}" if cond else ""
+    return [f"{indent}acts = {rows}.get({key})",
+            f"{indent}if acts is None:",
+            f"{indent}    acts = tuple([new(Action, ({name!r}, (), {values})) for {var} in {source}{test}])",
+            f"{indent}    if (len({rows}) + 1) * max(1, len(acts)) <= {MEMO_SIZE}:",
+            f"{indent}        {rows}[{key}] = acts",
+            f"{indent}{into}.extend(acts)"]
+
 
 def _remembered(indent: str, memo: str, action_name: str, values: str, into: str = "out") -> list:
     """The lines of a listing that appends the action of these ``values`` (a Python tuple),
