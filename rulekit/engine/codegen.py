@@ -341,6 +341,11 @@ class Generator:
         cards = node.cards
         if isinstance(cards, m.Where):
             pred = self.cpred(cards.pred)
+            every = cards.cards
+            if isinstance(every, m.EveryZone) and not every.seats:     # the seats in play's: no list of them made
+                base = self.cg.zone_base(self.n)[self.cg.zone_index[every.zone]]
+                slot = "s" if base == 0 else f"{base} + s"
+                return f"len([0 for s in range(ctx.n) if not ctx.out[s] for k in ctx.zones[{slot}] if {pred}])"
             return f"len([0 for _, ks in {self.selection(cards.cards)} for k in ks if {pred}])"
         if isinstance(cards, m.ZoneRef):
             return f"len(ctx.zones[{self.zone(cards)}])"
