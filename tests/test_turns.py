@@ -151,6 +151,51 @@ def test_end_turn_outside_a_turn_is_a_located_error():
         play(engine, state, Action("stop"))
 
 
+#: a deal ended by a turn's action: the next deal's setup runs within that step
+SETUP_ENDS_TURN = """\
+game "End turn in a later setup"
+players 3
+deck { card coin: count 4 }
+zone stock: shared, holds the deck
+counter score = 0
+counter passed = 0
+setup {
+  if score > 0 { end turn }
+  go to play from P1
+}
+turn play clockwise {
+  action win "wins" {
+    add 1 to score
+    end deal
+  }
+  then { add 1 to passed }
+}
+match {
+  deals until score > 2
+}
+"""
+
+
+def test_end_turn_in_a_later_setup_run_from_a_turns_action_ends_that_turn():
+    """The first deal's setup is outside a turn (its 'end turn' is not reached here); the
+    next deal's setup runs within the step of the action that ended the deal, so its
+    'end turn' ends that turn: its 'then' runs, the turn passes clockwise, and the rest of
+    the setup ('go to play from P1') is skipped."""
+    engine, state = started(SETUP_ENDS_TURN)
+    assert 0 == engine.decider(state)
+    state = play(engine, state, Action("win"))
+    assert {"score": 1, "passed": 1} == counters(engine, state)
+    assert 2 == state.deal and 1 == engine.decider(state)       # P2, left of P1
+    state = play(engine, state, Action("win"))
+    assert 2 == engine.decider(state)                           # P3, left of P2
+
+
+def test_end_turn_in_the_first_setup_is_a_located_error():
+    text = SETUP_ENDS_TURN.replace("if score > 0 { end turn }", "end turn")
+    with pytest.raises(RulesRuntimeError, match="'end turn' is reached outside a turn"):
+        started(text)
+
+
 def test_a_turn_without_clockwise_or_then_still_must_say_where_play_goes():
     text = round_game().replace("turn play clockwise {", "turn play {").replace(
         "  then {\n    add 1 to turns\n    if turns >= 9 { end deal }\n  }\n", "")
