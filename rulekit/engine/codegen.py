@@ -54,6 +54,10 @@ EXISTENCE_BUDGET = 20_000
 #: the most Actions a listing keeps to give again when the same values are listed again
 MEMO_SIZE = 4096
 
+#: a row's filter in a listing: a claim's order, passed at once where the flag (group 2) says
+#: the values chosen before are above the standing claim's; group 1, the condition
+_ROW_FILTER = re.compile(r"if not (\((above\w+) or .*\)):\n    continue", re.S)
+
 
 def none_legal(ctx, first) -> bool:
     """Whether no concrete choice of an option is legal, by its existence test ``first(ctx,
@@ -886,9 +890,9 @@ class Generator:
         made = f"new(Action, ({action_name!r}, {cards}, {_tuple(values) if values else '()'}))"
         memo: tuple = ()
         if listing and values and cards == "()":
-            memo = (f"{name.replace('enum_', 'made_')} = {{}}",) + \
-                ((f"{name.replace('enum_', 'rows_')} = {{}}",) if row else ())
-            body += _remembered(indent, memo[0].split()[0], action_name, _tuple(values), into)
+            made_memo = name.replace("enum_", "made_")
+            memo = (f"{made_memo} = {{}}",) + ((f"{name.replace('enum_', 'rows_')} = {{}}",) if row else ())
+            body += _remembered(indent, made_memo, action_name, _tuple(values), into)
         elif listing and cards == "()":         # no choice: the one action, made once
             made = name.replace("enum_", "act_")
             memo = (f"{made} = new(Action, ({action_name!r}, (), ()))",)
@@ -904,7 +908,7 @@ class Generator:
         :meth:`_row_test`'s last level) when it reads nothing but the chosen values
         ``names``, the standing claim's key and the flag set from them: its legal values
         are then the same whenever those are; else None."""
-        found = re.fullmatch(r"if not (\((above\w+) or .*\)):\n    continue", lines[0], re.S) if len(lines) == 1 else None
+        found = _ROW_FILTER.fullmatch(lines[0]) if len(lines) == 1 else None
         if found is None:
             return None
         cond = found[1]
@@ -929,8 +933,8 @@ class Generator:
         last = levels[len(loops)]
         if not last:
             return "True"
-        found = re.fullmatch(r"if not \((above\w+) or .*\):\n    continue", last[0], re.S) if len(last) == 1 else None
-        return found[1] if found else None
+        found = _ROW_FILTER.fullmatch(last[0]) if len(last) == 1 else None
+        return found[2] if found else None
 
     def prune(self, cond, level: int, level_of: dict, levels: list, loops: list) -> str | None:
         """Enumerate a claim from its order: for ``require C(args) beats claim``, where the
