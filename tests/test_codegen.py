@@ -1449,6 +1449,42 @@ def test_a_row_filter_that_reads_the_state_is_not_remembered_by_the_claim():
     assert edge([pure, "if not v_1:\n    continue"], ["v_0", "v_1"]) is None
 
 
+def test_an_existence_test_that_counts_the_chosen_cards_tries_one_choice_of_each_size():
+    """DTC's offer must beat the standing offer by its count and value only: its existence
+    test tries one choice of cards of each size (``one_of_each_size``, not every multiset),
+    and the option is offered exactly when some offer is legal, in the states play reaches
+    and in states with too few cards in hand to beat an offer of value 6."""
+    dtc = Engine(load(str(ROOT / "games" / "dtc.rules")))
+    source = dtc.program(4).source
+    first = source[source.index("def first_0_0_of"):].split("\n\n\n")[0]
+    assert "one_of_each_size(pool" in first and "multisets(" not in first
+    assert "multisets(pool" in source                   # the listings still list every choice
+    counts_only = codegen.Generator._counts_only
+    assert counts_only(["if len(chosen) < 2:\n    continue"], [("param", "v", "v_1", "dom_1", False)])
+    assert not counts_only(["if not all(k in R1 for k in chosen):\n    continue"], [])
+    assert not counts_only(["if f(ctx):\n    continue"], [])
+    assert not counts_only([], [("param", "v", "v_1", "sorted(set(cards))", True)])
+    offered = {True: 0, False: 0}
+    for seed in range(12):
+        rng = random.Random(seed)
+        state, _ = dtc.new_match(4, rng)
+        while not state.is_terminal:
+            legal = dtc.legal_actions(state)
+            if dtc.cg.phase_list[state.phase].name == "give" and state.claim is not None:
+                k = state.claim[1][0]
+                hand = dtc.cg.zone_base(4)[dtc.cg.zone_index["hand"]] + state.seats[0]
+                for size in range(max(0, k - 1), k + 2):
+                    zones = list(state.zones)
+                    zones[hand] = tuple(sorted(zones[hand]))[:size]
+                    for v in (5, 6):
+                        trial = state._replace(zones=tuple(zones), claim=(state.claim[0], (k, v), state.claim[2]))
+                        can = any(a.name == "offer" for a in dtc.legal_actions(trial))
+                        assert ("offer" in {o.name for o in dtc.options(trial)}) == can
+                        offered[can] += 1
+            state, _ = dtc.apply(state, rng.choice(legal), rng)
+    assert offered[True] and offered[False]
+
+
 def test_a_traceback_through_generated_code_shows_its_lines(monkeypatch):
     """A traceback through a game's module (for a caller of the engine's API) shows the
     generated line it failed on, and the module's source map gives the line of the rules

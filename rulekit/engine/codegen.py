@@ -842,7 +842,11 @@ class Generator:
                 body.append(f"{indent}slot = {slot}")
                 body.append(f"{indent}pool = tuple(sorted(ctx.zones[slot]))")
                 low = str(st.low) if loop[3] is None else f"max({st.low}, {loop[3]})"
-                body.append(f"{indent}for cards in multisets(pool, {low}, {high}, {order}):")
+                # an existence test whose conditions count the chosen cards and read no
+                # more of them tries one choice of each size
+                sizes = mode == "first" and Generator._counts_only(levels[depth:], loops[depth:])
+                source = "one_of_each_size" if sizes else "multisets"
+                body.append(f"{indent}for cards in {source}(pool, {low}, {high}, {order}):")
                 indent += "    "
                 body.append(f"{indent}ctx.chosen = cards")
                 body.append(f"{indent}ctx.chosen_zone = slot")
@@ -901,6 +905,15 @@ class Generator:
             body.append(f"{indent}{into}.append({made})" if listing else
                         f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
         return body, memo
+
+    @staticmethod
+    def _counts_only(levels, loops) -> bool:
+        """Whether the conditions ``levels`` and the choices ``loops`` that come after a
+        choice of cards read nothing of the chosen cards but how many there are (the text
+        names the chosen cards, ``chosen`` or ``ctx.chosen``, only as ``len(…)``, names no
+        ``cards``, and does not pass ``ctx`` on whole)."""
+        text = re.sub(r"len\((ctx\.)?chosen\)", "", "\n".join([*map(str, levels), *map(str, loops)]))
+        return re.search(r"(?<![\w'\"])(ctx\.)?chosen\b|\bcards\b|\bctx\b(?!\.)", text) is None
 
     @staticmethod
     def _edge_filter(lines: list, names: list) -> tuple | None:

@@ -19,7 +19,7 @@ import math
 import operator
 import random
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..errors import IllegalAction, RulesRuntimeError
 from .narrate import seat_name
@@ -44,6 +44,16 @@ def choice_range(low: int, high: int, name: str, line: int) -> range:
         raise RulesRuntimeError(f"{name} would be chosen among {high - low + 1:,} values (line {line}); at most "
                                 f"{MAX_CHOICES:,} are allowed")
     return range(low, high + 1)
+
+
+def one_of_each_size(pool: tuple, low: int, high: int, largest_first: bool) -> Iterator[tuple]:
+    """One sub-multiset of the sorted ``pool`` of each size ``low``..``high`` (cards), the
+    first of that size in the order of ``engine.core.multisets``: its smallest cards. An
+    existence test whose conditions read no more of the chosen cards than how many there are
+    needs no other (by size, largest first or smallest first, as ``multisets``)."""
+    high, low = min(high, len(pool)), max(low, 0)
+    for size in (range(high, low - 1, -1) if largest_first else range(low, high + 1)):
+        yield pool[:size]
 
 
 MAX_STEP_WORK = 1_000_000
@@ -286,20 +296,13 @@ def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict,
         if slot == d:
             continue
         zone = zones[slot]
-        cut = len(zone) - len(ks)
-        if ks is zone:
-            left = ()
-        elif cut >= 0 and zone[cut:] == ks:
-            left = zone[:cut]              # the top cards of the zone (the claimed cards)
-        else:
-            if not checked and not multiset_contains(zone, ks):
-                ks = _present(zone, ks)        # chosen cards already moved away
-                if not ks:
-                    continue
-            left = remove_cards(zone, ks)
+        if not (checked or ks is zone or zone[len(zone) - len(ks):] == ks) and not multiset_contains(zone, ks):
+            ks = _present(zone, ks)            # chosen cards already moved away
+            if not ks:
+                continue
         if (whole or group) and known:
             carried += tuple([(v, d, cards, False) for v, s, cards, g in known if s == slot and (whole or g)])
-        zones[slot] = left
+        zones[slot] = _without(zone, ks)
         if known or claimed is not None and claimed[0] == slot:
             known, claimed = touched(known, claimed, slot)
         moved.extend(ks)
@@ -315,6 +318,38 @@ def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict,
     if lay:
         claimed = (d, len(moved))
     return known, claimed, moved
+
+
+def moved_chosen(zones: list, known: tuple, claimed: tuple | None, keepers: dict, slot: int, ks: tuple, d: int,
+                 bottom: bool, lay: bool, actor: int) -> tuple:
+    """``move`` of the chosen cards ``ks`` (kinds, a tuple), which the action's check found
+    in zone instance ``slot`` with nothing moved since, to zone instance ``d``: what
+    :func:`moved_cards` does with that one selection (``own`` and ``checked``), without its
+    loop over selections. Returns (known, claimed, the cards moved)."""
+    if not ks or slot == d:
+        ks = ()
+    else:
+        zones[slot] = _without(zones[slot], ks)
+        zones[d] = (ks + zones[d]) if bottom else (zones[d] + ks)
+        if known or claimed is not None:
+            known, claimed = touched(known, claimed, slot)
+            known, claimed = touched(known, claimed, d, True)
+        if keepers.get((slot, d), -1) == actor >= 0:
+            known = known + ((actor, d, ks, lay),)     # the actor remembers the cards he moved face down
+    if lay:
+        claimed = (d, len(ks))
+    return known, claimed, ks
+
+
+def _without(zone: tuple, ks) -> tuple:
+    """``zone`` once the cards ``ks``, which it holds, are taken out: its top cards cut off
+    when they are those (the claimed cards), else :func:`remove_cards`."""
+    if ks is zone:
+        return ()
+    cut = len(zone) - len(ks)
+    if cut >= 0 and zone[cut:] == ks:
+        return zone[:cut]
+    return remove_cards(zone, ks)
 
 
 def swapped(zones: list, known: tuple, claimed: tuple | None, a: int, b: int) -> tuple:
@@ -1170,6 +1205,8 @@ __all__ = [
     'not_in_table',
     'drawn_cards',
     'moved_cards',
+    'moved_chosen',
+    'one_of_each_size',
     'roll_dice_over',
     'touched',
     'dealt_cards',

@@ -263,6 +263,12 @@ class StepWriter(Generator):
         self.writes_zones = True
         checked = isinstance(node.cards, m.Chosen) and node is self.checked
         t = self.temp()
+        if checked:                 # the chosen cards, found where they were chosen by the action's check
+            return [f"_to{t} = {self.frame(self.zone(node.dest))}",
+                    f"known, claimed, _moved{t} = moved_chosen(zones, known, claimed, KEEPERS, chosen_zone, chosen, "
+                    f"_to{t}, {node.bottom}, {node.lay}, seats[{ACTOR}])",
+                    "if ev is not None:",
+                    f"    ev.append(move_event(_to{t}, _moved{t}, [(chosen_zone, chosen)], {node.lay}))"]
         return [f"_picked{t} = {self.frame(self.selection(node.cards))}",
                 f"_to{t} = {self.frame(self.zone(node.dest))}",
                 f"known, claimed, _moved{t} = moved_cards(zones, known, claimed, KEEPERS, _picked{t}, _to{t}, "
@@ -500,10 +506,17 @@ class StepWriter(Generator):
             ends = self.calls or any(x.strip().startswith("stop =") or f"goto = {FINISH}" in x for x in lines)
             finish = [f"if body{f' and not stop and (goto is None or goto >= 0)' if ends else ''}:",
                       f"    return {_packed('phase', poll='poll', deal='deal')}"]
+            # effects that never say where play goes, in a turn that passes on and has no
+            # 'then' block: the turn passes on, unasked (no test of goto and stop)
+            settled = phase.kind == "turn" and phase.rotates and not phase.closes and not self.comp.ask_blocks \
+                and not self.calls and not any(re.search(r"\b(goto|stop) = ", x) for x in lines)
             if phase.kind != "each" and self.comp.ask_blocks:
                 # nothing said where play goes and an 'ask' is pending: its 'then' blocks run
                 finish += ["if goto is None and not stop and stack:", f"    goto = {RETURN}"]
-            if phase.kind == "turn":
+            if settled:
+                passing = self.finish_turn(pi)
+                finish += [x[4:] for x in passing[1:]]
+            elif phase.kind == "turn":
                 finish += self.finish_turn(pi)
         except Unsupported as exc:
             self.reasons.append(str(exc))
@@ -520,8 +533,8 @@ class StepWriter(Generator):
                "    goto = None",
                "    stop = 0",
                "    work = 0",
-               *("    " + x for x in lines + finish + self.goes_nowhere(pi, compiled)),
-               *("    " + x for x in self.going_on("deal", "made", "work"))]
+               *("    " + x for x in lines + finish + ([] if settled else self.goes_nowhere(pi, compiled))),
+               *("    " + x for x in self.going_on("deal", "made", "work")[-1 if settled else 0:])]
         return "\n".join(out) + "\n"
 
     def finish_turn(self, t: int) -> list[str]:
