@@ -1485,6 +1485,23 @@ def test_an_existence_test_that_counts_the_chosen_cards_tries_one_choice_of_each
     assert offered[True] and offered[False]
 
 
+def test_a_step_tests_only_what_its_effects_may_have_changed():
+    """A bid in Liar's Dice neither says where play goes nor ends the match: its step passes
+    the turn on without testing ``goto`` or ``stop``; a call of liar may end the match and
+    goes on through ``arrive``; DTC's accept says where play goes and never ends anything:
+    its step tests ``goto`` only."""
+    def step(path, name):
+        source = Engine(load(str(ROOT / "games" / path))).program(4 if path == "dtc.rules" else 2).source
+        return source[source.index(f"def {name}("):].split("\n\n\n")[0]
+
+    bid, liar, accept = step("liars_dice.rules", "step_0_0"), step("liars_dice.rules", "step_0_1"), \
+        step("dtc.rules", "step_1_0")
+    assert "goto is None" not in bid and "if stop" not in bid and "arrive(" not in bid
+    assert "following = " in bid
+    assert "if stop:" in liar and "arrive(" in liar
+    assert "if goto is None:" in accept and "stop" not in accept.split("if body")[1]
+
+
 def test_a_traceback_through_generated_code_shows_its_lines(monkeypatch):
     """A traceback through a game's module (for a caller of the engine's API) shows the
     generated line it failed on, and the module's source map gives the line of the rules

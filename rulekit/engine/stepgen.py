@@ -518,6 +518,8 @@ class StepWriter(Generator):
                 finish += [x[4:] for x in passing[1:]]
             elif phase.kind == "turn":
                 finish += self.finish_turn(pi)
+            # whether the step may end the deal or the match (else ``stop`` stays 0, untested)
+            stops = self.calls or any(re.search(r"\bstop = ", x) for x in lines + finish)
         except Unsupported as exc:
             self.reasons.append(str(exc))
             return None
@@ -533,8 +535,8 @@ class StepWriter(Generator):
                "    goto = None",
                "    stop = 0",
                "    work = 0",
-               *("    " + x for x in lines + finish + ([] if settled else self.goes_nowhere(pi, compiled))),
-               *("    " + x for x in self.going_on("deal", "made", "work")[-1 if settled else 0:])]
+               *("    " + x for x in lines + finish + ([] if settled else self.goes_nowhere(pi, compiled, stops))),
+               *("    " + x for x in self.going_on("deal", "made", "work", stops=stops)[-1 if settled else 0:])]
         return "\n".join(out) + "\n"
 
     def finish_turn(self, t: int) -> list[str]:
@@ -606,12 +608,13 @@ class StepWriter(Generator):
                 f"    goto = {FINISH} - {self.asker}",
                 "break"]
 
-    def goes_nowhere(self, pi: int, compiled) -> list[str]:
+    def goes_nowhere(self, pi: int, compiled, stops: bool = True) -> list[str]:
         """The lines for an action of phase ``pi`` that did not say where play goes: in an
-        'each' window, the next seat it asks (or its close); anywhere else, an error."""
+        'each' window, the next seat it asks (or its close); anywhere else, an error
+        (``stops``: the step may have ended the deal or the match)."""
         phase = self.cg.phase_list[pi]
         if phase.kind != "each":
-            return ["if goto is None and not stop:",
+            return [f"if goto is None{' and not stop' if stops else ''}:",
                     f"    raise RulesRuntimeError({no_go_to(compiled.name, phase.name, compiled.span.line)!r})"]
         zones = "tuple(zones)" if self.writes_zones else "zones"
         counters = "tuple(counters)" if self.writes_counters else "counters"
@@ -663,21 +666,21 @@ class StepWriter(Generator):
             lines = [lines[0], *(lines[1:3] if "out" in reads else []), *(lines[3:] if "seats" in reads else [])]
         return lines
 
-    def going_on(self, deal: str, made: str, work: str, here: str = "phase") -> list[str]:
+    def going_on(self, deal: str, made: str, work: str, here: str = "phase", stops: bool = True) -> list[str]:
         """The last lines of a step: the next state, on a turn (``goto``) at once, else where
-        :meth:`arrive` leads (``stop``: the match or the deal is over; ``here``: the phase
-        the step was taken in, -2 for the setup)."""
+        :meth:`arrive` leads (``stop``: the match or the deal is over, never where ``stops``
+        is False; ``here``: the phase the step was taken in, -2 for the setup)."""
         turns = [p.index for p in self.cg.phase_list if p.kind == "turn"]
         zones = "tuple(zones)" if self.writes_zones else "zones"
         counters = "tuple(counters)" if self.writes_counters else "counters"
-        state = _packed("goto", zones=zones, counters=counters, deal=deal)
+        state = f"return {_packed('goto', zones=zones, counters=counters, deal=deal)}"
         if len(turns) == len(self.cg.phase_list) and not self.comp.ask_blocks and not self.ends_turn:
-            going = "if stop:"
+            going = "if stop:" if stops else None
         else:
-            going = f"if stop or goto not in {_tuple([str(t) for t in turns])}:"
-        return [going,
-                f"    return {_arrive('goto', 'stop', 'False', deal, made, work, here)}",
-                f"return {state}"]
+            going = f"if {'stop or ' if stops else ''}goto not in {_tuple([str(t) for t in turns])}:"
+        if going is None:
+            return [state]
+        return [going, f"    return {_arrive('goto', 'stop', 'False', deal, made, work, here)}", state]
 
     def window(self, pi: int) -> bool:
         """Whether the steps write phase ``pi``, a window ('first' or 'each') or a vote: one
