@@ -837,19 +837,11 @@ class Generator:
         order = "False" if listing else "largest_first"
         for depth, loop in enumerate(loops, start=1):
             if loop[0] == "cards":
-                _, st, slot, _ = loop
-                high = "len(pool)" if st.high is None else str(st.high)
-                body.append(f"{indent}slot = {slot}")
-                body.append(f"{indent}pool = tuple(sorted(ctx.zones[slot]))")
-                low = str(st.low) if loop[3] is None else f"max({st.low}, {loop[3]})"
                 # an existence test whose conditions count the chosen cards and read no
                 # more of them tries one choice of each size
                 sizes = mode == "first" and Generator._counts_only(levels[depth:], loops[depth:])
-                source = "one_of_each_size" if sizes else "multisets"
-                body.append(f"{indent}for cards in {source}(pool, {low}, {high}, {order}):")
+                body += Generator._cards_loop(indent, loop, sizes, order)
                 indent += "    "
-                body.append(f"{indent}ctx.chosen = cards")
-                body.append(f"{indent}ctx.chosen_zone = slot")
                 cards = "cards"
             elif loop[0] == "blind":            # places counted from the top
                 _, sel, var, domain, count = loop
@@ -905,6 +897,22 @@ class Generator:
             body.append(f"{indent}{into}.append({made})" if listing else
                         f"{indent}return True" if mode == "first" else f"{indent}yield {made}")
         return body, memo
+
+    @staticmethod
+    def _cards_loop(indent: str, loop: tuple, sizes: bool, order: str) -> list:
+        """The lines that open an enumerator's loop over the choices of cards of ``loop``
+        (("cards", the choice, the zone instance's expression, a lower bound or None)), the
+        chosen cards named ``cards`` and set on ``ctx``; ``sizes``: one choice of each size
+        (:func:`one_of_each_size`), else every multiset; ``order``: the largest first when
+        that expression is true."""
+        _, st, slot, least = loop
+        high = "len(pool)" if st.high is None else str(st.high)
+        low = str(st.low) if least is None else f"max({st.low}, {least})"
+        source = "one_of_each_size" if sizes else "multisets"
+        inner = indent + "    "
+        return [f"{indent}slot = {slot}", f"{indent}pool = tuple(sorted(ctx.zones[slot]))",
+                f"{indent}for cards in {source}(pool, {low}, {high}, {order}):",
+                f"{inner}ctx.chosen = cards", f"{inner}ctx.chosen_zone = slot"]
 
     @staticmethod
     def _counts_only(levels, loops) -> bool:
