@@ -47,6 +47,10 @@ from .tree import CACHE_SIZE, CHANCE, GameTree, default_players
 _SHORT = {}          # absolute path -> short name registered for it
 _ENGINES: dict = {}  # (path, size, mtime, variants) -> Engine
 _TREES: dict = {}    # (engine, players, max_decisions, cache_size) -> (GameTree, utilities, Layout)
+#: how many game trees are kept (the most recently made or asked for): a tree keeps up to
+#: ``cache_size`` transitions, decisions, views and lines, so one per game ever loaded in a
+#: process would grow without bound (a test suite or a sweep over variants loads dozens)
+KEPT_TREES = 4
 
 
 def short_name(path: str) -> str:
@@ -155,10 +159,13 @@ class RulekitGame(pyspiel.Game):
         n = int(params.get("players", default_players(engine.game)))
         # a game is made again for every state OpenSpiel deserializes: its tree is kept
         key = (engine, n, int(params.get("max_decisions", MAX_DECISIONS)), int(params.get("cache_size", CACHE_SIZE)))
-        made = _TREES.get(key)
+        made = _TREES.pop(key, None)
         if made is None:
             tree = GameTree(engine, n, key[2], key[3])
-            made = _TREES[key] = (tree, tree.utilities(), Layout(tree))
+            made = (tree, tree.utilities(), Layout(tree))
+            while len(_TREES) >= KEPT_TREES:
+                del _TREES[next(iter(_TREES))]          # the least recently asked for
+        _TREES[key] = made
         tree, (low, high, total), layout = made
         name = short_name(path)
         game_type = _game_type(name, engine.game.title, engine.game.players[0], engine.game.players[1], path,

@@ -261,6 +261,8 @@ class GameTree:
         #: (state, seat) -> view record; (step's start, action, outcomes, seat) -> its lines
         self._views: dict = {}
         self._lines: dict = {}
+        #: (the last node whose texts were asked for, {("info" | "obs", seat): text})
+        self._last_texts: tuple = (None, {})
 
     # ------------------------------------------------------------------ static facts
     @property
@@ -641,17 +643,24 @@ class GameTree:
         and what changed in its view, the steps before them as a digest of the same lines
         (``history …``); its view now; the action it is choosing, if any. Two nodes give
         the same text exactly when the seat cannot tell them apart."""
-        memo = node.memo
-        if memo is None:
-            memo = node.memo = {}
+        texts = self._texts_of(node)
         key = ("info", seat)
-        text = memo.get(key)
-        if text is not None:
-            return text
-        parts = [seat_name(seat), *self._history(node.trace, seat), self._now(node.state, seat),
-                 *self._pending_lines(node, seat)]
-        text = memo[key] = "\n".join(parts)
+        text = texts.get(key)
+        if text is None:
+            parts = [seat_name(seat), *self._history(node.trace, seat), self._now(node.state, seat),
+                     *self._pending_lines(node, seat)]
+            text = texts[key] = "\n".join(parts)
         return text
+
+    def _texts_of(self, node: Node) -> dict:
+        """The texts made for ``node`` so far (its information state and observation strings
+        per seat), kept for the last node asked only: they are made again from kept lines in
+        microseconds, and kept on every node they would grow with the match (about 20 KB
+        per seat and node in Lügenbeutel, on every node a search or a test holds)."""
+        last = self._last_texts
+        if last[0] is not node:
+            last = self._last_texts = (node, {})
+        return last[1]
 
     def _history(self, trace, seat: int) -> list[str]:
         """The lines of :meth:`information_state_string` that tell the steps of a history:
@@ -690,14 +699,12 @@ class GameTree:
     def observation_string(self, node: Node, seat: int) -> str:
         """What ``seat`` sees now: its view (:func:`rulekit.play.match.view_record`) and the
         action it is choosing, if any."""
-        memo = node.memo
-        if memo is None:
-            memo = node.memo = {}
+        texts = self._texts_of(node)
         key = ("obs", seat)
-        text = memo.get(key)
+        text = texts.get(key)
         if text is None:
-            text = memo[key] = "\n".join([seat_name(seat), self._now(node.state, seat)]
-                                         + self._pending_lines(node, seat))
+            text = texts[key] = "\n".join([seat_name(seat), self._now(node.state, seat)]
+                                           + self._pending_lines(node, seat))
         return text
 
     def describe(self, node: Node) -> str:

@@ -24,6 +24,11 @@ KUHN = str(ROOT / "docs" / "examples" / "kuhn_poker.rules")
 LIARS_DICE = str(ROOT / "games" / "liars_dice.rules")
 #: a bound on decisions for the default run: Lügenbeutel's random matches run to thousands
 SHORT = 400
+#: a bound on decisions for the slow run. OpenSpiel's random simulation keeps a clone of
+#: every node and each clone copies the history, so its memory grows with the square of a
+#: match's length: random Lügenbeutel matches at 7 or 8 players run to 60,000 nodes (tens
+#: of GB). The other games' random matches end well within it, whole.
+LONG = 2_000
 
 
 def _few_combos():
@@ -57,8 +62,9 @@ def test_openspiel_random_simulation(combo):
 @pytest.mark.slow
 @pytest.mark.parametrize("combo", COMBOS, ids=[c.id for c in COMBOS])
 def test_openspiel_random_simulation_every_player_count(combo):
-    """The same at every player count, with whole matches."""
-    game = load_game(combo.path, players=combo.players, variants=[combo.variant] if combo.variant else [])
+    """The same at every player count, with whole matches (cut after :data:`LONG` decisions)."""
+    game = load_game(combo.path, players=combo.players, variants=[combo.variant] if combo.variant else [],
+                     max_decisions=LONG)
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
@@ -249,6 +255,45 @@ def test_information_state_strings_spell_out_a_short_history():
     assert 'you {"action":"bid","cards":[],"params":[1,2]}' in text
     assert '"5"' not in text
     assert state.information_state_string(1).count('"5"') >= 1
+
+
+def test_a_node_keeps_no_texts_once_another_is_asked():
+    """The information state and observation strings of a node are kept only until another
+    node's are asked for: OpenSpiel's tests and searches hold thousands of nodes, and a
+    Lügenbeutel string is about 20 KB per seat. Asked again, a string is the same."""
+    game = load_game(str(ROOT / "games" / "lugenbeutel.rules"), players=4, max_decisions=200)
+    state = game.new_initial_state()
+    held = []
+    while not state.is_terminal() and len(held) < 300:
+        if not state.is_chance_node():
+            held.append((state.clone(), [state.information_state_string(p) for p in range(4)],
+                         state.observation_string(1)))
+        state.apply_action(state.legal_actions()[len(held) % len(state.legal_actions())])
+    assert len(held) >= 100
+    for node in {id(s._node): s._node for s, _, _ in held}.values():
+        assert not any(isinstance(k, tuple) and k[0] in ("info", "obs") for k in (node.memo or {}))
+    for s, texts, seen in held[::17]:
+        assert [s.information_state_string(p) for p in range(4)] == texts
+        assert s.observation_string(1) == seen
+    assert sum(len(t) for _, texts, _ in held for t in texts) > 1_000_000     # what was not kept
+
+
+def test_only_the_last_game_trees_are_kept():
+    """A process that loads many games keeps the trees of the last KEPT_TREES only; a game
+    whose tree was dropped makes it again, the same, when its states are deserialized."""
+    from rulekit import openspiel as rk_openspiel
+    first = load_game(LIARS_DICE, max_decisions=300)
+    state = first.new_initial_state()
+    for action in (2, 4, 1):
+        state.apply_action(action)
+    text = state.information_state_string(0)
+    for decisions in range(301, 301 + 2 * rk_openspiel.KEPT_TREES):
+        load_game(LIARS_DICE, max_decisions=decisions)
+    assert len(rk_openspiel._TREES) == rk_openspiel.KEPT_TREES
+    assert all(key[2] != 300 for key in rk_openspiel._TREES)
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(first, state))[1]
+    assert again.information_state_string(0) == text and again.history() == state.history()
+    assert any(key[2] == 300 for key in rk_openspiel._TREES)
 
 
 def test_unknown_parameters_are_refused():
