@@ -656,7 +656,7 @@ class GameTree:
         """The texts made for ``node`` so far (its information state and observation strings
         per seat), kept for the last node asked only: they are made again from kept lines in
         microseconds, and kept on every node they would grow with the match (about 20 KB
-        per seat and node in Lügenbeutel, on every node a search or a test holds)."""
+        per seat and node in a long card game, on every node a search or a test holds)."""
         last = self._last_texts
         if last[0] is not node:
             last = self._last_texts = (node, {})
