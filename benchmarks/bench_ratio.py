@@ -127,14 +127,14 @@ def openspiel_loop(seconds: float, seed: int) -> float | None:
 # ---------------------------------------------------------------------------- shipped games
 def matches_rate(engine: Engine, n: int, bots: str, seconds: float, seed: int) -> float:
     """Decisions per second of whole matches through play_match, as ``simulate`` plays
-    them (no log)."""
+    them (no log; nothing tracked of what the seats know where nobody makes a view)."""
     steps = 0
     g = seed
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         players = [RandomBot(random.Random(f"{g}/{s}")) if bots == "random"
                    else GenericBot(engine, random.Random(f"{g}/{s}")) for s in range(n)]
-        steps += play_match(engine, players, n, g, keep_log=False).steps
+        steps += play_match(engine, players, n, g, keep_log=False, knowledge=False).steps
         g += 1
     return steps / (time.perf_counter() - start)
 

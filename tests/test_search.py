@@ -371,11 +371,14 @@ def test_the_step_cap_follows_the_iterations():
 def _reference_play_out(bot: SearchBot, state, left: int):
     """The play-out of ``SearchBot._play_out`` made state after state, as an iteration made
     it before: the policy's random legal choice (or the one exact choice) of each decision,
-    applied with ``Engine.apply``; (result or None, the state reached, stuck, cut)."""
+    applied with ``Engine.apply``; (result or None, the state reached, stuck, cut). The
+    state reached is given as a play-out reaches it, tracking nothing of what the seats
+    know (its ``known`` None; see ``Engine.working_copy``)."""
     from rulekit.errors import IllegalAction, RulesRuntimeError
     from rulekit.players.search import _only
 
     engine = bot.engine
+    untracked = lambda state: state._replace(known=None)     # noqa: E731
     for _ in range(left):
         if state.phase < 0:
             break
@@ -384,15 +387,15 @@ def _reference_play_out(bot: SearchBot, state, left: int):
         except RulesRuntimeError:
             options = ()
         if not options:
-            return None, state, 1, 0
+            return None, untracked(state), 1, 0
         action = _only(options) or bot._policy(state, seat)
         try:
             state = engine.apply(state, action, bot.rng, False, False)[0]
         except (IllegalAction, RulesRuntimeError):
-            return None, state, 1, 0
+            return None, untracked(state), 1, 0
     if state.phase < 0:
-        return engine.returns(state), state, 0, 0
-    return None, state, 0, 1
+        return engine.returns(state), untracked(state), 0, 0
+    return None, untracked(state), 0, 1
 
 
 #: a game whose third coin in the pot stops the rules half-way through a step (after the move)

@@ -469,3 +469,30 @@ def test_a_random_bot_played_in_place_plays_as_its_choose_does(game):
         plain = play_match(engine, [RandomBot(seat_rng(seed, s)) for s in range(n)], n, seed, keep_log=False)
         chosen = play_match(engine, [Chooser(seat_rng(seed, s)) for s in range(n)], n, seed, keep_log=False)
         assert (plain.state, plain.steps) == (chosen.state, chosen.steps)
+
+
+@pytest.mark.parametrize("game", sorted(p.name for p in GAMES.glob("*.rules")))
+def test_a_match_that_tracks_no_knowledge_is_the_same_match(game):
+    """``play_match(…, knowledge=False)``, as ``simulate`` plays: with random bots (which
+    read no view) the same match, decision for decision, but for the record's ``known``,
+    None where no phase's checks read what the deciding seat cannot see (so that no view is
+    made), tracked where one does (Coup's) and wherever a player reads a view."""
+    from rulekit.engine import Engine
+    from rulekit.play.match import play_match, seat_rng
+    from rulekit.players import GenericBot, RandomBot
+    from rulekit.sema.load import load
+
+    engine = Engine(load(GAMES / game))
+    n = 2 if game == "liars_dice.rules" else 3
+    for seed in range(3):
+        tracked = play_match(engine, [RandomBot(seat_rng(seed, s)) for s in range(n)], n, seed, keep_log=False)
+        untracked = play_match(engine, [RandomBot(seat_rng(seed, s)) for s in range(n)], n, seed, keep_log=False,
+                               knowledge=False)
+        assert (untracked.steps, untracked.winners) == (tracked.steps, tracked.winners)
+        if all(engine.public_checks):
+            assert untracked.state == tracked.state._replace(known=None)
+        else:
+            assert untracked.state == tracked.state
+    viewing = play_match(engine, [GenericBot(engine, seat_rng(0, s)) for s in range(n)], n, 0, keep_log=False,
+                         knowledge=False, max_steps=20_000)
+    assert viewing.state.known is not None

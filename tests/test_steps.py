@@ -41,7 +41,8 @@ def _walk(combo, seed: int, decisions: int) -> int:
     options with and without texts (the same choices); the plain listing and the
     enumerators; a random (maybe illegal) choice judged by ``why_illegal``, ``is_legal``
     and ``apply`` alike; a legal action taken with and without events, in place, and by
-    its step alone (the claimants of the claims it makes as its events name them); a
+    its step alone (the claimants of the claims it makes as its events name them), and in
+    place on a copy that tracks no knowledge (the same state but for ``known``, None); a
     decline's or a vote's own effects, none. The number of steps taken."""
     engine = combo.engine
     n = combo.players
@@ -75,6 +76,9 @@ def _walk(combo, seed: int, decisions: int) -> int:
         live = engine.working_copy(state)
         engine.apply_in_place(live, action, random.Random(i))
         assert engine.snapshot(live) == after and live.made == claimants
+        untracked = engine.working_copy(state, knowledge=False)
+        engine.apply_in_place(untracked, action, random.Random(i))
+        assert engine.snapshot(untracked) == after._replace(known=None) and untracked.made == claimants
         steps = []
         assert engine.program(n).steps[state.phase][action.name](state, action, random.Random(i), steps) == after
         assert steps == claimants
@@ -98,6 +102,28 @@ def test_every_answer_about_a_step_agrees(combo, seed):
 @given(seed=seeds)
 def test_every_answer_about_a_step_agrees_slow(combo, seed):
     _walk(combo, seed, 2000)
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=COMBO_IDS)
+def test_a_copy_that_tracks_no_knowledge_plays_the_same_match(combo):
+    """A working copy made with ``knowledge=False`` goes, step after step, through the states
+    of the same match played with what each seat knows tracked, but for ``known``, which
+    stays None to the end (through new deals and gathered cards too); none of its states
+    has a view."""
+    engine, n = combo.engine, combo.players
+    state, _ = engine.new_match(n, random.Random(5))
+    untracked = engine.working_copy(state, knowledge=False)
+    rng = random.Random(6)
+    steps = 0
+    while not state.is_terminal and steps < 400:
+        action = some_legal_action(engine, state, engine.decision(state, texts=False), rng)
+        state = engine.apply(state, action, random.Random(steps), False, False)[0]
+        engine.apply_in_place(untracked, action, random.Random(steps))
+        assert engine.snapshot(untracked) == state._replace(known=None), steps
+        steps += 1
+    assert steps >= 2
+    with pytest.raises(ValueError, match="tracks nothing of what the seats know"):
+        engine.view(engine.snapshot(untracked), 0)
 
 
 def test_the_steps_are_taken():

@@ -442,7 +442,7 @@ def _play_into(played: list, engine, spec: SimulationSpec, first: int, count: in
         watch.start()
         try:
             record = play_match(engine, bots, n, seed, watch, max_steps=spec.max_decisions, keep_log=False,
-                                texts=False, on_step=watch.step)
+                                texts=False, on_step=watch.step, knowledge=False)
             returns = tuple(float(r) if type(r) is not int else r for r in engine.returns(record.state))
         except MatchTooLong as exc:
             played.append(watch.outcome(k, seed, lineup, False, (), (), exc.bound, exc.record.state))

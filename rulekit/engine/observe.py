@@ -166,7 +166,12 @@ class Observation:
     def view(self, state: State, seat: int, history: Sequence = (), texts: bool = True) -> View:
         """What ``seat`` may know of ``state`` (see :class:`View`); ``history`` is the seat's
         public history, carried as ``View.history``; ``texts``: give the standing claim's
-        words (``View.claim_text``; None with False, for bots, which do not read it)."""
+        words (``View.claim_text``; None with False, for bots, which do not read it).
+
+        Raises:
+            ValueError: ``state`` tracks no knowledge (its ``known`` is None: see
+                ``Engine.working_copy``), so what the seat knows cannot be told.
+        """
         cg = self.cg
         prog = self.program(state.n)
         zones = prog.view_zones(state.zones, seat)
@@ -181,6 +186,9 @@ class Observation:
             claim = (cg.claim_list[ci].name, values, claimant, count, slot)
         # what this seat knows, once each (a seat may both remember and have seen the same cards)
         known = ()
+        if state.known is None:
+            raise ValueError("this state tracks nothing of what the seats know (a working copy made with "
+                             "knowledge=False): it has no view")
         if state.known:
             places = prog.places
             known = tuple(dict.fromkeys(places[slot] + (tuple(sorted(cards)),)

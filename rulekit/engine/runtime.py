@@ -313,7 +313,7 @@ def moved_cards(zones: list, known: tuple, claimed: tuple | None, keepers: dict,
         if own and chosen_zone >= 0 and keepers.get((chosen_zone, d), -1) == actor >= 0:
             # the actor remembers the cards he laid or passed face down
             carried += ((actor, d, tuple(moved), lay),)
-        if carried:
+        if carried and known is not None:
             known = known + carried
     if lay:
         claimed = (d, len(moved))
@@ -334,7 +334,7 @@ def moved_chosen(zones: list, known: tuple, claimed: tuple | None, keepers: dict
         if known or claimed is not None:
             known, claimed = touched(known, claimed, slot)
             known, claimed = touched(known, claimed, d, True)
-        if keepers.get((slot, d), -1) == actor >= 0:
+        if keepers.get((slot, d), -1) == actor >= 0 and known is not None:
             known = known + ((actor, d, ks, lay),)     # the actor remembers the cards he moved face down
     if lay:
         claimed = (d, len(ks))
@@ -442,7 +442,9 @@ def reveal_event(picked, viewer: int) -> tuple:
 def revealed(known: tuple, picked, viewer: int, group: bool) -> tuple:
     """``known`` (see :func:`touched`) once seat ``viewer`` (-1: everyone) has seen the cards
     of the selection ``picked`` [(zone instance, kinds)] (``group``: they are the claimed
-    cards): what :func:`reveal_cards` records."""
+    cards): what :func:`reveal_cards` records (None where nothing is tracked: see :func:`touched`)."""
+    if known is None:
+        return None
     return known + tuple([(viewer, slot, tuple(ks), group) for slot, ks in picked if ks or viewer >= 0])
 
 
@@ -1109,7 +1111,9 @@ def touched(known: tuple, claimed: tuple | None, slot: int, added: bool = False)
     zone holds at least those cards; ``group``: they are exactly the claimed cards. Cards only
     ``added`` to a zone leave that knowledge true (no longer as the claimed group); cards
     taken out, shuffled or rerolled make it stale, so it is forgotten (a move that everyone
-    can follow carries it along first: see :func:`moved_cards`)."""
+    can follow carries it along first: see :func:`moved_cards`). ``known`` is None where
+    nothing is tracked (a working copy or match whose states nobody makes a view of:
+    ``Engine.working_copy(state, knowledge=False)``), and stays None."""
     if known and slot in map(_ZONE_OF, known):
         known = _known_after(known, slot, added)
     return known, (None if claimed is not None and claimed[0] == slot else claimed)

@@ -45,8 +45,9 @@ class State(NamedTuple):
     votes: tuple                    # per seat: the action chosen in the running vote, or None
     claim: tuple | None             # (claim index, values, claimant)
     claimed: tuple | None           # (zone instance, number of cards on its top)
-    known: tuple                    # ((viewer or -1 for all, zone instance, cards, is the claimed group), …):
-                                    # the zone holds at least those cards, as that viewer knows
+    known: tuple | None             # ((viewer or -1 for all, zone instance, cards, is the claimed group), …):
+                                    # the zone holds at least those cards, as that viewer knows;
+                                    # None: not tracked (Engine.working_copy(…, knowledge=False))
     deal: int
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()

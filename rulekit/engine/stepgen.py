@@ -289,7 +289,9 @@ class StepWriter(Generator):
 
     def st_Gather(self, node):
         self.writes_zones = True
-        return [f"gathered(zones, {self.frame(self.zone(node.zone))}, faces)", "known, claimed = (), None"]
+        # what was known is forgotten (and still not tracked where it was not: see runtime.touched)
+        return [f"gathered(zones, {self.frame(self.zone(node.zone))}, faces)",
+                "known, claimed = (() if known is not None else None), None"]
 
     def st_Shuffle(self, node):
         self.writes_zones = True
@@ -1035,7 +1037,7 @@ class StepWriter(Generator):
                 "            stop = 0",
                 *("            " + x for x in between),
                 "            deal += 1",
-                "            known = ()",
+                "            known = () if known is not None else None     # a new deal: nothing known yet",
                 "            goto = None",
                 "            stop = 0",
                 "            claim = claimed = None",

@@ -407,7 +407,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
                on_events: Callable[[State, Iterable[Event]], None] | None = None,
                max_steps: int = MAX_DECISIONS, keep_log: bool = True,
                texts: bool | None = None,
-               on_step: Callable[..., None] | None = None, log: list | None = None) -> MatchRecord:
+               on_step: Callable[..., None] | None = None, log: list | None = None,
+               knowledge: bool = True) -> MatchRecord:
     """Play one match to its end.
 
     Each player is given its seat's view and :func:`player_decision` (never the state or
@@ -442,6 +443,13 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
             Events themselves are recorded only when there is a log, an ``on_events`` or
             a player that reads the history; without them, the match is played state
             after state by the game's steps (``Engine.stepper``), no event made.
+        knowledge: with False, a match played by steps in which no view is ever made (no
+            player reads one, and every phase's checks read only what the deciding seat
+            sees) tracks nothing of which cards each seat was shown or remembers, as
+            ``Engine.working_copy(state, knowledge=False)`` does: the same match, cheaper
+            where much is known; the states ``on_step`` reads and the record's state then
+            have ``known`` None (no view can be made of them). Elsewhere it is tracked
+            anyway. ``simulate`` plays so.
 
     Raises:
         OptionError: the player count does not fit the game.
@@ -475,6 +483,8 @@ def play_match(engine: Engine, players: list, n: int, seed: int | None,
         if on_events and match.recorded:        # played by steps, ``on_step`` is told of the start
             on_events(state, events)
         if not match.recorded:
+            if not knowledge and not any(match.reads_view) and all(match.public):
+                state = engine.snapshot(engine.working_copy(state, knowledge=False))     # nobody reads it
             state = match.play_by_steps(state, engine.stepper(n))
         state = match.play_with_states(state, texts)
     except BaseException as exc:

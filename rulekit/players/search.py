@@ -385,9 +385,10 @@ class SearchBot:
         (every seat's result, or None when it was cut off or stuck; the state it reached).
         Played on a working copy in place (:func:`.base.random_step`): the draws of
         :meth:`_policy` and ``Engine.apply`` one for one, so the same play-out as one made
-        state after state, without a :class:`State` or a :class:`Decision` a step."""
+        state after state, without a :class:`State` or a :class:`Decision` a step, and
+        tracking nothing of what the seats know (no view is made of it)."""
         engine, rng, stats = self.engine, self.rng, self._stats
-        live = engine.working_copy(state)
+        live = engine.working_copy(state, knowledge=False)
         quiet = (False,) * state.n
         snapshot, decide, apply = engine.snapshot, engine.decide_in_place, engine.apply_in_place
         for _ in range(left):
