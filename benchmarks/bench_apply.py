@@ -9,6 +9,9 @@ then, interleaved in each repeat, measures:
 * ``apply``: steps per second of ``Engine.apply(state, action, rng, False, False)`` over the
   recorded positions (no events, no texts: a bot's look-ahead); and microseconds per step
   of each action (play, call, decline…);
+* ``untracked``: the same over the same positions tracking nothing of what the seats know
+  (``known`` None, as on a copy from ``Engine.working_copy(state, knowledge=False)``: the
+  steps of the search bot's random play-outs);
 * ``frame``: microseconds of the copy-on-write frame of a step alone: unpacking a state,
   copying its zones, counters and seats to lists and making the new ``State`` of them, the
   part a mutable per-match state with an undo log would no longer pay (and it would pay
@@ -100,10 +103,13 @@ def main() -> None:
     args = parser.parse_args()
     engine = Engine(load(ROOT / "games" / "lugenbeutel.rules"))
     pairs = recorded(engine, args.steps, 7)
+    untracked = [(state._replace(known=None), action) for state, action in pairs]
     runs = []
     for r in range(args.repeats):
         rate, per_action = apply_rate(engine, pairs, r)
+        untracked_rate, _ = apply_rate(engine, untracked, r)
         runs.append({"apply_steps_per_s": rate, "apply_us": 1e6 / rate, "frame_us": frame_cost(pairs),
+                     "untracked_steps_per_s": untracked_rate,
                      "per_action_us": per_action, "hand_decisions_per_s": hand_loop(1.0, r)})
     med = statistics.median
     apply_us, frame_us = med(x["apply_us"] for x in runs), med(x["frame_us"] for x in runs)
@@ -111,6 +117,7 @@ def main() -> None:
     print(f"  apply: {med(x['apply_steps_per_s'] for x in runs):,.0f} steps/s ({apply_us:.2f} µs a step); "
           f"÷ the hand-written Liar's Dice loop's decisions: "
           f"1/{med(x['hand_decisions_per_s'] / x['apply_steps_per_s'] for x in runs):.1f}")
+    print(f"  apply tracking no knowledge: {med(x['untracked_steps_per_s'] for x in runs):,.0f} steps/s")
     print(f"  the copy-on-write frame, with its call: {frame_us:.2f} µs a step "
           f"(at most {100 * frame_us / apply_us:.0f} % of a step)")
     for name in runs[0]["per_action_us"]:
