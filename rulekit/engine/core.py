@@ -217,7 +217,8 @@ class Engine(Observation, RulesQueries):
         shown or remembers (its states' ``known`` is None): the steps are the same, and
         cheaper where much is known (about a sixth of a random DTC play-out), but no view can be
         made of its states (:meth:`view` raises ValueError). For a play-out whose states
-        nobody shows to a seat."""
+        nobody shows to a seat. A state that already tracks none stays so whatever
+        ``knowledge`` says: what was not tracked cannot be recovered."""
         if not knowledge and state[_KNOWN] is not None:
             state = _new(State, state[:_KNOWN] + (None,) + state[_KNOWN + 1:])
         return Stepping(state, self.stepper(state[0]))

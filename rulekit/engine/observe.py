@@ -140,7 +140,9 @@ def masked_state(engine: Engine, view: View) -> State:
 
 def seat_masked_state(engine: Engine, state: State, seat: int) -> State:
     """``masked_state(engine, engine.view(state, seat))``, made without the view: for a
-    seat whose player reads none."""
+    seat whose player reads none. It reads no knowledge, so it also serves a state that
+    tracks none (``known`` None, see :meth:`Engine.working_copy`), of which no view can
+    be made."""
     n, zones, counters, seats, phase, poll, _, claim, claimed, _, deal, groups, _, out, stack = state
     prog = engine._programs.get(n) or engine.program(n)
     decider = engine.decider(state) if phase >= 0 else None
