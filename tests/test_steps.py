@@ -42,7 +42,8 @@ def _walk(combo, seed: int, decisions: int) -> int:
     enumerators; a random (maybe illegal) choice judged by ``why_illegal``, ``is_legal``
     and ``apply`` alike; a legal action taken with and without events, in place, and by
     its step alone (the claimants of the claims it makes as its events name them), and in
-    place on a copy that tracks no knowledge (the same state but for ``known``, None); a
+    place on a copy that tracks no knowledge (the same state but for ``known``, None), and
+    by ``Engine.applier`` (which refuses an illegal choice leaving the copy as it was); a
     decline's or a vote's own effects, none. The number of steps taken."""
     engine = combo.engine
     n = combo.players
@@ -67,6 +68,11 @@ def _walk(combo, seed: int, decisions: int) -> int:
         refused = _outcome(engine, state, guess, i)[2]
         assert engine.why_illegal(state, guess) == refused
         assert engine.is_legal(state, guess) is (refused is None)
+        if refused is not None:             # refused in place too, the copy as it was
+            copy = engine.working_copy(state)
+            with pytest.raises(IllegalAction):
+                engine.applier(copy, random.Random(i))(guess)
+            assert engine.snapshot(copy) == state and copy.made == []
         action = some_legal_action(engine, state, decision, rng)
         after, _, refused = _outcome(engine, state, action, i)
         assert refused is None
@@ -79,6 +85,9 @@ def _walk(combo, seed: int, decisions: int) -> int:
         untracked = engine.working_copy(state, knowledge=False)
         engine.apply_in_place(untracked, action, random.Random(i))
         assert engine.snapshot(untracked) == after._replace(known=None) and untracked.made == claimants
+        applied = engine.working_copy(state)
+        engine.applier(applied, random.Random(i))(action)
+        assert engine.snapshot(applied) == after and applied.made == claimants
         steps = []
         assert engine.program(n).steps[state.phase][action.name](state, action, random.Random(i), steps) == after
         assert steps == claimants

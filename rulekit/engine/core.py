@@ -237,6 +237,19 @@ class Engine(Observation, RulesQueries):
         """
         ctx.state = ctx.step(ctx.state, action, rng, ctx.made)
 
+    def applier(self, ctx: Stepping, rng: random.Random) -> Callable[[Action], None]:
+        """``apply(action)``: :meth:`apply_in_place` of ``ctx`` and ``rng``, made once for
+        the many steps of a play-out (the same steps, one call fewer a step).
+
+        Raises (``apply``):
+            IllegalAction: as :meth:`apply_in_place` (the copy is unchanged).
+        """
+        step, made = ctx.step, ctx.made
+
+        def apply(action: Action) -> None:
+            ctx.state = step(ctx.state, action, rng, made)
+        return apply
+
     def _constant_options(self, phase, texts: bool) -> tuple | None:
         """The options of ``phase`` when they are the same in every state (no action
         requires, chooses or labels anything, nothing forces a window's seats), else None."""

@@ -170,14 +170,32 @@ def random_step(engine, live, options, rng: random.Random, tries: int = 30) -> N
     from ``Engine.working_copy``) in place: the action :func:`random_legal` picks with the
     same draws, its legality found by trying it (see :func:`random_attempt`; ``rng`` draws
     the rules' chance too). A play-out made of these costs no :class:`State` or
-    :class:`Decision` a step.
+    :class:`Decision` a step; one of many steps is cheaper by :func:`random_stepper`.
 
     Raises:
         IllegalAction: an ``exact`` option's choice was refused (the options are not those
             of ``live``), or no option has a legal choice.
     """
-    random_attempt(options, rng, lambda action: engine.apply_in_place(live, action, rng),
-                   lambda: engine.decision(engine.snapshot(live), False), tries)
+    random_stepper(engine, live, rng, tries)(options)
+
+
+def random_stepper(engine, live, rng: random.Random, tries: int = 30) -> Callable[[tuple], None]:
+    """:func:`random_step` on the working copy ``live``, made once for a play-out:
+    ``step(options)`` takes a random legal action of ``options`` (the decision of
+    ``live`` now) in place, the same draws as :func:`random_step`, without making the
+    functions it tries the choices with at every step.
+
+    Raises (``step``):
+        IllegalAction: as :func:`random_step`.
+    """
+    attempt, decision, snapshot = engine.applier(live, rng), engine.decision, engine.snapshot
+
+    def listing() -> Decision:
+        return decision(snapshot(live), False)
+
+    def step(options: tuple) -> None:
+        random_attempt(options, rng, attempt, listing, tries)
+    return step
 
 
 def unchecked_choice(decision: Decision, rng: random.Random) -> Action:

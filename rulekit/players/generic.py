@@ -60,7 +60,7 @@ from ..sema.visibility import public_checks
 from ..engine.core import option_reason
 from ..engine.observe import multiset_union, view_state
 from ..errors import IllegalAction
-from .base import random_concrete, random_legal, random_step, unchecked_choice
+from .base import random_concrete, random_legal, random_stepper, unchecked_choice
 from .determinize import sampler
 
 
@@ -795,15 +795,16 @@ class GenericBot:
         for state in states:
             seat = engine.decider(state)
             try:
-                live = engine.working_copy(state)
+                live = engine.working_copy(state, knowledge=False)      # no view is made of it
                 engine.apply_in_place(live, action, rng)
+                step = random_stepper(engine, live, rng)
                 for _ in range(PLAYOUT_DECISIONS):
                     if live.phase < 0 or live.claim is None:
                         break
                     who, phase, options = engine.decide_in_place(live, quiet)
                     if who != seat:
                         options = tuple([o for o in options if (phase.name, o.name) not in claims]) or options
-                    random_step(engine, live, options, rng)
+                    step(options)
                 s = engine.snapshot(live)
             except IllegalAction:
                 return 0.0
@@ -922,13 +923,14 @@ class GenericBot:
         for action in candidates:
             total = 0.0
             for _ in range(ROLLOUTS):
-                live = engine.working_copy(draw(rng))
+                live = engine.working_copy(draw(rng), knowledge=False)     # no view is made of it
+                step = random_stepper(engine, live, rng)
                 try:
                     engine.apply_in_place(live, action, rng)
                     for _ in range(ROLLOUT_DECISIONS):
                         if live.phase < 0:
                             break
-                        random_step(engine, live, engine.decide_in_place(live, quiet)[2], rng)
+                        step(engine.decide_in_place(live, quiet)[2])
                     if live.phase < 0:
                         total += engine.returns(engine.snapshot(live))[seat]
                 except Exception:        # a sampled state the action does not fit: no value
@@ -1282,15 +1284,16 @@ class GenericBot:
         engine, rng = self.engine, self.rng
         quiet = (False,) * state.n
         try:
-            live = engine.working_copy(state)
+            live = engine.working_copy(state, knowledge=False)      # no view is made of it
             engine.apply_in_place(live, action, rng)
+            step = random_stepper(engine, live, rng)
             for _ in range(20):
                 if live.phase < 0:
                     break
                 _, phase, options = engine.decide_in_place(live, quiet)
                 if phase.kind != "vote":
                     break
-                random_step(engine, live, options, rng)
+                step(options)
         except Exception:
             return 10**6
         cg = engine.cg

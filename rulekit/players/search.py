@@ -71,7 +71,7 @@ from ..engine import Action, Decision, Engine, State, View
 from ..errors import RulesRuntimeError
 from ..engine.core import count_multisets, option_reason
 from ..errors import IllegalAction
-from .base import random_legal, random_step, unchecked_choice
+from .base import random_legal, random_stepper, unchecked_choice
 from .determinize import sampler
 
 #: the default number of iterations per decision
@@ -383,35 +383,39 @@ class SearchBot:
     def _play_out(self, state: State, left: int) -> tuple:
         """The random play-out of an iteration from ``state``, at most ``left`` decisions:
         (every seat's result, or None when it was cut off or stuck; the state it reached).
-        Played on a working copy in place (:func:`.base.random_step`): the draws of
+        Played on a working copy in place (:func:`.base.random_stepper`): the draws of
         :meth:`_policy` and ``Engine.apply`` one for one, so the same play-out as one made
         state after state, without a :class:`State` or a :class:`Decision` a step, and
         tracking nothing of what the seats know (no view is made of it)."""
         engine, rng, stats = self.engine, self.rng, self._stats
         live = engine.working_copy(state, knowledge=False)
-        quiet = (False,) * state.n
-        snapshot, decide, apply = engine.snapshot, engine.decide_in_place, engine.apply_in_place
-        for _ in range(left):
-            if live.phase < 0:
-                break
-            try:
-                options = decide(live, quiet)[2]
-            except RulesRuntimeError:
-                options = ()
-            if not options:
-                stats["stuck"] += 1
-                return None, snapshot(live)
-            before = snapshot(live)         # a step the rules cannot finish leaves the copy half done
-            try:
-                action = _only(options)
-                if action is None:
-                    random_step(engine, live, options, rng)
-                else:
-                    apply(live, action, rng)
-            except (IllegalAction, RulesRuntimeError):
-                stats["stuck"] += 1
-                return None, before
-            stats["steps"] += 1
+        decide, apply, snapshot = engine.decide, engine.applier(live, rng), engine.snapshot
+        step = random_stepper(engine, live, rng)
+        steps = 0
+        try:
+            for _ in range(left):
+                before = snapshot(live)     # a step the rules cannot finish leaves the copy half done
+                if before.phase < 0:
+                    break
+                try:
+                    options = decide(before, False)[2]
+                except RulesRuntimeError:
+                    options = ()
+                if not options:
+                    stats["stuck"] += 1
+                    return None, before
+                try:
+                    action = _only(options)
+                    if action is None:
+                        step(options)
+                    else:
+                        apply(action)
+                except (IllegalAction, RulesRuntimeError):
+                    stats["stuck"] += 1
+                    return None, before
+                steps += 1
+        finally:
+            stats["steps"] += steps
         now = snapshot(live)
         if now.phase < 0:
             return engine.returns(now), now
