@@ -367,3 +367,27 @@ def test_the_play_by_play_brackets_a_card_of_several_symbols():
     labels = [NIMM.kind_label(k) for k in (0, 6)]
     assert cards_text(NIMM, (0, 6)) == f"[{labels[0]}], [{labels[1]}]"
     assert cards_text(DTC, (0, 1)) == f"{DTC.kind_label(0)}, {DTC.kind_label(1)}"
+
+
+def test_a_long_list_of_values_is_named_in_part_and_listed_on_asking():
+    """Bluff after a bid: 'which bid?' offers hundreds of higher bids. The question names
+    the first eight and the last, and how many there are (it printed every one, twice
+    with 'help'); 'list' prints every bid offered, the lowest first, and nothing lower; a
+    wrong name is refused without the list; a bid typed in full is taken."""
+    bluff = Engine(load(str(GAMES / "bluff.rules")))
+    state = until(bluff, 3, lambda s: s.claim is not None and bluff.decision(s).phase == "bidding")
+    offered = [a for a in bluff.legal_actions(state) if a.name == "raise"]
+    assert len(offered) > 100
+    words = bluff.combination_values("bid")
+    names = [words[a.params[0]] for a in offered]
+    action, text, asked = choose(bluff, state, ["raise", "list", "zzz", names[-1]])
+    assert action == offered[-1]
+    question = asked[1]
+    assert question.startswith("which bid? one of " + ", ".join(names[:8]) + ", …, " + names[-1])
+    assert f"({len(names)} in all: 'list' shows every one)" in question and names[9] not in question
+    listed = text.split("\n")
+    assert all(any(name in line for line in listed) for name in names)
+    standing = words[state.claim[1][0]]
+    assert not any(line.split("   ")[0].strip() == standing for line in listed)
+    assert f"'zzz' is not one of the {len(names)} offered ('list' shows every one)" in text
+    assert asked[2:] == [question, question]

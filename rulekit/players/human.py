@@ -19,8 +19,16 @@ DECLINE_WORDS = ("", "n", "no", "decline", "pass")
 BACK_WORD = "back"
 #: what a person types at any prompt to be asked at every window again
 ALWAYS_WORDS = ("always", "windows")
+#: what a person types at a question about a value to see every value it offers, when the
+#: question names only some (more than ``LONGEST_LIST`` of them)
+LIST_WORD = "list"
+#: a question about a value names at most this many values; it names the first
+#: ``LIST_HEAD`` and the last of a longer list, and how many there are
+LONGEST_LIST = 20
+LIST_HEAD = 8
 COMMANDS = ("Type an option's number or name, or a whole move on one line (the option, then its cards and values); at a "
-            "question about cards or a value, 'back' returns to the options. Other commands: history "
+            "question about cards or a value, 'back' returns to the options, and 'list' shows every value "
+            "when the question names only some (Tab completes a name). Other commands: history "
             "(everything you have seen this match) · rules (the rulebook of the game) · help (this list) · "
             "always (be asked at every window again).")
 WINDOW_COMMANDS = ("In a window: Enter declines · never: not asked in that window again this deal · "
@@ -587,7 +595,8 @@ class HumanPlayer:
         params: list = []
         for i, (name, values) in enumerate(option.params):
             names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
-            shown = self._values_text(*self._offered(decision, option, cards, params, values, names))
+            offered = self._offered(decision, option, cards, params, values, names)
+            shown = self._values_text(*offered)
             question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
             raw = tokens[i] if tokens else None
             while True:
@@ -595,9 +604,15 @@ class HumanPlayer:
                     raw = self._prompt(f"{question} one of {shown}", view)
                 try:
                     value = self._parse_value(raw, values, names)
+                    if value is None and raw.strip().lower() == LIST_WORD and len(offered[1]) > LONGEST_LIST:
+                        self._list_values(offered[1])
+                        raw = None
+                        continue
                     if value is None:
                         why = self._filtered_reason(raw, decision, option, cards, params)
-                        raise ValueError(f"'{shown_text(raw)}' is not one of {shown}" + (f": {why}" if why else ""))
+                        among = shown if len(offered[1]) <= LONGEST_LIST else \
+                            f"the {len(offered[1])} offered ('{LIST_WORD}' shows every one)"
+                        raise ValueError(f"'{shown_text(raw)}' is not one of {among}" + (f": {why}" if why else ""))
                     self._sub_check(decision, option, Action(option.name, cards, tuple(params) + (value,)))
                     break
                 except ValueError as exc:
@@ -605,6 +620,13 @@ class HumanPlayer:
                     raw = None
             params.append(value)
         return tuple(params)
+
+    def _list_values(self, names) -> None:
+        """Every value a question offers (``names``), in columns, for 'list'."""
+        from rich.columns import Columns
+        from rich.text import Text
+
+        self.console.print(Columns([Text(shown_text(str(n))) for n in names], padding=(0, 3)))
 
     def _sub_wrong(self, tokens: list, exc: ValueError) -> None:
         """A bad answer to a question about cards or a value: 'back' goes back to the
@@ -757,10 +779,16 @@ class HumanPlayer:
         return tuple(v for v, _ in kept), tuple(n for _, n in kept)
 
     def _values_text(self, values, names) -> str:
+        """How a question names the values it offers: all of them, a range of numbers
+        ('1..30'), or, past ``LONGEST_LIST``, the first few, the last and how many there
+        are ('list' shows them all)."""
         vals = list(values)
         if len(vals) > 12 and all(isinstance(v, int) for v in vals) and vals == list(range(vals[0], vals[-1] + 1)) \
                 and list(names) == [str(v) for v in vals]:
             return f"{vals[0]}..{vals[-1]}"
+        if len(names) > LONGEST_LIST:
+            return (", ".join(names[:LIST_HEAD]) + f", …, {names[-1]} "
+                    f"({len(names)} in all: '{LIST_WORD}' shows every one)")
         return ", ".join(names)
 
     def _parse_value(self, raw: str, values, names):
