@@ -391,3 +391,18 @@ def test_a_long_list_of_values_is_named_in_part_and_listed_on_asking():
     assert not any(line.split("   ")[0].strip() == standing for line in listed)
     assert f"'zzz' is not one of the {len(names)} offered ('list' shows every one)" in text
     assert asked[2:] == [question, question]
+
+
+def test_cards_no_value_can_follow_are_refused_at_once():
+    """DTC after an offer of two or more cards: one card cannot beat it whatever value it
+    is offered as, so one card is refused with the rule's reason when it is typed (it was
+    taken, then every value refused in turn); more cards than the offer are taken and
+    the value asked."""
+    state = until(DTC, 3, lambda s: DTC.decision(s).phase == "give" and s.claim is not None
+                  and s.claim[1][0] >= 2 and len(hand(DTC, s, DTC.decision(s).seat)) > s.claim[1][0])
+    more = state.claim[1][0] + 1
+    typed = " ".join(str(i) for i in range(1, more + 1))
+    action, text, asked = choose(DTC, state, ["1", typed, "6"])
+    assert "Not allowed with those cards: the offer must beat the one just accepted" in text
+    assert [a.split("?")[0] for a in asked] == ["which cards (1 or more)"] * 2 + ["offered as which value"]
+    assert action.name == "offer" and len(action.cards) == more and action.params == (6,)

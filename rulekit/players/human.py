@@ -579,10 +579,28 @@ class HumanPlayer:
             try:
                 cards = self._parse_cards(tokens, pool)
                 self._sub_check(decision, option, Action(option.name, cards, ()))
+                why = self._no_value_fits(decision, option, cards)
+                if why is not None:
+                    raise ValueError(f"Not allowed with those cards: {why}")
                 return cards
             except ValueError as exc:
                 self._sub_wrong(tokens, exc)
                 tokens = None
+
+    def _no_value_fits(self, decision: Decision | None, option, cards: tuple) -> str | None:
+        """Why no value of the first choice of ``option`` may follow ``cards`` (the reason
+        the check gives the first of them), or None when one may, or the check cannot
+        tell: the cards are then refused at once, not after every value was (a bid of one
+        card that must beat one of two)."""
+        if not option.params or option.exact or decision is None or decision.check is None or not self._checking:
+            return None
+        first = None
+        for v in option.params[0][1]:
+            reason = decision.check(Action(option.name, cards, (v,)))
+            if reason is None or _incomplete(reason, option, 1):
+                return None
+            first = first or reason
+        return first
 
     def _values(self, option, cards: tuple, tokens: list | None, view: View | None,
                 decision: Decision | None) -> tuple:
