@@ -18,7 +18,7 @@ from rulekit import Action, Engine, load
 from rulekit.cli import main
 from rulekit.play.match import play_match, seat_rng
 from rulekit.players import HumanPlayer, RandomBot
-from rulekit.players.human import HotSeat, clear_screen, received_lines
+from rulekit.players.human import HotSeat, _by_place, clear_screen, received_lines
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 SKULL = Engine(load(str(GAMES / "skull.rules")))
@@ -385,10 +385,9 @@ def test_a_long_list_of_values_is_named_in_part_and_listed_on_asking():
     question = asked[1]
     assert question.startswith("which bid? one of " + ", ".join(names[:8]) + ", …, " + names[-1])
     assert f"({len(names)} in all: 'list' shows every one)" in question and names[9] not in question
-    listed = text.split("\n")
-    assert all(any(name in line for line in listed) for name in names)
-    standing = words[state.claim[1][0]]
-    assert not any(line.split("   ")[0].strip() == standing for line in listed)
+    listing = text[text.index(f"1. {names[0]}"):text.index("'zzz'")]
+    listed = re.findall(r"(\d+)\. (.+?)(?= {3,}|\n|$)", listing)
+    assert [(int(i), name.strip()) for i, name in listed] == list(enumerate(names, 1))
     assert f"'zzz' is not one of the {len(names)} offered ('list' shows every one)" in text
     assert asked[2:] == [question, question]
 
@@ -406,3 +405,23 @@ def test_cards_no_value_can_follow_are_refused_at_once():
     assert "Not allowed with those cards: the offer must beat the one just accepted" in text
     assert [a.split("?")[0] for a in asked] == ["which cards (1 or more)"] * 2 + ["offered as which value"]
     assert action.name == "offer" and len(action.cards) == more and action.params == (6,)
+
+
+def test_a_value_may_be_typed_by_its_place():
+    """A value is typed by its name or, when no name is a number, by its place among those
+    the question offers: in Bluff '2' is the second bid offered (the lowest but one), and
+    'list' numbers them. Where the names are seats, a number is the seat ('2' for P2, not
+    the second offered); where a name is a number (a die's face), a number is that value."""
+    bluff = Engine(load(str(GAMES / "bluff.rules")))
+    state = until(bluff, 3, lambda s: s.claim is not None and bluff.decision(s).phase == "bidding")
+    offered = [a for a in bluff.legal_actions(state) if a.name == "raise"]
+    words = bluff.combination_values("bid")
+    action, text, _ = choose(bluff, state, ["raise", "list", "2"])
+    assert action == offered[1]
+    assert f"1. {words[offered[0].params[0]]}" in text and f"2. {words[offered[1].params[0]]}" in text
+    assert _by_place("2", ("a", "b", "c"), ("P1", "P3", "P4")) is None
+    assert _by_place("3", ("a", "b", "c"), ("P1", "P3", "P4")) == "b"
+    assert _by_place("1", (("x",), ("y",)), ("P2 P3", "P2 P4")) is None
+    assert _by_place("1", (5, 6), ("5", "6")) is None
+    assert _by_place("3", ("a", "b"), ("captain", "duke")) is None
+    assert _by_place("2", ("a", "b"), ("captain", "duke")) == "b"

@@ -27,8 +27,9 @@ LIST_WORD = "list"
 LONGEST_LIST = 20
 LIST_HEAD = 8
 COMMANDS = ("Type an option's number or name, or a whole move on one line (the option, then its cards and values); at a "
-            "question about cards or a value, 'back' returns to the options, and 'list' shows every value "
-            "when the question names only some (Tab completes a name). Other commands: history "
+            "question about cards or a value, 'back' returns to the options; a value is typed by its name or "
+            "its place among those offered (1 for the first), and 'list' shows every value when the question "
+            "names only some (Tab completes a name). Other commands: history "
             "(everything you have seen this match) · rules (the rulebook of the game) · help (this list) · "
             "always (be asked at every window again).")
 WINDOW_COMMANDS = ("In a window: Enter declines · never: not asked in that window again this deal · "
@@ -44,6 +45,8 @@ WINDOW_HELP_NO_CARDS = "Enter: decline · never: not again this deal · never fo
 #: the check's answers to an action cut short after a choice (rulekit.engine.codegen's
 #: ``checker``): the choices still to come are missing, nothing is wrong with those made
 _INCOMPLETE = ("this action takes a different number of values", "choose which card, counting from the top")
+#: how seats and groups of seats are named (rulekit.engine.narrate.seat_name): 'P2', 'P2 P3'
+_SEATS = re.compile(r"P\d+( P\d+)*")
 #: a count typed before a card's name: '2x', '2×' (alone), or '2xCARD' (the name after it)
 _TIMES = re.compile(r"^(\d{1,3})[x×](.*)$")
 
@@ -622,6 +625,8 @@ class HumanPlayer:
                     raw = self._prompt(f"{question} one of {shown}", view)
                 try:
                     value = self._parse_value(raw, values, names)
+                    if value is None:
+                        value = _by_place(raw, *offered)
                     if value is None and raw.strip().lower() == LIST_WORD and len(offered[1]) > LONGEST_LIST:
                         self._list_values(offered[1])
                         raw = None
@@ -640,11 +645,14 @@ class HumanPlayer:
         return tuple(params)
 
     def _list_values(self, names) -> None:
-        """Every value a question offers (``names``), in columns, for 'list'."""
+        """Every value a question offers (``names``), in columns, for 'list': each after its
+        place, which may be typed instead (see :func:`_by_place`), unless a name is a number."""
         from rich.columns import Columns
         from rich.text import Text
 
-        self.console.print(Columns([Text(shown_text(str(n))) for n in names], padding=(0, 3)))
+        placed = _placed(names)
+        self.console.print(Columns([Text(f"{i}. {shown_text(str(n))}" if placed else shown_text(str(n)))
+                                    for i, n in enumerate(names, 1)], padding=(0, 3)))
 
     def _sub_wrong(self, tokens: list, exc: ValueError) -> None:
         """A bad answer to a question about cards or a value: 'back' goes back to the
@@ -888,6 +896,24 @@ def _count(count: int | None, dice: bool = False) -> str:
     if dice:
         return f"{count} die" if count == 1 else f"{count} dice"
     return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def _by_place(raw: str, values, names):
+    """The value ``raw`` stands for when it is a number and no name is: the seat of that
+    number when the names are seats ('2' for P2), else the value at that place among
+    those a question offers (``values``, named ``names`` in the order it names them; 1 for
+    the first); None otherwise (a number typed for a die's face is the face)."""
+    place = _number(raw.strip())
+    if place is None or any(_number(str(n)) is not None for n in names):
+        return None
+    if any(_SEATS.fullmatch(str(n)) for n in names):
+        return next((v for v, n in zip(values, names) if n == seat_name(place - 1)), None)
+    return values[place - 1] if 1 <= place <= len(values) else None
+
+
+def _placed(names) -> bool:
+    """Whether the values named ``names`` may be typed by their place (see :func:`_by_place`)."""
+    return not any(_number(str(n)) is not None or _SEATS.fullmatch(str(n)) for n in names)
 
 
 def _number(text: str) -> int | None:
