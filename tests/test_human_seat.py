@@ -411,7 +411,8 @@ def test_a_value_may_be_typed_by_its_place():
     """A value is typed by its name or, when no name is a number, by its place among those
     the question offers: in Bluff '2' is the second bid offered (the lowest but one), and
     'list' numbers them. Where the names are seats, a number is the seat ('2' for P2, not
-    the second offered); where a name is a number (a die's face), a number is that value."""
+    the second offered; '2 3' for the group P2 P3); where a name is a number (a die's face), a
+    number is that value."""
     bluff = Engine(load(str(GAMES / "bluff.rules")))
     state = until(bluff, 3, lambda s: s.claim is not None and bluff.decision(s).phase == "bidding")
     offered = [a for a in bluff.legal_actions(state) if a.name == "raise"]
@@ -422,6 +423,10 @@ def test_a_value_may_be_typed_by_its_place():
     assert _by_place("2", ("a", "b", "c"), ("P1", "P3", "P4")) is None
     assert _by_place("3", ("a", "b", "c"), ("P1", "P3", "P4")) == "b"
     assert _by_place("1", (("x",), ("y",)), ("P2 P3", "P2 P4")) is None
+    assert _by_place("4 2", (("x",), ("y",)), ("P2 P3", "P2 P4")) == ("y",)
+    assert _by_place("2, 3", (("x",), ("y",)), ("P2 P3", "P2 P4")) == ("x",)
+    assert _by_place("0", ("a", "b"), ("P1", "P2")) is None
+    assert _by_place("1 2", ("a", "b"), ("captain", "duke")) is None
     assert _by_place("1", (5, 6), ("5", "6")) is None
     assert _by_place("3", ("a", "b"), ("captain", "duke")) is None
     assert _by_place("2", ("a", "b"), ("captain", "duke")) == "b"

@@ -899,16 +899,20 @@ def _count(count: int | None, dice: bool = False) -> str:
 
 
 def _by_place(raw: str, values, names):
-    """The value ``raw`` stands for when it is a number and no name is: the seat of that
-    number when the names are seats ('2' for P2), else the value at that place among
-    those a question offers (``values``, named ``names`` in the order it names them; 1 for
-    the first); None otherwise (a number typed for a die's face is the face)."""
-    place = _number(raw.strip())
-    if place is None or any(_number(str(n)) is not None for n in names):
+    """The value ``raw`` stands for when it is made of numbers and no name is a number:
+    where the names are seats or groups of seats, the seats of those numbers ('2' for P2,
+    '2 3' for P2 P3); else, for one number, the value at that place among those a question
+    offers (``values``, named ``names`` in the order it names them; 1 for the first). None
+    otherwise (a number typed for a die's face is the face)."""
+    tokens = raw.replace(",", " ").split()
+    numbers = [_number(t) for t in tokens]
+    if not tokens or None in numbers or any(_number(str(n)) is not None for n in names):
         return None
     if any(_SEATS.fullmatch(str(n)) for n in names):
-        return next((v for v, n in zip(values, names) if n == seat_name(place - 1)), None)
-    return values[place - 1] if 1 <= place <= len(values) else None
+        wanted = sorted(seat_name(k - 1) for k in numbers if k >= 1)
+        return next((v for v, n in zip(values, names) if sorted(str(n).split()) == wanted), None)
+    place = numbers[0]
+    return values[place - 1] if len(numbers) == 1 and 1 <= place <= len(values) else None
 
 
 def _placed(names) -> bool:
