@@ -523,8 +523,9 @@ def _print_bluffing(console, engine, n: int, rows: list, bluff: dict, challenger
               if challengers else "challenge: none (no action of these rules tests a claim with 'claim holds')"),
              "succeeded: the challenged claim was false; lies caught: false claims challenged while they stood"]
     if bluff["unjudged_claims"]:
-        lines.append(f"{_count(bluff['unjudged_claims'], 'claim')} no longer stood at the end of the decision that "
-                     f"made it: not judged true or false")
+        k = bluff["unjudged_claims"]
+        lines.append(f"{_count(k, 'claim')} no longer stood at the end of the decision that "
+                     f"made {'it' if k == 1 else 'them'}: not judged true or false")
     for line in lines:
         console.print(line, markup=False, soft_wrap=True)
 
