@@ -215,7 +215,7 @@ class Engine(Observation, RulesQueries):
 
         ``knowledge``: with False, the copy tracks nothing of which cards each seat was
         shown or remembers (its states' ``known`` is None): the steps are the same, and
-        cheaper where much is known (about a sixth of a random DTC play-out), but no view can be
+        cheaper where much is known (a sixth of a random play-out where many cards are shown), but no view can be
         made of its states (:meth:`view` raises ValueError). For a play-out whose states
         nobody shows to a seat. A state that already tracks none stays so whatever
         ``knowledge`` says: what was not tracked cannot be recovered."""

@@ -595,15 +595,22 @@ class HumanPlayer:
         the check gives the first of them), or None when one may, or the check cannot
         tell: the cards are then refused at once, not after every value was (a bid of one
         card that must beat one of two)."""
-        if not option.params or option.exact or decision is None or decision.check is None or not self._checking:
+        if not option.params:
             return None
-        first = None
-        for v in option.params[0][1]:
-            reason = decision.check(Action(option.name, cards, (v,)))
-            if reason is None or _incomplete(reason, option, 1):
-                return None
-            first = first or reason
-        return first
+        reasons = self._reasons(decision, option, cards, [], option.params[0][1])
+        return None if reasons is None or None in reasons else reasons[0]
+
+    def _reasons(self, decision: Decision | None, option, cards: tuple, params: list, values) -> list | None:
+        """Why each of ``values`` may not be the next choice of ``option`` after ``cards``
+        and ``params`` (None where it may, or where only later choices are missing); None
+        when nothing is checked (an exact option, or after the match refused an answer)."""
+        if option.exact or decision is None or decision.check is None or not self._checking:
+            return None
+        reasons = []
+        for v in values:
+            reason = decision.check(Action(option.name, cards, tuple(params) + (v,)))
+            reasons.append(None if reason is None or _incomplete(reason, option, len(params) + 1) else reason)
+        return reasons
 
     def _values(self, option, cards: tuple, tokens: list | None, view: View | None,
                 decision: Decision | None) -> tuple:
@@ -795,11 +802,10 @@ class HumanPlayer:
         """(values, names) of the next choice of ``option`` that the rules allow after the
         choices made so far: a bid must beat the standing claim, so 'one of 3, 4', not
         every number of the range (all of them when the check cannot tell, or allows none)."""
-        if option.exact or decision is None or decision.check is None or not self._checking:
+        reasons = self._reasons(decision, option, cards, params, values)
+        if reasons is None:
             return values, names
-        kept = [(v, n) for v, n in zip(values, names)
-                if (reason := decision.check(Action(option.name, cards, tuple(params) + (v,)))) is None
-                or _incomplete(reason, option, len(params) + 1)]
+        kept = [(v, n) for v, n, reason in zip(values, names, reasons) if reason is None]
         if not kept or len(kept) == len(values):
             return values, names
         return tuple(v for v, _ in kept), tuple(n for _, n in kept)
