@@ -18,6 +18,7 @@ import random
 import re
 import types
 import weakref
+import zlib
 from collections import Counter
 
 import pytest
@@ -29,13 +30,14 @@ from rulekit import Action, Engine, RulesError, State, load, loads
 from rulekit.cli import main
 from rulekit.engine.compile import RulesRuntimeError
 from rulekit.engine.runtime import Ctx
+from rulekit.engine.state import Event
 from rulekit.play.match import (MAX_REJECTIONS, IllegalAnswers, MatchTooLong, play_match, player_decision, seat_rng,
                                 masked_state, view_state)
 from rulekit.players import GenericBot, HumanPlayer, RandomBot
 from rulekit.players.base import random_legal
 from rulekit.players import determinize
 from rulekit.players.determinize import sample_state
-from strategies import ROOT
+from strategies import COMBO_IDS, COMBOS, ROOT, walk
 
 GAMES = ROOT / "games"
 LUGENBEUTEL = GAMES / "lugenbeutel.rules"
@@ -699,3 +701,60 @@ def test_a_hidden_value_is_refused_on_every_route_to_all_seats(route, message):
     procedure's value (also passed on), or a group's members is refused like the count
     itself."""
     assert message in leak_error(route)
+
+
+# -- the play-by-play a person reads at the terminal
+def _other_kind(engine: Engine, kind: int) -> int:
+    """Another kind of piece of the same family (a card for a card, a face of the same die),
+    or ``kind`` itself when it has no other."""
+    kinds = engine.kinds
+    if not 0 <= kind < len(kinds):
+        return kind + 1
+    same = [k for k in range(len(kinds)) if kinds[k].die == kinds[kind].die]
+    return same[(same.index(kind) + 1) % len(same)]
+
+
+def _falsified(engine: Engine, original, seen):
+    """``original`` (an event's data) with every value missing or None in ``seen`` (what
+    the people may perceive of it) changed to another."""
+    if isinstance(original, dict):
+        return {k: (_falsified(engine, v, seen[k]) if isinstance(seen, dict) and k in seen
+                    else _falsified(engine, v, None) if seen is None or k in ("cards", "value")
+                    else v[::-1] if isinstance(v, (tuple, list)) else v)
+                for k, v in original.items()}
+    if isinstance(original, (tuple, list)):
+        parts = seen if isinstance(seen, (tuple, list)) and len(seen) == len(original) else (None,) * len(original)
+        return tuple(_falsified(engine, v, s) for v, s in zip(original, parts))
+    if seen is None and isinstance(original, int) and not isinstance(original, bool):
+        return _other_kind(engine, original)
+    return original
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=COMBO_IDS)
+@pytest.mark.parametrize("people", [1, 2])
+def test_the_play_by_play_tells_people_nothing_their_seats_may_not_see(combo, people):
+    """`rulekit run --human`'s play-by-play prints the same lines when every card, face,
+    count or order the people's seats may not see is changed to another: it gives none of
+    them away (a private show to a person's own seat aside, and with people sharing the
+    screen, the cards each one's move gave it, '  you get …', as its next prompt will)."""
+    from rulekit.cli.play import _narrator
+
+    engine, n = combo.engine, combo.players
+    seed = zlib.crc32(combo.id.encode()) + people
+    humans = sorted({seed % n, (seed + 1) % n}) if people == 2 else [seed % n]
+    printed = []
+    for falsify in (False, True):
+        out = io.StringIO()
+        narrate = _narrator(Console(file=out, width=400), engine, set(humans))
+        for step in walk(engine, n, seed, max_steps=150):
+            events = step.events
+            if falsify:
+                events = [ev if ev.seat in humans else
+                          Event(ev.kind, ev.seat, _falsified(engine, ev.data, None if ev.seat is not None else
+                                                            engine.observe_common(ev, humans, n).data))
+                          for ev in events]
+            narrate(step.after, events)
+        printed.append([line for line in out.getvalue().splitlines()
+                        if people == 1 or not line.startswith("  you get ")])
+    assert printed[0] == printed[1]
+    assert len(printed[0]) > 3

@@ -348,7 +348,8 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
     per event worth telling (``every_step``), or only each deal's start and result; a
     private ``show`` to a seat no person plays is only counted. After a step of a seat a
     person plays, the cards it put into that seat's zones ('  you get …'); with one person,
-    its seat is marked '(you)'."""
+    its seat is marked '(you)'. With people playing, each event is told as all their seats
+    perceive it (``Engine.observe_common``): nothing a person's seat may not see."""
     from ..engine.narrate import pieces_text, seat_name
     from ..players.human import received_lines, yours
 
@@ -370,6 +371,11 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
                 continue
             if not every_step and ev.kind not in ("deal_start", "match_end", "out"):
                 continue
+            if human_seats and ev.seat is None:
+                # the people at the screen are told what each of their seats may see
+                ev = engine.observe_common(ev, sorted(human_seats), state.n)
+                if ev is None:
+                    continue
             line = engine.describe_event(ev, state.n)
             if line:
                 console.print(line if alone is None else yours(line, alone), markup=False, soft_wrap=True)

@@ -266,6 +266,19 @@ class Observation:
             return Event(kind, None, dict(data, counters=tuple(public)))
         return event
 
+    def observe_common(self, event: Event, seats, players: int) -> Event | None:
+        """What every seat of ``seats`` (one or more) perceives of an event: the
+        :meth:`observe` of each, with a card, count or value any of them may not see
+        replaced by None; None when one of them perceives nothing of it. What people
+        sharing one screen may all be told."""
+        common = None
+        for seat in seats:
+            seen = self.observe(event, seat, players)
+            if seen is None:
+                return None
+            common = seen if common is None else Event(seen.kind, seen.seat, _common(common.data, seen.data))
+        return common
+
     def _sees(self, slot: int, seat: int, players: int) -> bool:
         zi, owner = self.cg.zone_owner(slot, players)
         return self.cg.zones[zi].sees(owner, seat)
@@ -274,3 +287,15 @@ class Observation:
         """A line of play-by-play for an event, or None for events not worth a line."""
         from .narrate import describe
         return describe(self, event, players)
+
+
+def _common(a, b):
+    """The part of two observations of one event that agree: a value where they differ is
+    None (a tuple or dict, part by part)."""
+    if a == b:
+        return a
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        return {k: _common(a[k], b[k]) for k in a}
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
+        return tuple(_common(x, y) for x, y in zip(a, b))
+    return None
