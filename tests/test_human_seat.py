@@ -137,6 +137,7 @@ class Caller(HumanPlayer):
     def choose(self, view, decision):
         self.kind = decision.kind
         self.deals.add(view.deal)
+        self.pool = [LUGEN.kind_label(k) for o in decision.options if o.cards for k in o.cards]
         return super().choose(view, decision)
 
     def show(self, view, decision):
@@ -155,7 +156,7 @@ class Caller(HumanPlayer):
         if self.turn_word is not None and self.first is None and prompt.startswith("choose an option"):
             self.turn_word, answer = None, self.turn_word
             return answer
-        return "1"
+        return self.pool[0] if prompt.startswith("which cards") else "1"   # by name: Lügenbeutel's are numbers
 
 
 def play_lugen(player, seed=1, n=2):
@@ -251,10 +252,11 @@ def test_the_values_offered_are_those_the_rules_allow_now():
 
 def test_a_bad_card_list_asks_the_cards_again():
     state, _ = LUGEN.new_match(4, random.Random(4))
-    action, text, asked = choose(LUGEN, state, ["play", "zzz", "", "1"])
+    first = LUGEN.kind_label(hand(LUGEN, state, LUGEN.decision(state).seat)[0])
+    action, text, asked = choose(LUGEN, state, ["play", "zzz", "", first])
     assert action.name == "play" and len(action.cards) == 1
     assert [a.split("?")[0] for a in asked] == ["choose an option by number or name"] + ["which cards (1 or more)"] * 3
-    assert "'zzz' is not a card number" in text and "Not allowed: choose at least 1 card(s)" in text
+    assert "'zzz' is not the name of a card you may choose" in text and "Not allowed: choose at least 1 card(s)" in text
 
 
 # -- 4. card entry
@@ -322,9 +324,18 @@ def test_the_cards_received_by_an_action_are_told():
 
 
 def test_the_history_says_which_cards_the_seat_chose():
-    lines = iter(["offer 1 1", "history", "refuse", "offer 1 1", "history"] + ["refuse", "offer 1 1"] * 100)
+    lines = iter(["offer 1", "history", "refuse", "offer 1", "history"] + ["refuse", "offer 1"] * 100)
     out = io.StringIO()
-    human = HumanPlayer(DTC, Console(file=out, width=200), lambda prompt: next(lines))
+
+    class Offerer(HumanPlayer):         # 'offer 1' is completed with the name of its first card
+        def choose(self, view, decision):
+            self.first = next((DTC.kind_label(k) for o in decision.options if o.cards for k in o.cards), "")
+            return super().choose(view, decision)
+
+    def answer(prompt):
+        line = next(lines)
+        return f"offer {human.first} 1" if line == "offer 1" else line
+    human = Offerer(DTC, Console(file=out, width=200), answer)
     try:
         play_match(DTC, [human, RandomBot(seat_rng(2, 1))], 2, 2, max_steps=6)
     except Exception:
@@ -385,9 +396,9 @@ def test_a_long_list_of_values_is_named_in_part_and_listed_on_asking():
     question = asked[1]
     assert question.startswith("which bid? one of " + ", ".join(names[:8]) + ", …, " + names[-1])
     assert f"({len(names)} in all: 'list' shows every one)" in question and names[9] not in question
-    listing = text[text.index(f"1. {names[0]}"):text.index("'zzz'")]
-    listed = re.findall(r"(\d+)\. (.+?)(?= {3,}|\n|$)", listing)
-    assert [(int(i), name.strip()) for i, name in listed] == list(enumerate(names, 1))
+    before = text[:text.index("'zzz'")]
+    listing = before[before.rindex(names[0] + "   "):]         # no places: a bid's name has numbers
+    assert [name.strip() for name in re.split(r" {3,}|\n", listing) if name.strip()] == names
     assert f"'zzz' is not one of the {len(names)} offered ('list' shows every one)" in text
     assert asked[2:] == [question, question]
 
@@ -400,26 +411,26 @@ def test_cards_no_value_can_follow_are_refused_at_once():
     state = until(DTC, 3, lambda s: DTC.decision(s).phase == "give" and s.claim is not None
                   and s.claim[1][0] >= 2 and len(hand(DTC, s, DTC.decision(s).seat)) > s.claim[1][0])
     more = state.claim[1][0] + 1
-    typed = " ".join(str(i) for i in range(1, more + 1))
-    action, text, asked = choose(DTC, state, ["1", typed, "6"])
+    cards = hand(DTC, state, DTC.decision(state).seat)
+    action, text, asked = choose(DTC, state, [DTC.kind_label(cards[0]), " ".join(map(DTC.kind_label, cards[:more])), "6"])
     assert "Not allowed with those cards: the offer must beat the one just accepted" in text
     assert [a.split("?")[0] for a in asked] == ["which cards (1 or more)"] * 2 + ["offered as which value"]
     assert action.name == "offer" and len(action.cards) == more and action.params == (6,)
 
 
 def test_a_value_may_be_typed_by_its_place():
-    """A value is typed by its name or, when no name is a number, by its place among those
-    the question offers: in Bluff '2' is the second bid offered (the lowest but one), and
-    'list' numbers them. Where the names are seats, a number is the seat ('2' for P2, not
-    the second offered; '2 3' for the group P2 P3); where a name is a number (a die's face), a
-    number is that value."""
+    """A value is typed by its name or, when no name has a digit, by its place among those
+    the question offers. In Bluff, whose bids are named with numbers ('2 high'), '2' is no
+    bid (it is not the second offered), and 'list' does not number them. Where the names
+    are seats, a number is the seat ('2' for P2, not the second offered; '2 3' for the
+    group P2 P3); where a name is a number (a die's face), a number is that value."""
     bluff = Engine(load(str(GAMES / "bluff.rules")))
     state = until(bluff, 3, lambda s: s.claim is not None and bluff.decision(s).phase == "bidding")
     offered = [a for a in bluff.legal_actions(state) if a.name == "raise"]
     words = bluff.combination_values("bid")
-    action, text, _ = choose(bluff, state, ["raise", "list", "2"])
+    action, text, _ = choose(bluff, state, ["raise", "list", "2", words[offered[1].params[0]]])
     assert action == offered[1]
-    assert f"1. {words[offered[0].params[0]]}" in text and f"2. {words[offered[1].params[0]]}" in text
+    assert f"1. {words[offered[0].params[0]]}" not in text and "'2' is not one of" in text
     assert _by_place("2", ("a", "b", "c"), ("P1", "P3", "P4")) is None
     assert _by_place("3", ("a", "b", "c"), ("P1", "P3", "P4")) == "b"
     assert _by_place("1", (("x",), ("y",)), ("P2 P3", "P2 P4")) is None
@@ -430,3 +441,96 @@ def test_a_value_may_be_typed_by_its_place():
     assert _by_place("1", (5, 6), ("5", "6")) is None
     assert _by_place("3", ("a", "b"), ("captain", "duke")) is None
     assert _by_place("2", ("a", "b"), ("captain", "duke")) == "b"
+
+
+# -- 8. a whole move on one line, as people type it
+BLUFF = Engine(load(str(GAMES / "bluff.rules")))
+COUP = Engine(load(str(GAMES / "coup.rules")))
+COYOTE = Engine(load(str(GAMES / "coyote.rules")))
+
+
+def test_values_named_in_several_words_are_typed_on_the_options_line():
+    """A value's name may have several words (Bluff's 'four As', Nimm's Leich's 'P2 P3'):
+    the line is split at the names, not a word per value; a name's leading article may
+    be left out ('pair of As'); seats of a group in any order or by number; a wrong name
+    is refused as a whole with the bids offered."""
+    state, _ = BLUFF.new_match(3, random.Random(1))
+    words = BLUFF.combination_values("bid")
+    for typed, meant in [("raise four As", "four As"), ("raise 4 high", "4 high"),
+                         ("raise pair of As", "a pair of As"), ("raise 3s over 2s", "3s over 2s")]:
+        action, text, asked = choose(BLUFF, state, [typed])
+        assert words[action.params[0]] == meant and len(asked) == 1, typed
+    action, text, _ = choose(BLUFF, state, ["raise 2s over 3s", "3s over 2s"])
+    assert "'2s over 3s' is not one of the " in text and words[action.params[0]] == "3s over 2s"
+    state = until(NIMM, 4, lambda s: any(o.name == "inspect" for o in NIMM.decision(s).options))
+    seat = NIMM.decision(state).seat
+    others = [p for p in range(4) if p != seat][:2]
+    for typed in (f"inspect P{others[0] + 1} P{others[1] + 1}", f"inspect P{others[1] + 1}, P{others[0] + 1}",
+                  f"inspect {others[0] + 1} {others[1] + 1}"):
+        action, text, asked = choose(NIMM, state, [typed])
+        assert action == Action("inspect", (), (tuple(others),)) and len(asked) == 1, (typed, text)
+
+
+def test_words_of_the_label_underscores_and_a_final_bang_may_be_typed():
+    """'steal from P4' (the label says 'steals from …'), 'offer joker as 6' (DTC's 'gives …
+    card(s) as …'), 'foreign aid' for foreign_aid, 'Coyote!' for coyote; words past the
+    last value are refused with what the option takes."""
+    state = until(COUP, 4, lambda s: any(o.name == "steal" for o in COUP.decision(s).options)
+                  and COUP.decision(s).seat == 0)
+    action, _, asked = choose(COUP, state, ["steal from P4"])
+    assert action == Action("steal", (), (3,)) and len(asked) == 1
+    action, _, _ = choose(COUP, state, ["foreign aid"])
+    assert action.name == "foreign_aid"
+    action, text, _ = choose(COUP, state, ["steal P3 P4", "steal P3"])
+    assert "'steal' takes 1 value (against whom?): 'P4' is more than that" in text and action.params == (2,)
+    joker = next(k for k in range(len(DTC.kinds)) if DTC.kind_label(k) == "joker")
+    state = until(DTC, 3, lambda s: DTC.decision(s).phase == "give" and s.claim is None
+                  and joker in hand(DTC, s, DTC.decision(s).seat))
+    for lines in (["offer joker as 6"], ["offer joker 6"], ["offer joker", "6"]):
+        action, _, _ = choose(DTC, state, lines)
+        assert action == Action("offer", (joker,), (6,)), lines
+    state = until(COYOTE, 3, lambda s: any(o.name == "coyote" for o in COYOTE.decision(s).options))
+    action, _, _ = choose(COYOTE, state, ["Coyote!"])
+    assert action.name == "coyote"
+
+
+def test_some_values_typed_the_rest_asked_or_all_at_the_first_question():
+    """'bid 2' asks for the face; at the first question of the one option asked straight
+    away, '2 3' answers it and the next; Enter at the options says what to type."""
+    state, _ = LIARS.new_match(2, random.Random(1))
+    action, _, asked = choose(LIARS, state, ["bid 2", "5"], ask_always=True)
+    assert action == Action("bid", (), (2, 5)) and asked[-1].startswith("showing which face?")
+    action, _, asked = choose(LIARS, state, ["2 3"])
+    assert action == Action("bid", (), (2, 3)) and len(asked) == 1
+    action, text, _ = choose(LIARS, state, ["", "bid 1 2"], ask_always=True)
+    assert "type an option's number 1..1 or its name" in text and action.params == (1, 2)
+
+
+def test_a_number_is_no_place_where_names_have_numbers():
+    """Bluff's bids are named with numbers: '4' is refused, with the bid it begins; a
+    Lügenbeutel card typed by a number is the card of that name, never the card at that
+    place of the listing (which then shows no places)."""
+    state, _ = BLUFF.new_match(3, random.Random(1))
+    action, text, _ = choose(BLUFF, state, ["raise 4", "4 high"])
+    assert "'4' is not one of the " in text and "(did you mean '4 high'?)" in text
+    state, _ = LUGEN.new_match(4, random.Random(4))
+    held = {LUGEN.kind_label(k) for k in hand(LUGEN, state, LUGEN.decision(state).seat)}
+    missing = next(str(r) for r in range(10, 0, -1) if str(r) not in held)
+    first = sorted(held)[0]
+    action, text, asked = choose(LUGEN, state, ["play", missing, first])
+    assert f"'{missing}' is not the name of a card you may choose" in text
+    assert [LUGEN.kind_label(k) for k in action.cards] == [first]
+    assert "  cards: 1:" not in text and asked[1].endswith("their names (2x for two alike)")
+
+
+def test_a_count_no_face_can_follow_is_refused_at_once():
+    """Liar's Dice with five dice, after a bid of 10 × 1 (no face beats it with fewer
+    dice): only 10 is offered, and a lower count typed is refused with the rule's reason,
+    not taken and then every face refused."""
+    five = Engine(load(str(GAMES / "liars_dice.rules"), variants=["five_dice"]))
+    state = until(five, 2, lambda s: s.claim is not None and five.decision(s).options[0].name == "bid"
+                  and s.claim[1][0] == 10)
+    action, text, asked = choose(five, state, ["bid", "1", "10", "6"])
+    assert asked[1] == "how many dice? one of 10"
+    assert "Not allowed: a bid must be higher than the last one" in text
+    assert action == Action("bid", (), (10, 6))

@@ -69,7 +69,8 @@ def test_a_whole_lugenbeutel_match_where_p1_is_asked_to_call_only_on_large_plays
             continue
         if not window:
             turns += 1
-            child.send("play 1\r")                      # the first card of the hand
+            first = re.findall(r"your hand: (?:\d+×)?([^,\n]+)", shown)[-1].strip()
+            child.send(f"play {first}\r")              # the first card of the hand, by name
             continue
         calls += 1
         if deal not in filtered:

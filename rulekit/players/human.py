@@ -27,8 +27,9 @@ LIST_WORD = "list"
 LONGEST_LIST = 20
 LIST_HEAD = 8
 COMMANDS = ("Type an option's number or name, or a whole move on one line (the option, then its cards and values); at a "
-            "question about cards or a value, 'back' returns to the options; a value is typed by its name or "
-            "its place among those offered (1 for the first), and 'list' shows every value when the question "
+            "question about cards or a value, 'back' returns to the options; a value is typed by its name or, "
+            "where no name has a digit, its place among those offered (1 for the first), and 'list' shows every "
+            "value when the question "
             "names only some (Tab completes a name). Other commands: history "
             "(everything you have seen this match) · rules (the rulebook of the game) · help (this list) · "
             "always (be asked at every window again).")
@@ -179,6 +180,9 @@ class HumanPlayer:
 
         # whether a claim ever covers cards (a 'lay'): only then does 'only N' mean anything
         self._lays = any(isinstance(node, m.Move) and node.lay for node in m.nodes(engine.game))
+        # cards are typed by their place in the listing too, unless a card's name is a
+        # number (a '10' typed would be the tenth card or a 10): then only by name
+        self._cards_by_place = not any(_number(engine.kind_label(k)) is not None for k in range(len(engine.kinds)))
 
     # -- display
     def show(self, view: View, decision: Decision) -> None:
@@ -526,41 +530,95 @@ class HumanPlayer:
             ValueError: none is; the message says why an action of the phase is not offered.
         """
         tokens = text.split()
-        first = tokens[0] if tokens else ""
-        number = _number(first)
+        if not tokens:
+            raise ValueError(f"type an option's number 1..{len(options)} or its name ('help' says what else)")
+        number = _number(tokens[0])
         if number is not None and 1 <= number <= len(options):
             return options[number - 1], tokens[1:]
-        option = next((o for o in options if o.name.lower() == first.lower()), None)
-        if option is not None:
-            return option, tokens[1:]
-        why = self._not_offered(first, decision)
-        if why is None and tokens and len(options) == 1 and options[0].cards is None and options[0].params:
-            try:
-                self._split_line(options[0], tokens)        # the words fit its cards and values
-                return options[0], tokens
-            except ValueError:
-                pass
+        by_name = {o.name.lower(): o for o in options}
+        name, used = _option_name(tokens, by_name)
+        if used:
+            return by_name[name], tokens[used:]
+        why = self._not_offered(name, decision)
+        only = options[0]
+        if why is None and len(options) == 1 and only.cards is None and only.params:
+            groups, named, left = self._value_groups(only, tokens)
+            if named and not left:          # the words are the values of the one option
+                return only, tokens
+        if why is None and tokens[0].lower() == BACK_WORD:
+            why = f"these are the options: type one's number 1..{len(options)} or its name"
         raise ValueError(why or f"'{shown_text(text)}' is not one of the options 1..{len(options)}")
 
-    @staticmethod
-    def _split_line(option, rest: list) -> tuple[list | None, list | None]:
-        """The words typed after the option's name on its line: (those naming cards, those
-        naming values), each None when it is to be asked.
+    def _split_line(self, option, rest: list) -> tuple[list | None, list | None]:
+        """The words typed after the option's name on its line: (those naming cards, the
+        values named, one text per value, the first ones only when the rest are to be
+        asked); each None when it is to be asked. A value's name may have several words
+        ('four As', 'P2 P3'), and words of the option's label between them are skipped
+        ('offer joker as 6', 'steal from P4'); the values follow the cards.
 
         Raises:
-            ValueError: the line holds values that do not fit the option.
+            ValueError: the line holds more than the option takes.
         """
         nvalues = len(option.params)
         if not rest:
             return None, None
-        grouped_values = any(" " in name for shown in option.shown for name in shown)
-        if grouped_values or (option.cards is None and len(rest) != nvalues):
-            raise ValueError(f"'{option.name}' takes {nvalues} value{'' if nvalues == 1 else 's'} after it"
-                             if option.cards is None else f"type the values of '{option.name}' when asked")
-        if len(rest) < nvalues:
-            raise ValueError(f"'{option.name}' takes {nvalues} value{'' if nvalues == 1 else 's'}")
-        split = len(rest) - nvalues
-        return (rest[:split] or None if option.cards is not None else None), (rest[split:] if nvalues else None)
+        if option.cards is None:
+            groups, _, left = self._value_groups(option, rest)
+            if left:
+                raise ValueError(self._too_much(option, left))
+            return None, groups
+        if not nvalues:
+            return rest, None
+        for split in range(len(rest)):      # the fewest words naming the cards, then every value
+            groups, named, left = self._value_groups(option, rest[split:])
+            if named and not left and len(groups) == nvalues:
+                return rest[:split] or None, groups
+        return rest, None                   # no values after them: all cards, the values asked
+
+    def _value_groups(self, option, words: list, first: int = 0) -> tuple[list, bool, list]:
+        """``words`` read as the values of ``option``'s choices from the ``first`` on:
+        (one text per value, in order, as many as the words give; whether each names one
+        of the values offered; the words left over). A value takes the most words that
+        name one (else one word, or for the last choice the words left, to be refused
+        with the reason); a word of the option's label that names no value is skipped
+        before one."""
+        fillers = {w.lower() for w in option.label.replace("…", " ").split()
+                   if _number(w) is None and w.isalpha()} - {option.name.lower()}
+        groups: list = []
+        named = True
+        j = 0
+        for i in range(first, len(option.params)):
+            values = option.params[i][1]
+            names = self._value_names(option, i)
+            longest = max((len(str(n).split()) for n in names), default=1)
+
+            def names_one(length: int) -> bool:
+                raw = " ".join(words[j:j + length])
+                return self._parse_value(raw, values, names) is not None or _by_place(raw, values, names) is not None
+            while j < len(words) - 1 and words[j].lower() in fillers and not names_one(1):
+                j += 1
+            if j >= len(words):
+                break
+            length = next((k for k in range(min(longest, len(words) - j), 0, -1) if names_one(k)), None)
+            if length is None:
+                length, named = 1 if i + 1 < len(option.params) else len(words) - j, False
+            groups.append(" ".join(words[j:j + length]))
+            j += length
+        return groups, named, words[j:]
+
+    @staticmethod
+    def _value_names(option, i: int) -> tuple:
+        """How the values of ``option``'s choice ``i`` are named to people."""
+        return option.shown[i] if i < len(option.shown) else tuple(map(str, option.params[i][1]))
+
+    @staticmethod
+    def _too_much(option, left: list) -> str:
+        """Why words typed after ``option`` (``left`` of them over) are refused."""
+        nvalues = len(option.params)
+        questions = "; ".join(q for q in option.prompts if q)
+        takes = (f"takes {nvalues} value{'' if nvalues == 1 else 's'}" + (f" ({questions})" if questions else "")
+                 if nvalues else "takes no value")
+        return f"'{option.name}' {takes}: '{shown_text(' '.join(left))}' is more than that"
 
     def _cards(self, option, tokens: list | None, view: View | None, decision: Decision | None) -> tuple:
         """The cards of ``option``: from ``tokens`` (typed after its name) or asked, and
@@ -574,11 +632,13 @@ class HumanPlayer:
         while True:
             if tokens is None:
                 if not listed:
-                    listing = "  ".join(f"{i}:{card_label(self.engine, k)}" for i, k in enumerate(pool, 1))
+                    listing = ("  ".join(f"{i}:{card_label(self.engine, k)}" for i, k in enumerate(pool, 1))
+                               if self._cards_by_place else self.grouped(pool))
                     self.console.print(f"  cards: {listing}", markup=False)
                     listed = True
-                tokens = self._prompt(f"which cards ({_how_many(option.low, option.high)})? their names (2x for two "
-                                      f"alike) or numbers 1..{len(pool)}", view).split()
+                how = f"their names (2x for two alike) or numbers 1..{len(pool)}" if self._cards_by_place else \
+                    "their names (2x for two alike)"
+                tokens = self._prompt(f"which cards ({_how_many(option.low, option.high)})? {how}", view).split()
             try:
                 cards = self._parse_cards(tokens, pool)
                 self._sub_check(decision, option, Action(option.name, cards, ()))
@@ -606,10 +666,18 @@ class HumanPlayer:
         when nothing is checked (an exact option, or after the match refused an answer)."""
         if option.exact or decision is None or decision.check is None or not self._checking:
             return None
+        given = len(params) + 1
+        later = option.params[given][1] if given < len(option.params) else ()
         reasons = []
         for v in values:
             reason = decision.check(Action(option.name, cards, tuple(params) + (v,)))
-            reasons.append(None if reason is None or _incomplete(reason, option, len(params) + 1) else reason)
+            if reason is not None and _incomplete(reason, option, given):
+                reason = None
+                if later:       # a value no value of the next choice may follow is refused at once
+                    nexts = [decision.check(Action(option.name, cards, tuple(params) + (v, w))) for w in later]
+                    if not any(r is None or _incomplete(r, option, given + 1) for r in nexts):
+                        reason = nexts[0]
+            reasons.append(reason)
         return reasons
 
     def _values(self, option, cards: tuple, tokens: list | None, view: View | None,
@@ -621,15 +689,22 @@ class HumanPlayer:
             _Back: 'back' was typed.
         """
         params: list = []
+        tokens = list(tokens or ())
         for i, (name, values) in enumerate(option.params):
-            names = option.shown[i] if i < len(option.shown) else tuple(map(str, values))
+            names = self._value_names(option, i)
             offered = self._offered(decision, option, cards, params, values, names)
             shown = self._values_text(*offered)
             question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
-            raw = tokens[i] if tokens else None
+            raw = tokens[i] if i < len(tokens) else None
             while True:
                 if raw is None:
                     raw = self._prompt(f"{question} one of {shown}", view)
+                    if i + 1 < len(option.params) and self._parse_value(raw, values, names) is None:
+                        # this value and the next ones typed together ('2 3': two dice showing 3)
+                        groups, named, left = self._value_groups(option, raw.split(), i)
+                        if named and not left and len(groups) > 1:
+                            tokens[i:] = groups
+                            raw = groups[0]
                 try:
                     value = self._parse_value(raw, values, names)
                     if value is None:
@@ -642,12 +717,21 @@ class HumanPlayer:
                         why = self._filtered_reason(raw, decision, option, cards, params)
                         among = shown if len(offered[1]) <= LONGEST_LIST else \
                             f"the {len(offered[1])} offered ('{LIST_WORD}' shows every one)"
-                        raise ValueError(f"'{shown_text(raw)}' is not one of {among}" + (f": {why}" if why else ""))
+                        meant = _begun(raw, offered[1])
+                        hint = f": {why}" if why else f" (did you mean {meant}?)" if meant else ""
+                        if not raw.strip():
+                            raise ValueError(f"type one of {among}")
+                        raise ValueError(f"'{shown_text(raw)}' is not one of {among}{hint}")
                     self._sub_check(decision, option, Action(option.name, cards, tuple(params) + (value,)))
+                    if i + 1 < len(option.params):      # no value of the next choice may follow it
+                        why = (self._reasons(decision, option, cards, params, (value,)) or (None,))[0]
+                        if why is not None:
+                            raise ValueError(f"Not allowed: {why}")
                     break
                 except ValueError as exc:
                     self._sub_wrong([raw], exc)
                     raw = None
+                    del tokens[i:]
             params.append(value)
         return tuple(params)
 
@@ -757,6 +841,8 @@ class HumanPlayer:
             raise ValueError(picked)
         numbers = []
         for token in words:
+            if not self._cards_by_place:
+                raise ValueError(f"'{token}' is not the name of a card you may choose")
             number = _number(token)
             if number is None or not 1 <= number <= len(pool):
                 raise ValueError(f"'{token}' is not a card number 1..{len(pool)} or the name of a card you may choose")
@@ -824,10 +910,15 @@ class HumanPlayer:
         return ", ".join(names)
 
     def _parse_value(self, raw: str, values, names):
-        """The value whose name is ``raw`` (seat groups in any order, names in any case)."""
-        wanted = " ".join(sorted(raw.replace(",", " ").upper().split()))
+        """The value whose name is ``raw`` (seat groups in any order, names in any case, a
+        leading 'a', 'an' or 'the' left out), or None."""
+        wanted = _value_key(raw)
         for value, name in zip(values, names):
-            if " ".join(sorted(name.upper().split())) == wanted:
+            if _value_key(str(name)) == wanted:
+                return value
+        for value, name in zip(values, names):      # 'pair of As' for 'a pair of As'
+            article = str(name).split(" ", 1)
+            if len(article) == 2 and article[0] in _ARTICLES and _value_key(article[1]) == wanted:
                 return value
         return None
 
@@ -904,6 +995,36 @@ def _count(count: int | None, dice: bool = False) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
+#: words a value's name may begin with that a person may leave out
+_ARTICLES = ("a", "an", "the")
+
+
+def _value_key(text: str) -> str:
+    """A value's name as compared with one typed: in upper case, commas as spaces, and seats
+    in order ('P3, p2' is 'P2 P3')."""
+    words = text.replace(",", " ").upper().split()
+    return " ".join(sorted(words) if words and all(_SEATS.fullmatch(w) for w in words) else words)
+
+
+def _begun(raw: str, names) -> str | None:
+    """The names of ``names`` (at most 5) whose first words are the words of ``raw``
+    ('4' begins '4 high'), quoted and joined with 'or', or None."""
+    start = raw.upper().split()
+    found = [str(n) for n in names if str(n).upper().split()[:len(start)] == start and start]
+    return " or ".join(f"'{shown_text(n)}'" for n in found) if 0 < len(found) <= 5 else None
+
+
+def _option_name(tokens: list, by_name: dict) -> tuple[str, int]:
+    """(the option's name the first words of ``tokens`` give, how many words give it: 0 when
+    no option of ``by_name`` (by lower-case name) is named). A name with underscores may be
+    typed with spaces ('foreign aid'), and one ending in '!' or '?' is read without it."""
+    for used in range(min(3, len(tokens)), 0, -1):
+        name = "_".join(tokens[:used]).lower().rstrip("!?.,:")
+        if name in by_name:
+            return name, used
+    return tokens[0].lower().rstrip("!?.,:"), 0
+
+
 def _by_place(raw: str, values, names):
     """The value ``raw`` stands for when it is made of numbers and no name is a number:
     where the names are seats or groups of seats, the seats of those numbers ('2' for P2,
@@ -912,7 +1033,7 @@ def _by_place(raw: str, values, names):
     otherwise (a number typed for a die's face is the face)."""
     tokens = raw.replace(",", " ").split()
     numbers = [_number(t) for t in tokens]
-    if not tokens or None in numbers or any(_number(str(n)) is not None for n in names):
+    if not tokens or None in numbers or not _placed(names) and not any(_SEATS.fullmatch(str(n)) for n in names):
         return None
     if any(_SEATS.fullmatch(str(n)) for n in names):
         wanted = sorted(seat_name(k - 1) for k in numbers if k >= 1)
@@ -922,8 +1043,9 @@ def _by_place(raw: str, values, names):
 
 
 def _placed(names) -> bool:
-    """Whether the values named ``names`` may be typed by their place (see :func:`_by_place`)."""
-    return not any(_number(str(n)) is not None or _SEATS.fullmatch(str(n)) for n in names)
+    """Whether the values named ``names`` may be typed by their place (see :func:`_by_place`):
+    not where a name has a digit ('4' may be meant as '4 high', '2' as 'B2')."""
+    return not any(c.isdigit() for n in names for c in str(n)) and not any(_SEATS.fullmatch(str(n)) for n in names)
 
 
 def _number(text: str) -> int | None:
