@@ -534,3 +534,14 @@ def test_a_count_no_face_can_follow_is_refused_at_once():
     assert asked[1] == "how many dice? one of 10"
     assert "Not allowed: a bid must be higher than the last one" in text
     assert action == Action("bid", (), (10, 6))
+
+
+def test_names_of_the_rules_are_shown_with_spaces_for_underscores():
+    """Bluff's counter hand_size reads 'hand size' on the screen and at the end of a deal."""
+    from rulekit.cli.play import _deal_summary
+
+    state, _ = BLUFF.new_match(3, random.Random(1))
+    _, text, _ = choose(BLUFF, state, ["raise 4 high"])
+    assert "your hand size: 1" in text and "P2: hand 1 card · hand size 1" in text and "hand_size" not in text
+    summary = _deal_summary(BLUFF, 3, {"deal": 1, "counters": tuple(state.counters)})
+    assert summary.startswith("end of deal 1; hand size: P1 1,"), summary

@@ -452,7 +452,7 @@ def _deal_summary(engine: Engine, n: int, data) -> str:
     for ci, decl in enumerate(engine.game.counters):
         if decl.per_player and decl.seen == "all":
             values = counters[bases[ci]:bases[ci] + n]
-            parts.append(f"{decl.name}: " + ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(values)))
+            parts.append(f"{decl.name.replace('_', ' ')}: " + ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(values)))
     extra = ("; " + "; ".join(parts)) if parts else ""
     return f"end of deal {data['deal']}{extra}"
 

@@ -226,6 +226,7 @@ class HumanPlayer:
         per_seat: dict = {s: [] for s in range(view.players)}
         shared = []
         for slot, (name, owner, count, cards) in enumerate(view.zones):
+            name = name.replace("_", " ")   # a name of the rules as people read it
             # a zone that holds only dice counts dice
             dice = view.dice[slot] if view.dice and view.dice[slot] is not None else ()
             shown = self.grouped(cards) if cards is not None else _count(count, count and sum(dice) == count)
@@ -237,6 +238,7 @@ class HumanPlayer:
                 per_seat[owner].append(f"{name} {shown}")
         table_counters = []
         for name, value in view.counters:
+            name = name.replace("_", " ")
             if isinstance(value, tuple):
                 for s, v in enumerate(value):
                     if v is not None:
@@ -462,9 +464,10 @@ class HumanPlayer:
         if not words or words[0] not in ("never", "only") or (words[0] == "never" and len(words) > 1):
             return None
         span = "this match" if match else "this deal"
+        called = window.replace("_", " ")      # the window's name as people read it
         if words[0] == "never":
             self._set_filter(window, "never", match)
-            self.console.print(f"  you will not be asked in '{window}' again {span}", markup=False)
+            self.console.print(f"  you will not be asked in '{called}' again {span}", markup=False)
             return DECLINE_ACTION
         if not self._lays:
             raise ValueError("'only N' counts the cards a claim covers, and no claim of this game covers "
@@ -473,7 +476,7 @@ class HumanPlayer:
         if count is None:
             raise ValueError("write 'only N' with a number of cards, e.g. 'only 3' (or 'only 3 for the match')")
         self._set_filter(window, count, match)
-        self.console.print(f"  {span} you will be asked in '{window}' only when the claim covers "
+        self.console.print(f"  {span} you will be asked in '{called}' only when the claim covers "
                            f"{count} card{'s' if count != 1 else ''} or more", markup=False)
         covered = view.claim[3] if view is not None and view.claim is not None else 0
         if covered < count:
