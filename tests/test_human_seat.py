@@ -394,7 +394,9 @@ def test_a_long_list_of_values_is_named_in_part_and_listed_on_asking():
     action, text, asked = choose(bluff, state, ["raise", "list", "zzz", names[-1]])
     assert action == offered[-1]
     question = asked[1]
-    assert question.startswith("which bid? one of " + ", ".join(names[:8]) + ", …, " + names[-1])
+    head = question[len("which bid? one of "):question.index(", …, ")].split(", ")
+    assert 3 <= len(head) <= 8 and head == names[:len(head)] and len(", ".join(head)) <= 60
+    assert question.startswith("which bid? one of " + ", ".join(head) + ", …, " + names[-1])
     assert f"({len(names)} in all: 'list' shows every one)" in question and names[9] not in question
     before = text[:text.index("'zzz'")]
     listing = before[before.rindex(names[0] + "   "):]         # no places: a bid's name has numbers
@@ -545,3 +547,17 @@ def test_names_of_the_rules_are_shown_with_spaces_for_underscores():
     assert "your hand size: 1" in text and "P2: hand 1 card · hand size 1" in text and "hand_size" not in text
     summary = _deal_summary(BLUFF, 3, {"deal": 1, "counters": tuple(state.counters)})
     assert summary.startswith("end of deal 1; hand size: P1 1,"), summary
+
+
+def test_the_decision_names_its_phase_unless_it_is_a_turn():
+    """A window says which ('block aid (your call)'), a vote that everyone chooses at
+    once (Skull's discs are placed, not voted)."""
+    state, _ = SKULL.new_match(3, random.Random(1))
+    _, text, _ = choose(SKULL, state, ["1", "1"], ask_always=True)
+    assert "your decision: place (everyone chooses at once)" in text
+    state = until(COUP, 4, lambda s: COUP.decision(s).phase == "block_aid")
+    _, text, _ = choose(COUP, state, [""])
+    assert "your decision: block aid (your call)" in text
+    state, _ = LIARS.new_match(2, random.Random(1))
+    _, text, _ = choose(LIARS, state, ["1 1"])
+    assert "your decision: your turn" in text

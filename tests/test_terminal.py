@@ -63,7 +63,7 @@ def test_a_whole_lugenbeutel_match_where_p1_is_asked_to_call_only_on_large_plays
         deals = re.findall(r"— deal (\d+) —", shown)
         deal = int(deals[-1]) if deals else deal
         if "your decision: " in shown:                   # a new decision (else the same one, asked again)
-            window = "your decision: your call" in shown
+            window = "(your call)" in shown.split("your decision: ")[-1].split("\n")[0]
         elif window:                                     # 'only 3' on a claim that covers 3 or more
             child.send("\r")
             continue

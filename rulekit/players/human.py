@@ -23,9 +23,11 @@ ALWAYS_WORDS = ("always", "windows")
 #: question names only some (more than ``LONGEST_LIST`` of them)
 LIST_WORD = "list"
 #: a question about a value names at most this many values; it names the first
-#: ``LIST_HEAD`` and the last of a longer list, and how many there are
+#: ``LIST_HEAD`` (fewer when their names are longer than ``LIST_HEAD_WIDTH`` characters
+#: together, at least 3) and the last of a longer list, and how many there are
 LONGEST_LIST = 20
 LIST_HEAD = 8
+LIST_HEAD_WIDTH = 60
 COMMANDS = ("Type an option's number or name, or a whole move on one line (the option, then its cards and values); at a "
             "question about cards or a value, 'back' returns to the options; a value is typed by its name or, "
             "where no name has a digit, its place among those offered (1 for the first), and 'list' shows every "
@@ -196,7 +198,9 @@ class HumanPlayer:
                 c.print(f"… ({len(news) - self.recent} earlier)", markup=False)
             for line in news[-self.recent:]:
                 c.print(line, markup=False, highlight=False)
-        what = {"turn": "your turn", "vote": "your vote"}.get(decision.kind, "your call")
+        called = decision.phase.replace("_", " ")        # the phase of the rules: 'block aid', 'liar'
+        what = "your turn" if decision.kind == "turn" else \
+            f"{called} (everyone chooses at once)" if decision.kind == "vote" else f"{called} (your call)"
         c.rule(f"{seat_name(view.seat)}, your decision: {what}")
         for line in self.screen(view):
             c.print(line, markup=False, highlight=False)
@@ -901,14 +905,18 @@ class HumanPlayer:
 
     def _values_text(self, values, names) -> str:
         """How a question names the values it offers: all of them, a range of numbers
-        ('1..30'), or, past ``LONGEST_LIST``, the first few, the last and how many there
-        are ('list' shows them all)."""
+        ('1..30'), or, past ``LONGEST_LIST``, the first few (as many of ``LIST_HEAD`` as
+        ``LIST_HEAD_WIDTH`` characters hold), the last and how many there are ('list'
+        shows them all)."""
         vals = list(values)
         if len(vals) > 12 and all(isinstance(v, int) for v in vals) and vals == list(range(vals[0], vals[-1] + 1)) \
                 and list(names) == [str(v) for v in vals]:
             return f"{vals[0]}..{vals[-1]}"
         if len(names) > LONGEST_LIST:
-            return (", ".join(names[:LIST_HEAD]) + f", …, {names[-1]} "
+            head = 3
+            while head < LIST_HEAD and len(", ".join(names[:head + 1])) <= LIST_HEAD_WIDTH:
+                head += 1
+            return (", ".join(names[:head]) + f", …, {names[-1]} "
                     f"({len(names)} in all: '{LIST_WORD}' shows every one)")
         return ", ".join(names)
 
