@@ -607,14 +607,22 @@ GARBAGE_LINES = ("", " ", "\t", "[/]", "[/bold]", "[bold]x", "[red]", "\\", "\\[
                  "yes", "no", "true", "\u00fc", "💥", "%s", "{}", "{0}", "\u202e1", "１")
 
 
-def human_lines(option_names=()):
-    """Lines a person might type: garbage, small numbers, number lists, option names."""
+def human_lines(option_names=(), words=()):
+    """Lines a person might type: garbage, small numbers, number lists, option names, and
+    whole moves made of ``words`` (the game's option, card and value names, seats, words of
+    labels) after an option's name."""
+    moves = []
+    if option_names and words:
+        moves.append(st.tuples(st.sampled_from(tuple(option_names)),
+                               st.lists(st.sampled_from(tuple(words)), max_size=5)).map(
+            lambda t: " ".join((t[0].replace("_", " "),) + tuple(t[1]))))
     line = st.one_of(
         st.sampled_from(GARBAGE_LINES),
         st.integers(1, 6).map(str),
         st.lists(st.integers(-1, 12), min_size=0, max_size=5).map(lambda xs: " ".join(map(str, xs))),
         st.text(max_size=12),
         *( [st.sampled_from(tuple(option_names))] if option_names else []),
+        *moves,
     )
     return line
 

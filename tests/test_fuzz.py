@@ -566,7 +566,10 @@ def human_sessions(draw):
     low, high = engine.game.players
     n = draw(st.integers(low, min(high, max(low, 4))))
     options = sorted({a.name for p in engine.game.phases for a in p.actions})
-    lines = draw(st.lists(fuzzing.human_lines(options), max_size=40))
+    words = sorted({w for k in range(len(engine.kinds)) for w in engine.kind_label(k).split()}
+                   | {f"P{s}" for s in range(1, n + 1)} | {"as", "from", "of", "2x", "high", "four", "a", "list",
+                                                        "back", "!", ","} | {str(i) for i in range(13)})
+    lines = draw(st.lists(fuzzing.human_lines(options, words), max_size=40))
     return (path, variant), n, draw(st.integers(0, n - 1)), draw(st.integers(0, 2**32 - 1)), lines, \
         draw(st.sampled_from((20, 80, 81, 200))), draw(st.integers(0, 7)) == 0
 
