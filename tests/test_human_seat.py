@@ -269,7 +269,7 @@ def test_cards_are_typed_as_the_prompt_promises():
     for typed in ("2x joker, 2", "2x joker 2", "2xjoker 2", "joker joker 2", "JOKER, Joker,2", "2× Joker, 2"):
         action, _, _ = choose(DTC, state, ["offer", typed, "3"])
         assert action == wanted, typed
-        action, _, _ = choose(DTC, state, [f"offer {typed} 3"])
+        action, _, _ = choose(DTC, state, [f"offer {typed} as 3"])
         assert action == wanted, typed
 
 
@@ -334,7 +334,7 @@ def test_the_history_says_which_cards_the_seat_chose():
 
     def answer(prompt):
         line = next(lines)
-        return f"offer {human.first} 1" if line == "offer 1" else line
+        return f"offer {human.first} as 1" if line == "offer 1" else line
     human = Offerer(DTC, Console(file=out, width=200), answer)
     try:
         play_match(DTC, [human, RandomBot(seat_rng(2, 1))], 2, 2, max_steps=6)
@@ -488,9 +488,18 @@ def test_words_of_the_label_underscores_and_a_final_bang_may_be_typed():
     joker = next(k for k in range(len(DTC.kinds)) if DTC.kind_label(k) == "joker")
     state = until(DTC, 3, lambda s: DTC.decision(s).phase == "give" and s.claim is None
                   and joker in hand(DTC, s, DTC.decision(s).seat))
-    for lines in (["offer joker as 6"], ["offer joker 6"], ["offer joker", "6"]):
+    for lines in (["offer joker as 6"], ["offer joker", "6"]):
         action, _, _ = choose(DTC, state, lines)
         assert action == Action("offer", (joker,), (6,)), lines
+    # DTC's cards are called by numbers: a number after the cards is a card too, unless a
+    # word of the label comes first ('offer 4 4' gives two 4s and asks the value)
+    kept = hand(DTC, state, DTC.decision(state).seat)
+    number = next(k for k in kept if DTC.kind_label(k) != "joker")
+    name = DTC.kind_label(number)
+    action, _, asked = choose(DTC, state, [f"offer joker {name}", "5"])
+    assert action == Action("offer", tuple(sorted((joker, number))), (5,)) and asked[-1].startswith("offered as")
+    action, _, _ = choose(DTC, state, [f"offer joker as {name}"])
+    assert action == Action("offer", (joker,), (int(name),))
     state = until(COYOTE, 3, lambda s: any(o.name == "coyote" for o in COYOTE.decision(s).options))
     action, _, _ = choose(COYOTE, state, ["Coyote!"])
     assert action.name == "coyote"
@@ -561,3 +570,13 @@ def test_the_decision_names_its_phase_unless_it_is_a_turn():
     state, _ = LIARS.new_match(2, random.Random(1))
     _, text, _ = choose(LIARS, state, ["1 1"])
     assert "your decision: your turn" in text
+
+
+def test_a_lone_number_that_is_an_option_and_a_value_is_refused():
+    """Liar's Dice after a bid: '2' is option 2 (liar) and a count of dice for 'bid': it
+    is refused with both readings, not taken as calling liar."""
+    state = until(LIARS, 2, lambda s: s.claim is not None and len(LIARS.decision(s).options) == 2)
+    options = [o.name for o in LIARS.decision(state).options]
+    action, text, _ = choose(LIARS, state, ["2", options[1]])
+    assert f"'2' is option 2 ({options[1]}) and also a value of 'bid': type '{options[1]}' or 'bid 2'" in text
+    assert action.name == options[1]

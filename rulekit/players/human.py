@@ -541,6 +541,12 @@ class HumanPlayer:
             raise ValueError(f"type an option's number 1..{len(options)} or its name ('help' says what else)")
         number = _number(tokens[0])
         if number is not None and 1 <= number <= len(options):
+            valued = next((o for o in options if len(tokens) == 1 and o.cards is None and o.params
+                           and tokens[0] in map(str, self._value_names(o, 0))), None)
+            if valued is not None:      # Skull's '2' after a bid of 1: the option 2 (pass), or a bid of 2?
+                picked = options[number - 1].name
+                raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{valued.name}': "
+                                 f"type '{picked}' or '{valued.name} {tokens[0]}'")
             return options[number - 1], tokens[1:]
         by_name = {o.name.lower(): o for o in options}
         name, used = _option_name(tokens, by_name)
@@ -576,11 +582,25 @@ class HumanPlayer:
             return None, groups
         if not nvalues:
             return rest, None
+        cards = {self.engine.kind_label(k).lower() for k in range(len(self.engine.kinds))}
+        fillers = self._fillers(option)
         for split in range(len(rest)):      # the fewest words naming the cards, then every value
             groups, named, left = self._value_groups(option, rest[split:])
             if named and not left and len(groups) == nvalues:
+                # a value that could be a card too (DTC's 'offer 4 4') is one only after a
+                # word of the label ('offer 4 as 4'); else every word is a card
+                if (not split or rest[split - 1].lower() not in fillers) and rest[split].lower() not in fillers \
+                        and groups[0].split()[0].lower() in cards:
+                    continue
                 return rest[:split] or None, groups
         return rest, None                   # no values after them: all cards, the values asked
+
+    @staticmethod
+    def _fillers(option) -> set:
+        """The words of ``option``'s label that may be typed between its cards and values
+        ('as', 'from'), in lower case."""
+        return {w.lower() for w in option.label.replace("…", " ").split()
+                if _number(w) is None and w.isalpha()} - {option.name.lower()}
 
     def _value_groups(self, option, words: list, first: int = 0) -> tuple[list, bool, list]:
         """``words`` read as the values of ``option``'s choices from the ``first`` on:
@@ -589,8 +609,7 @@ class HumanPlayer:
         name one (else one word, or for the last choice the words left, to be refused
         with the reason); a word of the option's label that names no value is skipped
         before one."""
-        fillers = {w.lower() for w in option.label.replace("…", " ").split()
-                   if _number(w) is None and w.isalpha()} - {option.name.lower()}
+        fillers = self._fillers(option)
         groups: list = []
         named = True
         j = 0
