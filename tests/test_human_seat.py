@@ -503,6 +503,14 @@ def test_words_of_the_label_underscores_and_a_final_bang_may_be_typed():
     state = until(COYOTE, 3, lambda s: any(o.name == "coyote" for o in COYOTE.decision(s).options))
     action, _, _ = choose(COYOTE, state, ["Coyote!"])
     assert action.name == "coyote"
+    # so typed at the question of the one option asked straight away: read as a whole line
+    state, _ = COYOTE.new_match(3, random.Random(1))
+    _, text, _ = choose(COYOTE, state, ["Coyote!", "5"])
+    assert "'coyote' is not possible now" in text
+    state = until(SKULL, 3, lambda s: [o.name for o in SKULL.decision(s).options] == ["turn_up"])
+    target = SKULL.decision(state).options[0].params[0][1][0]
+    action, _, asked = choose(SKULL, state, [f"turn up P{target + 1}"])
+    assert action == Action("turn_up", (), (target,)) and len(asked) == 1
 
 
 def test_some_values_typed_the_rest_asked_or_all_at_the_first_question():

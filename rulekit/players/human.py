@@ -435,10 +435,11 @@ class HumanPlayer:
         """
         while True:
             text = self.ask(question).strip()
-            first = text.lower().split()[:1]
-            if self._straight is not None and first and (first[0] == self._straight[0]
-                                                         or self._not_offered(first[0], self._straight[1])):
-                raise _WholeLine(text)
+            words = text.split()
+            if self._straight is not None and words:
+                name, used = _option_name(words, {self._straight[0]: None})     # 'turn up P2', 'Coyote!'
+                if used or self._not_offered(name, self._straight[1]):
+                    raise _WholeLine(text)
             if not self._command(text.lower(), view):
                 return text
 
