@@ -182,9 +182,11 @@ class HumanPlayer:
 
         # whether a claim ever covers cards (a 'lay'): only then does 'only N' mean anything
         self._lays = any(isinstance(node, m.Move) and node.lay for node in m.nodes(engine.game))
-        # cards are typed by their place in the listing too, unless a card's name is a
-        # number (a '10' typed would be the tenth card or a 10): then only by name
-        self._cards_by_place = not any(_number(engine.kind_label(k)) is not None for k in range(len(engine.kinds)))
+        # the names of the game's cards, as typed; cards are typed by their place in the
+        # listing too, unless a card's name is a number (a '10' typed would be the tenth
+        # card or a 10): then only by name
+        self._card_names = frozenset(engine.kind_label(k).lower() for k in range(len(engine.kinds)))
+        self._cards_by_place = not any(_number(name) is not None for name in self._card_names)
 
     # -- display
     def show(self, view: View, decision: Decision) -> None:
@@ -198,7 +200,7 @@ class HumanPlayer:
                 c.print(f"… ({len(news) - self.recent} earlier)", markup=False)
             for line in news[-self.recent:]:
                 c.print(line, markup=False, highlight=False)
-        called = decision.phase.replace("_", " ")        # the phase of the rules: 'block aid', 'liar'
+        called = decision.phase.replace("_", " ")        # the phase's name in the rules, as people read it
         what = "your turn" if decision.kind == "turn" else \
             f"{called} (everyone chooses at once)" if decision.kind == "vote" else f"{called} (your call)"
         c.rule(f"{seat_name(view.seat)}, your decision: {what}")
@@ -437,7 +439,7 @@ class HumanPlayer:
             text = self.ask(question).strip()
             words = text.split()
             if self._straight is not None and words:
-                name, used = _option_name(words, {self._straight[0]: None})     # 'turn up P2', 'Coyote!'
+                name, used = _option_name(words, {self._straight[0]: None})     # 'NAME WITH SPACES P2', 'NAME!'
                 if used or self._not_offered(name, self._straight[1]):
                     raise _WholeLine(text)
             if not self._command(text.lower(), view):
@@ -544,7 +546,7 @@ class HumanPlayer:
         if number is not None and 1 <= number <= len(options):
             valued = next((o for o in options if len(tokens) == 1 and o.cards is None and o.params
                            and tokens[0] in map(str, self._value_names(o, 0))), None)
-            if valued is not None:      # Skull's '2' after a bid of 1: the option 2 (pass), or a bid of 2?
+            if valued is not None:      # '2': the second option, or that option's value 2?
                 picked = options[number - 1].name
                 raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{valued.name}': "
                                  f"type '{picked}' or '{valued.name} {tokens[0]}'")
@@ -567,8 +569,8 @@ class HumanPlayer:
         """The words typed after the option's name on its line: (those naming cards, the
         values named, one text per value, the first ones only when the rest are to be
         asked); each None when it is to be asked. A value's name may have several words
-        ('four As', 'P2 P3'), and words of the option's label between them are skipped
-        ('offer joker as 6', 'steal from P4'); the values follow the cards.
+        ('two pairs', 'P2 P3'), and words of the option's label between them are skipped
+        (with a label 'gives … as …': 'give CARD as VALUE'); the values follow the cards.
 
         Raises:
             ValueError: the line holds more than the option takes.
@@ -583,15 +585,14 @@ class HumanPlayer:
             return None, groups
         if not nvalues:
             return rest, None
-        cards = {self.engine.kind_label(k).lower() for k in range(len(self.engine.kinds))}
         fillers = self._fillers(option)
         for split in range(len(rest)):      # the fewest words naming the cards, then every value
             groups, named, left = self._value_groups(option, rest[split:])
             if named and not left and len(groups) == nvalues:
-                # a value that could be a card too (DTC's 'offer 4 4') is one only after a
-                # word of the label ('offer 4 as 4'); else every word is a card
+                # a value that could be a card's name too ('give 4 4') is one only after
+                # a word of the label ('give 4 as 4'); else every word is a card
                 if (not split or rest[split - 1].lower() not in fillers) and rest[split].lower() not in fillers \
-                        and groups[0].split()[0].lower() in cards:
+                        and groups[0].split()[0].lower() in self._card_names:
                     continue
                 return rest[:split] or None, groups
         return rest, None                   # no values after them: all cards, the values asked
@@ -727,7 +728,7 @@ class HumanPlayer:
                 if raw is None:
                     raw = self._prompt(f"{question} one of {shown}", view)
                     if i + 1 < len(option.params) and self._parse_value(raw, values, names) is None:
-                        # this value and the next ones typed together ('2 3': two dice showing 3)
+                        # this value and the next ones typed together ('2 3': a count, then a face)
                         groups, named, left = self._value_groups(option, raw.split(), i)
                         if named and not left and len(groups) > 1:
                             tokens[i:] = groups
@@ -947,7 +948,7 @@ class HumanPlayer:
         for value, name in zip(values, names):
             if _value_key(str(name)) == wanted:
                 return value
-        for value, name in zip(values, names):      # 'pair of As' for 'a pair of As'
+        for value, name in zip(values, names):      # 'pair of 2s' for 'a pair of 2s'
             article = str(name).split(" ", 1)
             if len(article) == 2 and article[0] in _ARTICLES and _value_key(article[1]) == wanted:
                 return value
@@ -1048,7 +1049,7 @@ def _begun(raw: str, names) -> str | None:
 def _option_name(tokens: list, by_name: dict) -> tuple[str, int]:
     """(the option's name the first words of ``tokens`` give, how many words give it: 0 when
     no option of ``by_name`` (by lower-case name) is named). A name with underscores may be
-    typed with spaces ('foreign aid'), and one ending in '!' or '?' is read without it."""
+    typed with spaces ('take two' for take_two), and one ending in '!' or '?' is read without it."""
     for used in range(min(3, len(tokens)), 0, -1):
         name = "_".join(tokens[:used]).lower().rstrip("!?.,:")
         if name in by_name:
@@ -1075,7 +1076,7 @@ def _by_place(raw: str, values, names):
 
 def _placed(names) -> bool:
     """Whether the values named ``names`` may be typed by their place (see :func:`_by_place`):
-    not where a name has a digit ('4' may be meant as '4 high', '2' as 'B2')."""
+    not where a name has a digit ('4' may be meant as '4 high', '2' as 'B2', not as a place)."""
     return not any(c.isdigit() for n in names for c in str(n)) and not any(_SEATS.fullmatch(str(n)) for n in names)
 
 
