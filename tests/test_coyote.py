@@ -333,7 +333,7 @@ def test_the_human_screen_shows_the_other_heads_and_only_a_count_of_ones_own():
     state = table(["5", "10", "-5"])
     lines = HumanPlayer(E, Console(), input).screen(E.view(state, 0))
     assert "your head: 1 card" in lines
-    assert "P2: head 10 · lives 3" in lines and "P3: head -5 · lives 3" in lines
+    assert "P2: head [10] · lives 3" in lines and "P3: head [-5] · lives 3" in lines
 
 
 def test_the_play_by_play_names_the_cards_dealt_to_heads_but_ones_own():

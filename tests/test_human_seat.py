@@ -588,3 +588,72 @@ def test_a_lone_number_that_is_an_option_and_a_value_is_refused():
     action, text, _ = choose(LIARS, state, ["2", options[1]])
     assert f"'2' is option 2 ({options[1]}) and also a value of 'bid': type '{options[1]}' or 'bid 2'" in text
     assert action.name == options[1]
+
+
+# -- 9. what the second review found still refused or misread
+def test_words_after_the_cards_of_an_option_without_values_are_refused_as_such():
+    """Lügenbeutel's 'play' takes cards only: 'play 10 as 3' blames 'as 3', not the 10 the
+    seat holds; the label said again ('play 10 as 2' when 2 is required) is the cards alone."""
+    state = until(LUGEN, 4, lambda s: s.phase == 0 and 9 in hand(LUGEN, s, LUGEN.decision(s).seat))
+    required = state.counters[0]
+    other = 3 if required != 3 else 4
+    action, text, _ = choose(LUGEN, state, [f"play 10 as {other}", f"play 10 as {required}"])
+    assert f"'play' takes no value: 'as {other}' is more than that" in text
+    assert "'10' is not the name" not in text and action == Action("play", (9,), ())
+
+
+def test_a_whole_move_may_be_typed_at_any_question_of_its_option():
+    """Coup's 'block' window (block or decline): 'block with the captain' skips the
+    joining words; typed again at its own question ('block the captain'), the line is
+    read as a whole move; a word of the label left at the end ('steal from') asks the value."""
+    state = until(COUP, 3, lambda s: any(o.name == "block" and o.params for o in COUP.decision(s).options))
+    captain = COUP.cg.symbols["character"].index("captain")
+    action, _, _ = choose(COUP, state, ["block with the captain"])
+    assert action == Action("block", (), (captain,))
+    action, text, asked = choose(COUP, state, ["block", "block the captain"])
+    assert action == Action("block", (), (captain,)) and "is not one of" not in text and len(asked) == 2
+    state = until(COUP, 3, lambda s: any(o.name == "steal" for o in COUP.decision(s).options))
+    target = next(o for o in COUP.decision(state).options if o.name == "steal").params[0][1][0]
+    action, _, asked = choose(COUP, state, ["steal from", f"P{target + 1}"])
+    assert action == Action("steal", (), (target,)) and asked[1].startswith("against whom?")
+
+
+def test_articles_signs_and_seat_numbers_are_read_as_people_type_them():
+    """'place a skull', Liar's Dice 'bid 2 × 3' and 'bid 2 x 3' (the screen's notation),
+    Coup 'steal 3' for P3 and Nimm's Leich 'inspect 2 3' for the seats P2 P3."""
+    state, _ = SKULL.new_match(3, random.Random(1))
+    skull = next(k for k in range(len(SKULL.kinds)) if SKULL.kind_label(k) == "skull")
+    action, _, _ = choose(SKULL, state, ["place a skull"], ask_always=True)
+    assert action.cards == (skull,)
+    state, _ = LIARS.new_match(2, random.Random(1))
+    for line in ("bid 2 × 3", "bid 2 x 3"):
+        action, _, _ = choose(LIARS, state, [line], ask_always=True)
+        assert action == Action("bid", (), (2, 3)), line
+    state = until(COUP, 3, lambda s: any(o.name == "steal" for o in COUP.decision(s).options))
+    target = next(o for o in COUP.decision(state).options if o.name == "steal").params[0][1][0]
+    action, _, _ = choose(COUP, state, [f"steal {target + 1}"])
+    assert action == Action("steal", (), (target,))
+    state = until(NIMM, 4, lambda s: any(o.name == "inspect" for o in NIMM.decision(s).options))
+    pairs = next(o for o in NIMM.decision(state).options if o.name == "inspect").params[0][1]
+    first = pairs[0]
+    action, _, _ = choose(NIMM, state, ["inspect " + " ".join(str(s + 1) for s in first)])
+    assert action == Action("inspect", (), (first,))
+    _, text, _ = choose(NIMM, state, [f"inspect {first[0] + 1}", " ".join(f"P{s + 1}" for s in first)])
+    assert f"(did you mean 'P{first[0] + 1} " in text
+
+
+def test_an_action_not_offered_points_to_the_options_its_name_begins():
+    """Nimm's Leich with 3 players has no 'inspect' but 'inspect_one' and 'inspect_each':
+    'inspect P2' says so; the options are listed with spaces for underscores."""
+    state = until(NIMM, 3, lambda s: any(o.name == "inspect_one" for o in NIMM.decision(s).options))
+    _, text, _ = choose(NIMM, state, ["inspect P2", "decline"])
+    assert "'inspect' is not possible now" in text and "(did you mean 'inspect one' or 'inspect each'?)" in text
+    assert ". inspect one: " in text and "inspect_one" not in text
+
+
+def test_cards_others_show_are_bracketed_unlike_counts():
+    """Coyote's head cards are seen by the others: 'head [15]', never read as a count."""
+    state, _ = COYOTE.new_match(3, random.Random(1))
+    _, text, _ = choose(COYOTE, state, ["bid 1"], ask_always=True)
+    others = [line for line in text.splitlines() if line.startswith(("P1:", "P2:", "P3:"))]
+    assert len(others) == 2 and all(re.search(r"head \[[^\]]+\]", line) for line in others), others

@@ -175,7 +175,9 @@ class HumanPlayer:
         # the actions with cards this seat took: (length of its history then, action)
         self._mine: list = []
         self._checking = True          # sub-answers are checked (not after the match refused one)
-        self._straight = None          # (the one option's name, the decision) while its questions are asked straight away
+        # (the option's name, the decision, whether it is the one option asked straight away)
+        # while the questions of an option are asked: a whole move typed there is read as such
+        self._asking = None
         #: what Tab completes at this player's prompts now (see :func:`tab_completion`)
         self.words: tuple = ()
         from ..lang import model as m
@@ -200,7 +202,7 @@ class HumanPlayer:
                 c.print(f"… ({len(news) - self.recent} earlier)", markup=False)
             for line in news[-self.recent:]:
                 c.print(line, markup=False, highlight=False)
-        called = decision.phase.replace("_", " ")        # the phase's name in the rules, as people read it
+        called = _spoken(decision.phase)
         what = "your turn" if decision.kind == "turn" else \
             f"{called} (everyone chooses at once)" if decision.kind == "vote" else f"{called} (your call)"
         c.rule(f"{seat_name(view.seat)}, your decision: {what}")
@@ -224,7 +226,7 @@ class HumanPlayer:
 
     def screen(self, view: View) -> list[str]:
         """The state as this seat sees it, compactly: its own zones (cards grouped and
-        sorted), the shared zones, one line per other seat (its zones, the counters anyone
+        sorted), the shared zones (the cards of a zone the seat sees in brackets, else how many), one line per other seat (its zones, the counters anyone
         may see, whether it is out), the counters of the table, the standing claim in its
         words and what the seat knows of hidden cards."""
         me = view.seat
@@ -232,19 +234,22 @@ class HumanPlayer:
         per_seat: dict = {s: [] for s in range(view.players)}
         shared = []
         for slot, (name, owner, count, cards) in enumerate(view.zones):
-            name = name.replace("_", " ")   # a name of the rules as people read it
+            name = _spoken(name)
             # a zone that holds only dice counts dice
             dice = view.dice[slot] if view.dice and view.dice[slot] is not None else ()
             shown = self.grouped(cards) if cards is not None else _count(count, count and sum(dice) == count)
             if owner == me:
                 lines.append(f"your {name}: {shown}")
-            elif owner is None:
+                continue
+            if cards:
+                shown = f"[{shown}]"        # cards, not a count: 'head [15]' beside 'hand 5 cards'
+            if owner is None:
                 shared.append(f"{name} {shown}")
             else:
                 per_seat[owner].append(f"{name} {shown}")
         table_counters = []
         for name, value in view.counters:
-            name = name.replace("_", " ")
+            name = _spoken(name)
             if isinstance(value, tuple):
                 for s, v in enumerate(value):
                     if v is not None:
@@ -336,7 +341,7 @@ class HumanPlayer:
     def _list_options(self, options, window: bool) -> None:
         """The options, numbered, and a line of what else may be typed."""
         for i, o in enumerate(options, 1):
-            self.console.print(f"  [bold]{i}[/bold]. {escape(o.name)}: {escape(o.label)}")
+            self.console.print(f"  [bold]{i}[/bold]. {escape(_spoken(o.name))}: {escape(o.label)}")
         if window:
             self.console.print(f"  [dim]{escape(WINDOW_HELP if self._lays else WINDOW_HELP_NO_CARDS)}[/dim]")
         else:
@@ -438,9 +443,12 @@ class HumanPlayer:
         while True:
             text = self.ask(question).strip()
             words = text.split()
-            if self._straight is not None and words:
-                name, used = _option_name(words, {self._straight[0]: None})     # 'NAME WITH SPACES P2', 'NAME!'
-                if used or self._not_offered(name, self._straight[1]):
+            if self._asking is not None and words:
+                asked, decision, straight = self._asking
+                name, used = _option_name(words, {asked: None})     # 'NAME WITH SPACES P2', 'NAME!'
+                # at the one option's question, its name alone or an action not offered; at
+                # another option's, its name and more ('skip' alone may name a card)
+                if (used and (straight or len(words) > used)) or (straight and self._not_offered(name, decision)):
                     raise _WholeLine(text)
             if not self._command(text.lower(), view):
                 return text
@@ -471,7 +479,7 @@ class HumanPlayer:
         if not words or words[0] not in ("never", "only") or (words[0] == "never" and len(words) > 1):
             return None
         span = "this match" if match else "this deal"
-        called = window.replace("_", " ")      # the window's name as people read it
+        called = _spoken(window)
         if words[0] == "never":
             self._set_filter(window, "never", match)
             self.console.print(f"  you will not be asked in '{called}' again {span}", markup=False)
@@ -509,23 +517,35 @@ class HumanPlayer:
             _Back: 'back' was typed at a question about cards or a value.
         """
         text = None
-        if straight:
-            option = options[0]
-            self._straight = (option.name.lower(), decision)
+        while True:             # a whole move may be typed at any question of its option ('offer 4 as 5')
             try:
-                cards = self._cards(option, None, view, decision) if option.cards is not None else ()
-                return Action(option.name, cards, self._values(option, cards, None, view, decision))
+                if text is None and straight:
+                    option = options[0]
+                    self._asking = (option.name.lower(), decision, True)
+                    cards = self._cards(option, None, view, decision) if option.cards is not None else ()
+                    return Action(option.name, cards, self._values(option, cards, None, view, decision))
+                if text is None:
+                    text = self._prompt("choose an option by number or name", view)
+                return self._line_action(text, options, window, view, decision, straight)
             except _WholeLine as line:
                 text = line.text
             finally:
-                self._straight = None
-        if text is None:
-            text = self._prompt("choose an option by number or name", view)
+                self._asking = None
+
+    def _line_action(self, text: str, options, window: str | None, view: View | None,
+                     decision: Decision | None, straight: bool = False) -> Action:
+        """The action of a line typed at the options (its cards and values asked when left
+        off): what :meth:`_read` does with it.
+
+        Raises:
+            as :meth:`_read`.
+        """
         if window is not None:
             declined = self._window_word(text, window, view)
             if declined is not None:
                 return declined
         option, rest = self._option(text, options, decision)
+        self._asking = (option.name.lower(), decision, straight)
         card_tokens, value_tokens = self._split_line(option, rest)
         cards = self._cards(option, card_tokens, view, decision) if option.cards is not None else ()
         params = self._values(option, cards, value_tokens, view, decision)
@@ -547,9 +567,9 @@ class HumanPlayer:
             valued = next((o for o in options if len(tokens) == 1 and o.cards is None and o.params
                            and tokens[0] in map(str, self._value_names(o, 0))), None)
             if valued is not None:      # '2': the second option, or that option's value 2?
-                picked = options[number - 1].name
-                raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{valued.name}': "
-                                 f"type '{picked}' or '{valued.name} {tokens[0]}'")
+                picked, other = _spoken(options[number - 1].name), _spoken(valued.name)
+                raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{other}': "
+                                 f"type '{picked}' or '{other} {tokens[0]}'")
             return options[number - 1], tokens[1:]
         by_name = {o.name.lower(): o for o in options}
         name, used = _option_name(tokens, by_name)
@@ -563,7 +583,9 @@ class HumanPlayer:
                 return only, tokens
         if why is None and tokens[0].lower() == BACK_WORD:
             why = f"these are the options: type one's number 1..{len(options)} or its name"
-        raise ValueError(why or f"'{shown_text(text)}' is not one of the options 1..{len(options)}")
+        meant = _begun(name, [_spoken(o.name) for o in options]) if name else None
+        hint = f" (did you mean {meant}?)" if meant else ""
+        raise ValueError((why or f"'{shown_text(text)}' is not one of the options 1..{len(options)}") + hint)
 
     def _split_line(self, option, rest: list) -> tuple[list | None, list | None]:
         """The words typed after the option's name on its line: (those naming cards, the
@@ -583,8 +605,14 @@ class HumanPlayer:
             if left:
                 raise ValueError(self._too_much(option, left))
             return None, groups
+        end = self._cards_end(option, rest)
         if not nvalues:
-            return rest, None
+            if end is None:
+                return rest, None
+            said = {w.lower() for w in option.label.replace("…", " ").split()} | {option.name.lower()}
+            if any(w.lower() not in said for w in rest[end:]):    # 'play 10 as 3' when 'play' takes no value
+                raise ValueError(self._too_much(option, rest[end:]))
+            return rest[:end], None                               # the label said again: 'play 10 as 2'
         fillers = self._fillers(option)
         for split in range(len(rest)):      # the fewest words naming the cards, then every value
             groups, named, left = self._value_groups(option, rest[split:])
@@ -595,14 +623,38 @@ class HumanPlayer:
                         and groups[0].split()[0].lower() in self._card_names:
                     continue
                 return rest[:split] or None, groups
+        if end is not None:                 # cards, a word of the label, then values not offered
+            groups, _, left = self._value_groups(option, rest[end:])
+            if left:
+                raise ValueError(self._too_much(option, left))
+            return rest[:end], groups
         return rest, None                   # no values after them: all cards, the values asked
+
+    def _cards_end(self, option, words: list) -> int | None:
+        """Where the cards typed among ``words`` end when a word of ``option``'s label
+        follows them (the words before it name cards of the option, the word itself none):
+        its place, else None."""
+        fillers = self._fillers(option)
+        pool = list(option.cards)
+        for end in range(1, len(words)):
+            if words[end].lower() in fillers and words[end].lower() not in self._card_names:
+                try:
+                    self._parse_cards(words[:end], pool)
+                except ValueError:
+                    continue
+                return end
+        return None
 
     @staticmethod
     def _fillers(option) -> set:
-        """The words of ``option``'s label that may be typed between its cards and values
-        ('as', 'from'), in lower case."""
-        return {w.lower() for w in option.label.replace("…", " ").split()
-                if _number(w) is None and w.isalpha()} - {option.name.lower()}
+        """The words and signs of ``option``'s label that may be typed between its cards and
+        values ('as', 'from', '×'), and the little words of English that join them ('block with the
+        captain'), in lower case."""
+        said = {w.lower() for w in option.label.replace("…", " ").split()
+                if w.isalpha() or not any(c.isalnum() for c in w)}
+        if "×" in said:
+            said.add("x")                   # '2 x 3', as a keyboard types '2 × 3'
+        return (said | _JOINING) - {option.name.lower()}
 
     def _value_groups(self, option, words: list, first: int = 0) -> tuple[list, bool, list]:
         """``words`` read as the values of ``option``'s choices from the ``first`` on:
@@ -623,7 +675,7 @@ class HumanPlayer:
             def names_one(length: int) -> bool:
                 raw = " ".join(words[j:j + length])
                 return self._parse_value(raw, values, names) is not None or _by_place(raw, values, names) is not None
-            while j < len(words) - 1 and words[j].lower() in fillers and not names_one(1):
+            while j < len(words) and words[j].lower() in fillers and not names_one(1):
                 j += 1
             if j >= len(words):
                 break
@@ -646,7 +698,7 @@ class HumanPlayer:
         questions = "; ".join(q for q in option.prompts if q)
         takes = (f"takes {nvalues} value{'' if nvalues == 1 else 's'}" + (f" ({questions})" if questions else "")
                  if nvalues else "takes no value")
-        return f"'{option.name}' {takes}: '{shown_text(' '.join(left))}' is more than that"
+        return f"'{_spoken(option.name)}' {takes}: '{shown_text(' '.join(left))}' is more than that"
 
     def _cards(self, option, tokens: list | None, view: View | None, decision: Decision | None) -> tuple:
         """The cards of ``option``: from ``tokens`` (typed after its name) or asked, and
@@ -745,7 +797,7 @@ class HumanPlayer:
                         why = self._filtered_reason(raw, decision, option, cards, params)
                         among = shown if len(offered[1]) <= LONGEST_LIST else \
                             f"the {len(offered[1])} offered ('{LIST_WORD}' shows every one)"
-                        meant = _begun(raw, offered[1])
+                        meant = _begun(_as_seats(raw, offered[1]) or raw, offered[1])
                         hint = f": {why}" if why else f" (did you mean {meant}?)" if meant else ""
                         if not raw.strip():
                             raise ValueError(f"type one of {among}")
@@ -848,7 +900,7 @@ class HumanPlayer:
         if action is None:
             return None
         reason = decision.check(Action(action.name))
-        return f"'{action.name}' is not possible now" + (f": {reason}" if reason else "")
+        return f"'{_spoken(action.name)}' is not possible now" + (f": {reason}" if reason else "")
 
     def _parse_cards(self, tokens: list, pool: list) -> tuple:
         """The cards typed: by their names ('A A B', '2x A, B', '2xA B', in
@@ -862,6 +914,8 @@ class HumanPlayer:
         for k in pool:
             by_label.setdefault(self.engine.kind_label(k).lower(), k)
         words = re.sub(r"[,\[\]]", " ", " ".join(tokens)).lower().split()
+        firsts = {label.split()[0] for label in by_label if label}
+        words = [w for w in words if w not in _ARTICLES or w in firsts]          # 'a skull'
         picked = self._cards_by_name(_with_counts(words, by_label), by_label, pool)
         if isinstance(picked, tuple):
             return picked
@@ -952,7 +1006,11 @@ class HumanPlayer:
             article = str(name).split(" ", 1)
             if len(article) == 2 and article[0] in _ARTICLES and _value_key(article[1]) == wanted:
                 return value
-        return None
+        typed = raw.split(None, 1)
+        if len(typed) == 2 and typed[0].lower() in _ARTICLES:        # 'the captain' for 'captain'
+            return self._parse_value(typed[1], values, names)
+        seats = _as_seats(raw, names)
+        return None if seats is None else self._parse_value(seats, values, names)
 
 
 def _how_many(low: int, high: int | None) -> str:
@@ -1027,6 +1085,17 @@ def _count(count: int | None, dice: bool = False) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
+def _spoken(name: str) -> str:
+    """A name of the rules (an action, phase, zone or counter) as people read it: underscores
+    as spaces ('foreign_aid' is 'foreign aid'), which may be typed so too."""
+    return name.replace("_", " ")
+
+
+#: words that may join an action's name, its cards and its values in a typed move ('steal
+#: from P2', 'block with the captain'), skipped where they name no card or value
+_JOINING = frozenset({"a", "an", "the", "as", "with", "from", "to", "against", "on", "at", "for", "of", "by",
+                      "into", "onto"})
+
 #: words a value's name may begin with that a person may leave out
 _ARTICLES = ("a", "an", "the")
 
@@ -1036,6 +1105,17 @@ def _value_key(text: str) -> str:
     in order ('P3, p2' is 'P2 P3')."""
     words = text.replace(",", " ").upper().split()
     return " ".join(sorted(words) if words and all(_SEATS.fullmatch(w) for w in words) else words)
+
+
+def _as_seats(raw: str, names) -> str | None:
+    """``raw`` as seats when it is numbers and every name of ``names`` is seats ('2 3' for
+    'P2 P3'), else None."""
+    words = raw.replace(",", " ").split()
+    if not words or not all(w.isdigit() for w in words) or not names:
+        return None
+    if not all(all(_SEATS.fullmatch(w) for w in str(n).replace(",", " ").upper().split()) for n in names):
+        return None
+    return " ".join(f"P{int(w)}" for w in words)
 
 
 def _begun(raw: str, names) -> str | None:
