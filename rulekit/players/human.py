@@ -1009,8 +1009,7 @@ class HumanPlayer:
         typed = raw.split(None, 1)
         if len(typed) == 2 and typed[0].lower() in _ARTICLES:        # 'the captain' for 'captain'
             return self._parse_value(typed[1], values, names)
-        seats = _as_seats(raw, names)
-        return None if seats is None else self._parse_value(seats, values, names)
+        return None
 
 
 def _how_many(low: int, high: int | None) -> str:
@@ -1108,14 +1107,12 @@ def _value_key(text: str) -> str:
 
 
 def _as_seats(raw: str, names) -> str | None:
-    """``raw`` as seats when it is numbers and every name of ``names`` is seats ('2 3' for
-    'P2 P3'), else None."""
-    words = raw.replace(",", " ").split()
-    if not words or not all(w.isdigit() for w in words) or not names:
+    """``raw`` as the seats its numbers stand for where ``names`` are seats ('2 3' for
+    'P2 P3', as :func:`_by_place` reads them), else None."""
+    numbers = [_number(t) for t in raw.replace(",", " ").split()]
+    if not numbers or None in numbers or not any(_SEATS.fullmatch(str(n)) for n in names):
         return None
-    if not all(all(_SEATS.fullmatch(w) for w in str(n).replace(",", " ").upper().split()) for n in names):
-        return None
-    return " ".join(f"P{int(w)}" for w in words)
+    return " ".join(seat_name(k - 1) for k in numbers if k >= 1)
 
 
 def _begun(raw: str, names) -> str | None:
