@@ -600,6 +600,9 @@ def test_words_after_the_cards_of_an_option_without_values_are_refused_as_such()
     action, text, _ = choose(LUGEN, state, [f"play 10 as {other}", f"play 10 as {required}"])
     assert f"'play' takes no value: 'as {other}' is more than that" in text
     assert "'10' is not the name" not in text and action == Action("play", (9,), ())
+    state = until(LUGEN, 4, lambda s: s.phase == 0 and {9, 10} <= set(hand(LUGEN, s, LUGEN.decision(s).seat)))
+    action, _, _ = choose(LUGEN, state, ["play the 10 and a joker"])
+    assert action == Action("play", (9, 10), ())
 
 
 def test_a_whole_move_may_be_typed_at_any_question_of_its_option():

@@ -632,11 +632,16 @@ class HumanPlayer:
 
     def _cards_end(self, option, words: list) -> int | None:
         """Where the cards typed among ``words`` end when a word of ``option``'s label
-        follows them (the words before it name cards of the option, the word itself none):
-        its place, else None."""
+        follows them (the words before it name cards of the option, the word itself none;
+        the most words that do): its place, else None (also when every word names cards)."""
         fillers = self._fillers(option)
         pool = list(option.cards)
-        for end in range(1, len(words)):
+        try:
+            self._parse_cards(words, pool)
+            return None                     # every word names cards ('10 and a joker')
+        except ValueError:
+            pass
+        for end in range(len(words) - 1, 0, -1):
             if words[end].lower() in fillers and words[end].lower() not in self._card_names:
                 try:
                     self._parse_cards(words[:end], pool)
@@ -915,7 +920,7 @@ class HumanPlayer:
             by_label.setdefault(self.engine.kind_label(k).lower(), k)
         words = re.sub(r"[,\[\]]", " ", " ".join(tokens)).lower().split()
         firsts = {label.split()[0] for label in by_label if label}
-        words = [w for w in words if w not in _ARTICLES or w in firsts]          # 'a skull'
+        words = [w for w in words if w not in _BETWEEN_CARDS or w in firsts]     # 'a skull', '10 and 10'
         picked = self._cards_by_name(_with_counts(words, by_label), by_label, pool)
         if isinstance(picked, tuple):
             return picked
@@ -1094,6 +1099,10 @@ def _spoken(name: str) -> str:
 #: from P2', 'block with the captain'), skipped where they name no card or value
 _JOINING = frozenset({"a", "an", "the", "as", "with", "from", "to", "against", "on", "at", "for", "of", "by",
                       "into", "onto"})
+
+#: words that may come before or between cards typed ('a skull', '3 and joker'), unless a
+#: card's name begins with one
+_BETWEEN_CARDS = frozenset({"a", "an", "the", "and", "&", "plus"})
 
 #: words a value's name may begin with that a person may leave out
 _ARTICLES = ("a", "an", "the")
