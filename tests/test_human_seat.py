@@ -608,7 +608,8 @@ def test_words_after_the_cards_of_an_option_without_values_are_refused_as_such()
 def test_a_whole_move_may_be_typed_at_any_question_of_its_option():
     """Coup's 'block' window (block or decline): 'block with the captain' skips the
     joining words; typed again at its own question ('block the captain'), the line is
-    read as a whole move; a word of the label left at the end ('steal from') asks the value."""
+    read as a whole move, and so is another option's name; a word of the label left at the
+    end ('steal from') asks the value."""
     state = until(COUP, 3, lambda s: any(o.name == "block" and o.params for o in COUP.decision(s).options))
     captain = COUP.cg.symbols["character"].index("captain")
     action, _, _ = choose(COUP, state, ["block with the captain"])
@@ -619,6 +620,10 @@ def test_a_whole_move_may_be_typed_at_any_question_of_its_option():
     target = next(o for o in COUP.decision(state).options if o.name == "steal").params[0][1][0]
     action, _, asked = choose(COUP, state, ["steal from", f"P{target + 1}"])
     assert action == Action("steal", (), (target,)) and asked[1].startswith("against whom?")
+    # another option's name at a question is that option ('decline' at "which two opponents?")
+    state = until(NIMM, 4, lambda s: any(o.name == "inspect" for o in NIMM.decision(s).options))
+    action, text, _ = choose(NIMM, state, ["inspect", "decline"])
+    assert action.name == "decline" and "is not one of" not in text
 
 
 def test_articles_signs_and_seat_numbers_are_read_as_people_type_them():

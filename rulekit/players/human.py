@@ -715,6 +715,7 @@ class HumanPlayer:
         pool = list(option.cards)
         listed = False
         while True:
+            asked = tokens is None
             if tokens is None:
                 if not listed:
                     listing = ("  ".join(f"{i}:{card_label(self.engine, k)}" for i, k in enumerate(pool, 1))
@@ -732,6 +733,8 @@ class HumanPlayer:
                     raise ValueError(f"Not allowed with those cards: {why}")
                 return cards
             except ValueError as exc:
+                if asked:
+                    self._other_option(tokens, decision)
                 self._sub_wrong(tokens, exc)
                 tokens = None
 
@@ -782,6 +785,7 @@ class HumanPlayer:
             question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
             raw = tokens[i] if i < len(tokens) else None
             while True:
+                asked = raw is None
                 if raw is None:
                     raw = self._prompt(f"{question} one of {shown}", view)
                     if i + 1 < len(option.params) and self._parse_value(raw, values, names) is None:
@@ -814,6 +818,8 @@ class HumanPlayer:
                             raise ValueError(f"Not allowed: {why}")
                     break
                 except ValueError as exc:
+                    if asked:
+                        self._other_option(raw.split(), decision)
                     self._sub_wrong([raw], exc)
                     raw = None
                     del tokens[i:]
@@ -829,6 +835,17 @@ class HumanPlayer:
         placed = _placed(names)
         self.console.print(Columns([Text(f"{i}. {shown_text(str(n))}" if placed else shown_text(str(n)))
                                     for i, n in enumerate(names, 1)], padding=(0, 3)))
+
+    def _other_option(self, words: list, decision: Decision | None) -> None:
+        """An answer to a question about cards or a value that is none, checked for the name
+        of an option of ``decision`` (another one, as 'decline' at a window's question):
+        a whole move.
+
+        Raises:
+            _WholeLine: ``words`` begin with an option's name.
+        """
+        if decision is not None and words and _option_name(words, {o.name.lower(): o for o in decision.options})[1]:
+            raise _WholeLine(" ".join(words))
 
     def _sub_wrong(self, tokens: list, exc: ValueError) -> None:
         """A bad answer to a question about cards or a value: 'back' goes back to the
