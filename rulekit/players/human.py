@@ -838,13 +838,15 @@ class HumanPlayer:
 
     def _other_option(self, words: list, decision: Decision | None) -> None:
         """An answer to a question about cards or a value that is none, checked for the name
-        of an option of ``decision`` (another one, as 'decline' at a window's question):
-        a whole move.
+        of an option of ``decision`` (another one, as 'decline' at a window's question) that
+        names no card: a whole move.
 
         Raises:
             _WholeLine: ``words`` begin with an option's name.
         """
-        if decision is not None and words and _option_name(words, {o.name.lower(): o for o in decision.options})[1]:
+        if decision is None or not words or " ".join(words).lower() in self._card_names:
+            return                          # a card's name is a card, held or not ('skip')
+        if _option_name(words, {o.name.lower(): o for o in decision.options})[1]:
             raise _WholeLine(" ".join(words))
 
     def _sub_wrong(self, tokens: list, exc: ValueError) -> None:
