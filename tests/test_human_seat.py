@@ -665,3 +665,85 @@ def test_cards_others_show_are_bracketed_unlike_counts():
     _, text, _ = choose(COYOTE, state, ["bid 1"], ask_always=True)
     others = [line for line in text.splitlines() if line.startswith(("P1:", "P2:", "P3:"))]
     assert len(others) == 2 and all(re.search(r"head \[[^\]]+\]", line) for line in others), others
+
+
+# -- 10. what the third review found
+def test_a_card_refusal_names_the_word_that_names_no_card_and_counts_may_be_spaced():
+    """Lügenbeutel (cards called by numbers): 'play 2 4' without a 4 blames '4', not the 2
+    held; '2 × 2' and '2 x 2' are two 2s, as the screen writes them."""
+    state = until(LUGEN, 4, lambda s: s.phase == 0 and hand(LUGEN, s, LUGEN.decision(s).seat).count(1) >= 2
+                  and 3 not in hand(LUGEN, s, LUGEN.decision(s).seat))
+    _, text, _ = choose(LUGEN, state, ["play 2 4", "play 2"])
+    assert "'4' is not the name of a card you may choose" in text and "'2' is not" not in text
+    for line in ("play 2 × 2", "play 2 x 2"):
+        action, _, _ = choose(LUGEN, state, [line])
+        assert action == Action("play", (1, 1), ()), line
+
+
+def test_a_value_beginning_with_a_joining_word_is_read_whole():
+    """Bluff's bids 'A high' and 'As over 2s' begin with 'A', a joining word elsewhere."""
+    state, _ = BLUFF.new_match(3, random.Random(1))
+    option = BLUFF.decision(state).options[0]
+    for bid in ("A high", "As over 2s"):
+        action, _, _ = choose(BLUFF, state, [f"raise {bid}"])
+        assert option.shown[0][option.params[0][1].index(action.params[0])] == bid
+
+
+def test_the_label_said_again_and_joining_words_at_a_question_are_read():
+    """Options without values take their label's words again ('block with the duke',
+    'call liar', 'accept the offer'); at a question, joining words before the answer are
+    skipped ('with the captain', 'from P3', 'with a 2'); 'P2 and P3' is the group."""
+    state = until(COUP, 3, lambda s: COUP.decision(s).phase == "block_aid")
+    assert choose(COUP, state, ["block with the duke"])[0] == Action("block")
+    state = until(LUGEN, 4, lambda s: LUGEN.decision(s).phase == "liar")
+    assert choose(LUGEN, state, ["call liar"])[0] == Action("call")
+    state = until(DTC, 3, lambda s: DTC.decision(s).phase == "decide"
+                  and any(o.name == "accept" for o in DTC.decision(s).options))
+    assert choose(DTC, state, ["accept the offer"])[0] == Action("accept")
+    state = until(COUP, 3, lambda s: any(o.name == "block" and o.params for o in COUP.decision(s).options))
+    captain = COUP.cg.symbols["character"].index("captain")
+    assert choose(COUP, state, ["block", "with the captain"])[0] == Action("block", (), (captain,))
+    state = until(COUP, 3, lambda s: any(o.name == "steal" for o in COUP.decision(s).options))
+    target = next(o for o in COUP.decision(state).options if o.name == "steal").params[0][1][0]
+    assert choose(COUP, state, ["steal", f"from P{target + 1}"])[0] == Action("steal", (), (target,))
+    state = until(LUGEN, 4, lambda s: s.phase == 0 and 1 in hand(LUGEN, s, LUGEN.decision(s).seat)
+                  and len(hand(LUGEN, s, LUGEN.decision(s).seat)) > 1)
+    assert choose(LUGEN, state, ["skip", "with a 2"])[0] == Action("skip", (1,), ())
+    nimm5 = Engine(load(str(GAMES / "nimms_leich.rules")))
+    state = until(nimm5, 5, lambda s: any(o.name == "inspect" for o in nimm5.decision(s).options))
+    pair = next(o for o in nimm5.decision(state).options if o.name == "inspect").params[0][1][0]
+    for line in (f"inspect P{pair[0] + 1} and P{pair[1] + 1}", f"inspect {pair[0] + 1} and {pair[1] + 1}"):
+        assert choose(nimm5, state, [line])[0] == Action("inspect", (), (pair,)), line
+
+
+def test_a_blind_card_is_typed_by_its_number():
+    """Lügenbeutel single_card: the card turned over is '#2' on the screen; '2' is it."""
+    single = Engine(load(str(GAMES / "lugenbeutel.rules"), variants=["single_card"]))
+    state = until(single, 3, lambda s: single.decision(s).phase == "liar" and s.claimed and s.claimed[1] >= 2)
+    option = next(o for o in single.decision(state).options if o.name == "call")
+    second = option.params[0][1][option.shown[0].index("#2")]
+    for lines in (["call 2"], ["call", "2"]):
+        assert choose(single, state, lines)[0] == Action("call", (), (second,)), lines
+
+
+def test_a_lone_number_is_an_option_when_it_is_no_value_offered():
+    """Skull after a bid of 2: '2' is option 2 (pass), no bid of 2 being offered."""
+    state = until(SKULL, 4, lambda s: SKULL.decision(s).phase == "bidding" and s.claim is not None
+                  and len(SKULL.decision(s).options) == 2 and s.claim[1][0] >= 2)
+    options = [o.name for o in SKULL.decision(state).options]
+    action, text, _ = choose(SKULL, state, ["2"])
+    assert action.name == options[1] and "also a value" not in text
+
+
+def test_what_the_seat_knows_of_a_zone_is_one_group_of_cards():
+    """Facts about one hand (a peek at a card, then a look at both) are merged: the hand
+    holds at least the most copies of each card one of them names (two cards, not three);
+    nothing is said of a zone the seat sees."""
+    state = until(NIMM, 3, lambda s: NIMM.decision(s).seat is not None)
+    view = NIMM.view(state, NIMM.decision(state).seat)
+    hidden, other = next((name, o) for name, o, _, cards in view.zones if o not in (None, view.seat) and cards is None)
+    mine = next(name for name, o, _, cards in view.zones if o == view.seat and cards is not None)
+    known = ((hidden, other, (0,)), (hidden, other, (0, 1)), (mine, view.seat, (1,)))
+    human = HumanPlayer(NIMM, Console(file=io.StringIO()), input)
+    told = [line for line in human.screen(attrs.evolve(view, known=known)) if line.startswith("you know")]
+    assert told == [f"you know the {hidden} of P{other + 1} holds: {human.grouped([0, 1])}"], told

@@ -4,6 +4,7 @@ after a bad entry (with the reason)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable
 
 from rich.console import Console
@@ -272,13 +273,22 @@ class HumanPlayer:
             cards = f" ({_count(count)})" if count else ""
             whose = "your standing claim" if claimant == me else f"standing claim of {seat_name(claimant)}"
             lines.append(f"{whose}: {view.claim_text}{cards}")
-        known: dict = {}                # what the seat knows of each zone, one line a zone
+        # what the seat knows of each zone it does not see, one line a zone: each fact says
+        # the zone holds at least those cards, so together it holds at least the most
+        # copies of each kind that one of them names
+        shown = {(name, owner) for name, owner, _, cards in view.zones if cards is not None}
+        known: dict = {}
         for name, owner, cards in view.known:
-            known.setdefault((name, owner), []).append(self.cards_text(cards))
-        for (name, owner), texts in known.items():
+            if (name, owner) in shown:
+                continue
+            least = known.setdefault((name, owner), Counter())
+            for kind, copies in Counter(cards).items():
+                least[kind] = max(least[kind], copies)
+        for (name, owner), least in known.items():
+            name = _spoken(name)
             where = f"the {name}" if owner is None else f"your {name}" if owner == me \
                 else f"the {name} of {seat_name(owner)}"
-            lines.append(f"you know {where} holds: {', '.join(texts)}")
+            lines.append(f"you know {where} holds: {self.grouped(sorted(least.elements()))}")
         return lines
 
     def grouped(self, cards) -> str:
@@ -565,7 +575,8 @@ class HumanPlayer:
         number = _number(tokens[0])
         if number is not None and 1 <= number <= len(options):
             valued = next((o for o in options if len(tokens) == 1 and o.cards is None and o.params
-                           and tokens[0] in map(str, self._value_names(o, 0))), None)
+                           and tokens[0] in map(str, self._offered(decision, o, (), [], o.params[0][1],
+                                                                   self._value_names(o, 0))[1])), None)
             if valued is not None:      # '2': the second option, or that option's value 2?
                 picked, other = _spoken(options[number - 1].name), _spoken(valued.name)
                 raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{other}': "
@@ -602,17 +613,16 @@ class HumanPlayer:
             return None, None
         if option.cards is None:
             groups, _, left = self._value_groups(option, rest)
-            if left:
+            if left and not self._said(option, left):      # the label said again: 'block with the duke'
                 raise ValueError(self._too_much(option, left))
             return None, groups
         end = self._cards_end(option, rest)
         if not nvalues:
             if end is None:
                 return rest, None
-            said = {w.lower() for w in option.label.replace("…", " ").split()} | {option.name.lower()}
-            if any(w.lower() not in said for w in rest[end:]):    # 'play 10 as 3' when 'play' takes no value
+            if not self._said(option, rest[end:]):        # 'play 10 as 3' when 'play' takes no value
                 raise ValueError(self._too_much(option, rest[end:]))
-            return rest[:end], None                               # the label said again: 'play 10 as 2'
+            return rest[:end], None                       # the label said again: 'play 10 as 2'
         fillers = self._fillers(option)
         for split in range(len(rest)):      # the fewest words naming the cards, then every value
             groups, named, left = self._value_groups(option, rest[split:])
@@ -629,6 +639,13 @@ class HumanPlayer:
                 raise ValueError(self._too_much(option, left))
             return rest[:end], groups
         return rest, None                   # no values after them: all cards, the values asked
+
+    def _said(self, option, words: list) -> bool:
+        """Whether ``words`` only say ``option``'s label again (its words, in any case and
+        without their punctuation, its name, joining words): 'call liar' for 'calls Liar!'."""
+        label = {w.strip("!?.,:;()").lower() for w in option.label.replace("…", " ").split()}
+        said = label | self._fillers(option) | set(_spoken(option.name).lower().split())
+        return all(w.strip("!?.,:;").lower() in said for w in words)
 
     def _cards_end(self, option, words: list) -> int | None:
         """Where the cards typed among ``words`` end when a word of ``option``'s label
@@ -680,7 +697,8 @@ class HumanPlayer:
             def names_one(length: int) -> bool:
                 raw = " ".join(words[j:j + length])
                 return self._parse_value(raw, values, names) is not None or _by_place(raw, values, names) is not None
-            while j < len(words) and words[j].lower() in fillers and not names_one(1):
+            while j < len(words) and words[j].lower() in fillers \
+                    and not any(names_one(k) for k in range(min(longest, len(words) - j), 0, -1)):
                 j += 1
             if j >= len(words):
                 break
@@ -725,6 +743,9 @@ class HumanPlayer:
                 how = f"their names (2x for two alike) or numbers 1..{len(pool)}" if self._cards_by_place else \
                     "their names (2x for two alike)"
                 tokens = self._prompt(f"which cards ({_how_many(option.low, option.high)})? {how}", view).split()
+                fillers = self._fillers(option)
+                while len(tokens) > 1 and tokens[0].lower() in fillers and tokens[0].lower() not in self._card_names:
+                    del tokens[0]               # 'with a 2'
             try:
                 cards = self._parse_cards(tokens, pool)
                 self._sub_check(decision, option, Action(option.name, cards, ()))
@@ -788,10 +809,11 @@ class HumanPlayer:
                 asked = raw is None
                 if raw is None:
                     raw = self._prompt(f"{question} one of {shown}", view)
-                    if i + 1 < len(option.params) and self._parse_value(raw, values, names) is None:
-                        # this value and the next ones typed together ('2 3': a count, then a face)
+                    if self._parse_value(raw, values, names) is None:
+                        # this value and the next ones typed together ('2 3': a count, then a
+                        # face), or after joining words ('with the captain', 'x 3')
                         groups, named, left = self._value_groups(option, raw.split(), i)
-                        if named and not left and len(groups) > 1:
+                        if named and not left and groups:
                             tokens[i:] = groups
                             raw = groups[0]
                 try:
@@ -940,15 +962,28 @@ class HumanPlayer:
         words = re.sub(r"[,\[\]]", " ", " ".join(tokens)).lower().split()
         firsts = {label.split()[0] for label in by_label if label}
         words = [w for w in words if w not in _BETWEEN_CARDS or w in firsts]     # 'a skull', '10 and 10'
+        joined: list = []
+        for w in words:             # '2 × 3', '2 x 3': two 3s, as the screen writes '2×3'
+            if w in ("×", "x") and w not in by_label and joined and _number(joined[-1]) is not None:
+                joined[-1] += "x"
+            else:
+                joined.append(w)
+        words = joined
         picked = self._cards_by_name(_with_counts(words, by_label), by_label, pool)
         if isinstance(picked, tuple):
             return picked
         if picked is not None:
             raise ValueError(picked)
         numbers = []
+        if not self._cards_by_place:
+            parts = {p for label in by_label for p in label.split()} | {""}
+
+            def names_none(word: str) -> bool:
+                counted = _TIMES.fullmatch(word)        # '2x' or '2xjoker'
+                return (counted.group(2) if counted else word) not in parts
+            token = next(filter(names_none, words), words[0] if words else "")     # the first naming no card held
+            raise ValueError(f"'{token}' is not the name of a card you may choose")
         for token in words:
-            if not self._cards_by_place:
-                raise ValueError(f"'{token}' is not the name of a card you may choose")
             number = _number(token)
             if number is None or not 1 <= number <= len(pool):
                 raise ValueError(f"'{token}' is not a card number 1..{len(pool)} or the name of a card you may choose")
@@ -1033,6 +1068,8 @@ class HumanPlayer:
         typed = raw.split(None, 1)
         if len(typed) == 2 and typed[0].lower() in _ARTICLES:        # 'the captain' for 'captain'
             return self._parse_value(typed[1], values, names)
+        if _number(raw.strip()) is not None and not raw.strip().startswith("#"):     # '2' for a blind card's '#2'
+            return self._parse_value("#" + raw.strip(), values, names)
         return None
 
 
@@ -1131,7 +1168,10 @@ def _value_key(text: str) -> str:
     """A value's name as compared with one typed: in upper case, commas as spaces, and seats
     in order ('P3, p2' is 'P2 P3')."""
     words = text.replace(",", " ").upper().split()
-    return " ".join(sorted(words) if words and all(_SEATS.fullmatch(w) for w in words) else words)
+    seats = [w for w in words if w not in ("AND", "&")]
+    if seats and all(_SEATS.fullmatch(w) for w in seats):
+        return " ".join(sorted(seats))          # 'P3 and P2' is 'P2 P3'
+    return " ".join(words)
 
 
 def _as_seats(raw: str, names) -> str | None:
@@ -1168,7 +1208,7 @@ def _by_place(raw: str, values, names):
     '2 3' for P2 P3); else, for one number, the value at that place among those a question
     offers (``values``, named ``names`` in the order it names them; 1 for the first). None
     otherwise (a number typed for a die's face is the face)."""
-    tokens = raw.replace(",", " ").split()
+    tokens = [t for t in raw.replace(",", " ").split() if t.lower() not in ("and", "&")]     # '2 and 3'
     numbers = [_number(t) for t in tokens]
     if not tokens or None in numbers or not _placed(names) and not any(_SEATS.fullmatch(str(n)) for n in names):
         return None
