@@ -616,6 +616,8 @@ class HumanPlayer:
             if left and not self._said(option, left):      # the label said again: 'block with the duke'
                 raise ValueError(self._too_much(option, left))
             return None, groups
+        if not nvalues:
+            rest = self._before_cards(option, rest)     # 'skip with a 2'
         end = self._cards_end(option, rest)
         if not nvalues:
             if end is None:
@@ -639,6 +641,15 @@ class HumanPlayer:
                 raise ValueError(self._too_much(option, left))
             return rest[:end], groups
         return rest, None                   # no values after them: all cards, the values asked
+
+    def _before_cards(self, option, words: list) -> list:
+        """``words`` without the joining words or words of ``option``'s label before its
+        cards ('with a 2' is '2'; 'a' stays where it names a card)."""
+        fillers = self._fillers(option)
+        at = 0
+        while at < len(words) - 1 and words[at].lower() in fillers and words[at].lower() not in self._card_names:
+            at += 1
+        return words[at:]
 
     def _said(self, option, words: list) -> bool:
         """Whether ``words`` only say ``option``'s label again (its words, in any case and
@@ -743,9 +754,7 @@ class HumanPlayer:
                 how = f"their names (2x for two alike) or numbers 1..{len(pool)}" if self._cards_by_place else \
                     "their names (2x for two alike)"
                 tokens = self._prompt(f"which cards ({_how_many(option.low, option.high)})? {how}", view).split()
-                fillers = self._fillers(option)
-                while len(tokens) > 1 and tokens[0].lower() in fillers and tokens[0].lower() not in self._card_names:
-                    del tokens[0]               # 'with a 2'
+                tokens = self._before_cards(option, tokens)
             try:
                 cards = self._parse_cards(tokens, pool)
                 self._sub_check(decision, option, Action(option.name, cards, ()))
