@@ -748,3 +748,12 @@ def test_what_the_seat_knows_of_a_zone_is_one_group_of_cards():
     human = HumanPlayer(NIMM, Console(file=io.StringIO()), input)
     told = [line for line in human.screen(attrs.evolve(view, known=known)) if line.startswith("you know")]
     assert told == [f"you know the {hidden} of P{other + 1} holds: {human.grouped([0, 1])}"], told
+
+
+def test_numbers_in_words_or_digits_and_a_bid_written_as_the_screen_writes_it():
+    """Bluff's 'four As' may be typed '4 As'; Liar's Dice's '2 × 3' may be typed '2x3'."""
+    state, _ = BLUFF.new_match(3, random.Random(1))
+    assert choose(BLUFF, state, ["raise 4 As"])[0] == choose(BLUFF, state, ["raise four As"])[0]
+    state, _ = LIARS.new_match(2, random.Random(1))
+    for line in ("bid 2x3", "bid 2×3"):
+        assert choose(LIARS, state, [line], ask_always=True)[0] == Action("bid", (), (2, 3)), line

@@ -53,6 +53,7 @@ _INCOMPLETE = ("this action takes a different number of values", "choose which c
 _SEATS = re.compile(r"P\d+( P\d+)*")
 #: a count typed before a card's name: '2x', '2×' (alone), or '2xCARD' (the name after it)
 _TIMES = re.compile(r"^(\d{1,3})[x×](.*)$")
+_BY = re.compile(r"^(\d{1,9})[x×](\d{1,9})$")
 
 
 class _Back(Exception):
@@ -612,6 +613,8 @@ class HumanPlayer:
         if not rest:
             return None, None
         if option.cards is None:
+            if "×" in option.label:             # '4x3', '4×3': as the label writes '4 × 3'
+                rest = [part for w in rest for part in (_BY.sub(r"\1 × \2", w).split())]
             groups, _, left = self._value_groups(option, rest)
             if left and not self._said(option, left):      # the label said again: 'block with the duke'
                 raise ValueError(self._too_much(option, left))
@@ -1180,7 +1183,12 @@ def _value_key(text: str) -> str:
     seats = [w for w in words if w not in ("AND", "&")]
     if seats and all(_SEATS.fullmatch(w) for w in seats):
         return " ".join(sorted(seats))          # 'P3 and P2' is 'P2 P3'
-    return " ".join(words)
+    return " ".join(_NUMBER_WORDS.get(w, w) for w in words)      # 'four As' is '4 As'
+
+
+#: numbers written in words, as a value's name or a person may write them
+_NUMBER_WORDS = {w.upper(): str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
 
 
 def _as_seats(raw: str, names) -> str | None:
