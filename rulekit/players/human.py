@@ -244,7 +244,7 @@ class HumanPlayer:
                 lines.append(f"your {name}: {shown}")
                 continue
             if cards:
-                shown = f"[{shown}]"        # cards, not a count: 'head [15]' beside 'hand 5 cards'
+                shown = f"[{shown}]"        # cards, not a count: 'NAME [CARD]' beside 'NAME 5 cards'
             if owner is None:
                 shared.append(f"{name} {shown}")
             else:
@@ -458,7 +458,7 @@ class HumanPlayer:
                 asked, decision, straight = self._asking
                 name, used = _option_name(words, {asked: None})     # 'NAME WITH SPACES P2', 'NAME!'
                 # at the one option's question, its name alone or an action not offered; at
-                # another option's, its name and more ('skip' alone may name a card)
+                # another option's, its name and more (a name alone may be a card's too)
                 if (used and (straight or len(words) > used)) or (straight and self._not_offered(name, decision)):
                     raise _WholeLine(text)
             if not self._command(text.lower(), view):
@@ -528,7 +528,7 @@ class HumanPlayer:
             _Back: 'back' was typed at a question about cards or a value.
         """
         text = None
-        while True:             # a whole move may be typed at any question of its option ('offer 4 as 5')
+        while True:             # a whole move may be typed at any question of its option ('give 4 as 5')
             try:
                 if text is None and straight:
                     option = options[0]
@@ -616,18 +616,18 @@ class HumanPlayer:
             if "×" in option.label:             # '4x3', '4×3': as the label writes '4 × 3'
                 rest = [part for w in rest for part in (_BY.sub(r"\1 × \2", w).split())]
             groups, _, left = self._value_groups(option, rest)
-            if left and not self._said(option, left):      # the label said again: 'block with the duke'
+            if left and not self._said(option, left):      # the label said again: 'NAME with the VALUE'
                 raise ValueError(self._too_much(option, left))
             return None, groups
         if not nvalues:
-            rest = self._before_cards(option, rest)     # 'skip with a 2'
+            rest = self._before_cards(option, rest)     # 'NAME with a CARD'
         end = self._cards_end(option, rest)
         if not nvalues:
             if end is None:
                 return rest, None
-            if not self._said(option, rest[end:]):        # 'play 10 as 3' when 'play' takes no value
+            if not self._said(option, rest[end:]):        # 'give CARD as 3' when 'give' takes no value
                 raise ValueError(self._too_much(option, rest[end:]))
-            return rest[:end], None                       # the label said again: 'play 10 as 2'
+            return rest[:end], None                       # the label said again: 'give CARD as 2' ('gives … as 2')
         fillers = self._fillers(option)
         for split in range(len(rest)):      # the fewest words naming the cards, then every value
             groups, named, left = self._value_groups(option, rest[split:])
@@ -656,7 +656,7 @@ class HumanPlayer:
 
     def _said(self, option, words: list) -> bool:
         """Whether ``words`` only say ``option``'s label again (its words, in any case and
-        without their punctuation, its name, joining words): 'call liar' for 'calls Liar!'."""
+        without their punctuation, its name, joining words): 'call NAME' for 'calls NAME!'."""
         label = {w.strip("!?.,:;()").lower() for w in option.label.replace("…", " ").split()}
         said = label | self._fillers(option) | set(_spoken(option.name).lower().split())
         return all(w.strip("!?.,:;").lower() in said for w in words)
@@ -669,7 +669,7 @@ class HumanPlayer:
         pool = list(option.cards)
         try:
             self._parse_cards(words, pool)
-            return None                     # every word names cards ('10 and a joker')
+            return None                     # every word names cards ('CARD and a CARD')
         except ValueError:
             pass
         for end in range(len(words) - 1, 0, -1):
@@ -684,8 +684,8 @@ class HumanPlayer:
     @staticmethod
     def _fillers(option) -> set:
         """The words and signs of ``option``'s label that may be typed between its cards and
-        values ('as', 'from', '×'), and the little words of English that join them ('block with the
-        captain'), in lower case."""
+        values ('as', 'from', '×'), and the little words of English that join them ('NAME with
+        the VALUE'), in lower case."""
         said = {w.lower() for w in option.label.replace("…", " ").split()
                 if w.isalpha() or not any(c.isalnum() for c in w)}
         if "×" in said:
@@ -823,7 +823,7 @@ class HumanPlayer:
                     raw = self._prompt(f"{question} one of {shown}", view)
                     if self._parse_value(raw, values, names) is None:
                         # this value and the next ones typed together ('2 3': a count, then a
-                        # face), or after joining words ('with the captain', 'x 3')
+                        # face), or after joining words ('with the VALUE', 'x 3')
                         groups, named, left = self._value_groups(option, raw.split(), i)
                         if named and not left and groups:
                             tokens[i:] = groups
@@ -879,7 +879,7 @@ class HumanPlayer:
             _WholeLine: ``words`` begin with an option's name.
         """
         if decision is None or not words or " ".join(words).lower() in self._card_names:
-            return                          # a card's name is a card, held or not ('skip')
+            return                          # a card's name is a card, held or not
         if _option_name(words, {o.name.lower(): o for o in decision.options})[1]:
             raise _WholeLine(" ".join(words))
 
@@ -973,7 +973,7 @@ class HumanPlayer:
             by_label.setdefault(self.engine.kind_label(k).lower(), k)
         words = re.sub(r"[,\[\]]", " ", " ".join(tokens)).lower().split()
         firsts = {label.split()[0] for label in by_label if label}
-        words = [w for w in words if w not in _BETWEEN_CARDS or w in firsts]     # 'a skull', '10 and 10'
+        words = [w for w in words if w not in _BETWEEN_CARDS or w in firsts]     # 'a CARD', 'CARD and CARD'
         joined: list = []
         for w in words:             # '2 × 3', '2 x 3': two 3s, as the screen writes '2×3'
             if w in ("×", "x") and w not in by_label and joined and _number(joined[-1]) is not None:
@@ -991,7 +991,7 @@ class HumanPlayer:
             parts = {p for label in by_label for p in label.split()} | {""}
 
             def names_none(word: str) -> bool:
-                counted = _TIMES.fullmatch(word)        # '2x' or '2xjoker'
+                counted = _TIMES.fullmatch(word)        # '2x' or '2xCARD'
                 return (counted.group(2) if counted else word) not in parts
             token = next(filter(names_none, words), words[0] if words else "")     # the first naming no card held
             raise ValueError(f"'{token}' is not the name of a card you may choose")
@@ -1078,7 +1078,7 @@ class HumanPlayer:
             if len(article) == 2 and article[0] in _ARTICLES and _value_key(article[1]) == wanted:
                 return value
         typed = raw.split(None, 1)
-        if len(typed) == 2 and typed[0].lower() in _ARTICLES:        # 'the captain' for 'captain'
+        if len(typed) == 2 and typed[0].lower() in _ARTICLES:        # 'the VALUE' for 'VALUE'
             return self._parse_value(typed[1], values, names)
         if _number(raw.strip()) is not None and not raw.strip().startswith("#"):     # '2' for a blind card's '#2'
             return self._parse_value("#" + raw.strip(), values, names)
@@ -1163,12 +1163,12 @@ def _spoken(name: str) -> str:
     return name.replace("_", " ")
 
 
-#: words that may join an action's name, its cards and its values in a typed move ('steal
-#: from P2', 'block with the captain'), skipped where they name no card or value
+#: words that may join an action's name, its cards and its values in a typed move ('NAME
+#: from P2', 'NAME with the VALUE'), skipped where they name no card or value
 _JOINING = frozenset({"a", "an", "the", "as", "with", "from", "to", "against", "on", "at", "for", "of", "by",
                       "into", "onto"})
 
-#: words that may come before or between cards typed ('a skull', '3 and joker'), unless a
+#: words that may come before or between cards typed ('a CARD', '3 and CARD'), unless a
 #: card's name begins with one
 _BETWEEN_CARDS = frozenset({"a", "an", "the", "and", "&", "plus"})
 
@@ -1183,7 +1183,7 @@ def _value_key(text: str) -> str:
     seats = [w for w in words if w not in ("AND", "&")]
     if seats and all(_SEATS.fullmatch(w) for w in seats):
         return " ".join(sorted(seats))          # 'P3 and P2' is 'P2 P3'
-    return " ".join(_NUMBER_WORDS.get(w, w) for w in words)      # 'four As' is '4 As'
+    return " ".join(_NUMBER_WORDS.get(w, w) for w in words)      # 'four CARDs' is '4 CARDs'
 
 
 #: numbers written in words, as a value's name or a person may write them
