@@ -757,3 +757,12 @@ def test_numbers_in_words_or_digits_and_a_bid_written_as_the_screen_writes_it():
     state, _ = LIARS.new_match(2, random.Random(1))
     for line in ("bid 2x3", "bid 2×3"):
         assert choose(LIARS, state, [line], ask_always=True)[0] == Action("bid", (), (2, 3)), line
+
+
+def test_cards_and_values_typed_at_the_cards_question_are_the_whole_move():
+    """DTC: 'joker as 6' typed at "which cards?" gives the joker offered as a 6."""
+    joker = next(k for k in range(len(DTC.kinds)) if DTC.kind_label(k) == "joker")
+    state = until(DTC, 3, lambda s: DTC.decision(s).phase == "give" and s.claim is None
+                  and joker in hand(DTC, s, DTC.decision(s).seat))
+    action, text, asked = choose(DTC, state, ["offer", "joker as 6"], ask_always=True)
+    assert action == Action("offer", (joker,), (6,)) and len(asked) == 2 and "try again" not in text

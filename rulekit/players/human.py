@@ -768,6 +768,7 @@ class HumanPlayer:
             except ValueError as exc:
                 if asked:
                     self._other_option(tokens, decision)
+                    self._cards_and_values(option, tokens)
                 self._sub_wrong(tokens, exc)
                 tokens = None
 
@@ -869,6 +870,23 @@ class HumanPlayer:
         placed = _placed(names)
         self.console.print(Columns([Text(f"{i}. {shown_text(str(n))}" if placed else shown_text(str(n)))
                                     for i, n in enumerate(names, 1)], padding=(0, 3)))
+
+    def _cards_and_values(self, option, words: list) -> None:
+        """An answer to the question about ``option``'s cards that is none, checked for its
+        cards and then its values ('4 5 as 2'): the option's whole move.
+
+        Raises:
+            _WholeLine: ``words`` are cards of ``option`` and then values.
+        """
+        if not option.params or not words:
+            return
+        try:
+            cards, values = self._split_line(option, words)
+            self._parse_cards(cards or [], list(option.cards))
+        except ValueError:
+            return
+        if cards and values:
+            raise _WholeLine(" ".join([option.name] + words))
 
     def _other_option(self, words: list, decision: Decision | None) -> None:
         """An answer to a question about cards or a value that is none, checked for the name
