@@ -751,12 +751,14 @@ def test_what_the_seat_knows_of_a_zone_is_one_group_of_cards():
 
 
 def test_numbers_in_words_or_digits_and_a_bid_written_as_the_screen_writes_it():
-    """Bluff's 'four As' may be typed '4 As'; Liar's Dice's '2 × 3' may be typed '2x3'."""
+    """Bluff's 'four As' may be typed '4 As'; Liar's Dice's '2 × 3' may be typed '2x3', its
+    face in the plural ('2 3s', '2 threes', '1 sixes')."""
     state, _ = BLUFF.new_match(3, random.Random(1))
     assert choose(BLUFF, state, ["raise 4 As"])[0] == choose(BLUFF, state, ["raise four As"])[0]
     state, _ = LIARS.new_match(2, random.Random(1))
-    for line in ("bid 2x3", "bid 2×3"):
+    for line in ("bid 2x3", "bid 2×3", "bid 2 3s", "bid 2 threes", "bid 2 3's"):
         assert choose(LIARS, state, [line], ask_always=True)[0] == Action("bid", (), (2, 3)), line
+    assert choose(LIARS, state, ["bid 1 sixes"], ask_always=True)[0] == Action("bid", (), (1, 6))
 
 
 def test_cards_and_values_typed_at_the_cards_question_are_the_whole_move():

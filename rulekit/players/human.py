@@ -1100,6 +1100,11 @@ class HumanPlayer:
             return self._parse_value(typed[1], values, names)
         if _number(raw.strip()) is not None and not raw.strip().startswith("#"):     # '2' for a blind card's '#2'
             return self._parse_value("#" + raw.strip(), values, names)
+        plain = _singular_numbers(wanted)
+        if plain != wanted:                 # '3s', "3's", 'sixes' for a value named '3' or '6'
+            found = [value for value, name in zip(values, names) if _value_key(str(name)) == plain]
+            if len(found) == 1:
+                return found[0]
         return None
 
 
@@ -1202,6 +1207,19 @@ def _value_key(text: str) -> str:
     if seats and all(_SEATS.fullmatch(w) for w in seats):
         return " ".join(sorted(seats))          # 'P3 and P2' is 'P2 P3'
     return " ".join(_NUMBER_WORDS.get(w, w) for w in words)      # 'four CARDs' is '4 CARDs'
+
+
+def _singular_numbers(key: str) -> str:
+    """A value's key (see :func:`_value_key`) with numbers in the plural as numbers ('3S'
+    and "3'S" as '3', 'SIXES' as '6'): how a count of dice or cards showing one number is
+    said."""
+    words = []
+    for w in key.split():
+        bare = w[:-2] if w.endswith("'S") else w[:-1] if w.endswith("S") else w
+        if w == "SIXES":
+            bare = "6"
+        words.append(_NUMBER_WORDS.get(bare, bare) if bare.isdigit() or bare in _NUMBER_WORDS else w)
+    return " ".join(words)
 
 
 #: numbers written in words, as a value's name or a person may write them
