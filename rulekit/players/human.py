@@ -53,6 +53,7 @@ _INCOMPLETE = ("this action takes a different number of values", "choose which c
 _SEATS = re.compile(r"P\d+( P\d+)*")
 #: a count typed before a card's name: '2x', '2×' (alone), or '2xCARD' (the name after it)
 _TIMES = re.compile(r"^(\d{1,3})[x×](.*)$")
+#: two numbers typed without spaces around the '×' a label writes between them: '4x3'
 _BY = re.compile(r"^(\d{1,9})[x×](\d{1,9})$")
 
 
@@ -621,8 +622,7 @@ class HumanPlayer:
             return None, groups
         if not nvalues:
             rest = self._before_cards(option, rest)     # 'NAME with a CARD'
-        end = self._cards_end(option, rest)
-        if not nvalues:
+            end = self._cards_end(option, rest)
             if end is None:
                 return rest, None
             if not self._said(option, rest[end:]):        # 'give CARD as 3' when 'give' takes no value
@@ -638,6 +638,7 @@ class HumanPlayer:
                         and groups[0].split()[0].lower() in self._card_names:
                     continue
                 return rest[:split] or None, groups
+        end = self._cards_end(option, rest)
         if end is not None:                 # cards, a word of the label, then values not offered
             groups, _, left = self._value_groups(option, rest[end:])
             if left:
@@ -1186,6 +1187,9 @@ def _spoken(name: str) -> str:
     return name.replace("_", " ")
 
 
+#: words that may stand between cards or seats typed ('CARD and CARD', 'P2 and P3')
+_AND = ("and", "&")
+
 #: words that may join an action's name, its cards and its values in a typed move ('NAME
 #: from P2', 'NAME with the VALUE'), skipped where they name no card or value
 _JOINING = frozenset({"a", "an", "the", "as", "with", "from", "to", "against", "on", "at", "for", "of", "by",
@@ -1193,7 +1197,7 @@ _JOINING = frozenset({"a", "an", "the", "as", "with", "from", "to", "against", "
 
 #: words that may come before or between cards typed ('a CARD', '3 and CARD'), unless a
 #: card's name begins with one
-_BETWEEN_CARDS = frozenset({"a", "an", "the", "and", "&", "plus"})
+_BETWEEN_CARDS = frozenset({"a", "an", "the", "plus"} | set(_AND))
 
 #: words a value's name may begin with that a person may leave out
 _ARTICLES = ("a", "an", "the")
@@ -1203,7 +1207,7 @@ def _value_key(text: str) -> str:
     """A value's name as compared with one typed: in upper case, commas as spaces, and seats
     in order ('P3, p2' is 'P2 P3')."""
     words = text.replace(",", " ").upper().split()
-    seats = [w for w in words if w not in ("AND", "&")]
+    seats = [w for w in words if w.lower() not in _AND]
     if seats and all(_SEATS.fullmatch(w) for w in seats):
         return " ".join(sorted(seats))          # 'P3 and P2' is 'P2 P3'
     return " ".join(_NUMBER_WORDS.get(w, w) for w in words)      # 'four CARDs' is '4 CARDs'
@@ -1228,9 +1232,9 @@ _NUMBER_WORDS = {w.upper(): str(i) for i, w in enumerate(
 
 
 def _as_seats(raw: str, names) -> str | None:
-    """``raw`` as the seats its numbers stand for where ``names`` are seats ('2 3' for
-    'P2 P3', as :func:`_by_place` reads them), else None."""
-    numbers = [_number(t) for t in raw.replace(",", " ").split()]
+    """``raw`` as the seats its numbers stand for where ``names`` are seats ('2 3' or '2 and 3'
+    for 'P2 P3'), else None."""
+    numbers = [_number(t) for t in raw.replace(",", " ").split() if t.lower() not in _AND]     # '2 and 3'
     if not numbers or None in numbers or not any(_SEATS.fullmatch(str(n)) for n in names):
         return None
     return " ".join(seat_name(k - 1) for k in numbers if k >= 1)
@@ -1261,15 +1265,12 @@ def _by_place(raw: str, values, names):
     '2 3' for P2 P3); else, for one number, the value at that place among those a question
     offers (``values``, named ``names`` in the order it names them; 1 for the first). None
     otherwise (a number typed for a die's face is the face)."""
-    tokens = [t for t in raw.replace(",", " ").split() if t.lower() not in ("and", "&")]     # '2 and 3'
-    numbers = [_number(t) for t in tokens]
-    if not tokens or None in numbers or not _placed(names) and not any(_SEATS.fullmatch(str(n)) for n in names):
-        return None
-    if any(_SEATS.fullmatch(str(n)) for n in names):
-        wanted = sorted(seat_name(k - 1) for k in numbers if k >= 1)
+    seats = _as_seats(raw, names)
+    if seats is not None:
+        wanted = sorted(seats.split())
         return next((v for v, n in zip(values, names) if sorted(str(n).split()) == wanted), None)
-    place = numbers[0]
-    return values[place - 1] if len(numbers) == 1 and 1 <= place <= len(values) else None
+    place = _number(raw.replace(",", " ").strip())
+    return values[place - 1] if place is not None and _placed(names) and 1 <= place <= len(values) else None
 
 
 def _placed(names) -> bool:
