@@ -27,6 +27,7 @@ import random
 import weakref
 from collections import Counter
 from itertools import chain, repeat, starmap
+from math import comb
 from typing import Callable
 
 from ..lang import model as m
@@ -50,6 +51,9 @@ def sampler(engine: Engine, view: View) -> Callable[[random.Random], State]:
     many samples of one view cost little more than their shuffles. Its ``zones(rng, slots)``
     deals only some zones ({slot: cards}, the same distribution as a whole state's), for a
     question about those zones alone: it draws as many cards as they take, not the deck.
+    Its ``chance_at_least(slots, tops, good, need)`` answers one such question exactly:
+    the chance that those zones hold at least ``need`` cards of the kinds ``good`` accepts
+    (None where it is not worked out: sample it).
 
     Raises:
         ValueError: the view is inconsistent with the deck (a bug, never the player's fault).
@@ -145,8 +149,78 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
         _deal_wanted(rng, unknown_cards, todo, out)
         return out
 
+    unknown_counts = Counter(unknown_cards)
+
+    def chance_at_least(slots, tops: dict | None, good: Callable, need: int) -> float | None:
+        """The chance that the zones ``slots``, dealt as ``zones(rng, slots, tops)`` deals
+        them, hold together at least ``need`` cards of a kind for which ``good(kind)`` is
+        true: worked out from the hypergeometric law of the unknown cards, not sampled.
+        None when one of the zones has a hidden size or holds dice (sample those).
+
+        Raises:
+            ValueError: the zones take more unknown cards than the view leaves (as
+                ``zones`` does).
+        """
+        parts = {(0, 0): 1.0}       # (good cards the seat knows are there, unknown cards) -> chance
+        for slot in slots:
+            top = tops.get(slot) if tops else None
+            if fixed[slot] is not None:
+                zone = fixed[slot] if top is None else fixed[slot][max(0, len(fixed[slot]) - top):]
+                parts = _added(parts, {(sum(map(good, zone)), 0): 1.0})
+            elif slot in sized and sized[slot][1] is None:
+                have, _, count = sized[slot]
+                parts = _added(parts, _zone_parts(have, count, top, good))
+            else:
+                return None
+        total = len(unknown_cards)
+        if max(unknown for _, unknown in parts) > total:
+            raise ValueError("the zones take more cards than the view leaves unseen")
+        hits = sum(c for kind, c in unknown_counts.items() if good(kind))
+        return sum(p * _at_least(total, hits, unknown, need - known) for (known, unknown), p in parts.items())
+
     draw.zones = draw_zones
+    draw.chance_at_least = chance_at_least
     return draw
+
+
+def _zone_parts(have: list, count: int, top: int | None, good: Callable) -> dict:
+    """For one zone of ``count`` cards of which the seat knows ``have`` (each at a uniformly
+    random place): {(good known cards, unknown cards): chance} of the zone, or of its top
+    ``top`` cards (a uniformly random ``top`` of its places)."""
+    known = sum(map(good, have))
+    if top is None or top >= count:
+        return {(known, count - len(have)): 1.0}
+    parts: dict = {}
+    h = len(have)
+    for j in range(max(0, top - (count - h)), min(h, top) + 1):      # known cards among the top
+        pj = _pmf(count, h, top, j)
+        for a in range(max(0, j - (h - known)), min(known, j) + 1):   # good ones among them
+            key = (a, top - j)
+            parts[key] = parts.get(key, 0.0) + pj * _pmf(h, known, j, a)
+    return parts
+
+
+def _added(parts: dict, more: dict) -> dict:
+    """The law of the sums of two independent (good, unknown) pairs of counts."""
+    out: dict = {}
+    for (a, m), p in parts.items():
+        for (b, k), q in more.items():
+            key = (a + b, m + k)
+            out[key] = out.get(key, 0.0) + p * q
+    return out
+
+
+def _pmf(total: int, hits: int, drawn: int, k: int) -> float:
+    """The chance of ``k`` hits in ``drawn`` cards drawn without replacement from ``total``
+    cards of which ``hits`` are hits (the hypergeometric law)."""
+    return comb(hits, k) * comb(total - hits, drawn - k) / comb(total, drawn)
+
+
+def _at_least(total: int, hits: int, drawn: int, k: int) -> float:
+    """The chance of ``k`` or more hits (see :func:`_pmf`)."""
+    if k <= 0:
+        return 1.0
+    return sum(_pmf(total, hits, drawn, i) for i in range(k, min(hits, drawn) + 1))
 
 
 def _unseen_cards(engine: Engine, view: View, fixed: list, pinned: dict) -> tuple:
@@ -370,7 +444,13 @@ def _seat_sampler(own: tuple, finish) -> Callable:
             _deal_wanted(rng, seats[seat][0], wanted, out)
         return out
 
+    def chance_at_least(slots, tops: dict | None, good: Callable, need: int) -> None:
+        """Not worked out for a deal by seat (the zones of several seats come from
+        several pools): None, sample them with ``zones``."""
+        return None
+
     draw.zones = draw_zones
+    draw.chance_at_least = chance_at_least
     return draw
 
 

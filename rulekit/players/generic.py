@@ -49,6 +49,7 @@ import itertools
 import random
 import weakref
 from collections import Counter
+from typing import Callable
 
 
 import attrs
@@ -628,17 +629,9 @@ class GenericBot:
                       if owner == claimant and i != slot]
         draw = self._sampler(view)
         if name in self.analysis.about_cards and slot >= 0 and count > 0:
-            # only the claimed cards and the claimant's hand matter: deal those zones alone
-            # of the claimed zone, only the claimed cards on its top
-            try:
-                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples * DEALS)]
-            except ValueError:
-                # what it remembers of the claimant's hand does not fit the claimed cards on
-                # top of the pile (he may have played the remembered cards): forget it
-                draw = sampler(self.engine, view)
-                dealt = [draw.zones(self.rng, [slot] + hand_slots, {slot: count}) for _ in range(self.samples * DEALS)]
-            if all(d is not None for d in dealt):
-                could = self._honest_share(view, dealt, slot, count, hand_slots)
+            # only the claimed cards and the claimant's hand matter
+            could = self._could_claim(view, draw, slot, count, hand_slots)
+            if could is not None:
                 return self._calibrated(self._honest_posterior(name, could, self._trust(view, claimant)), could, count)
         states = [draw(self.rng) for _ in range(self.samples)]
         if name not in self.analysis.about_cards or slot < 0 or count == 0:
@@ -657,7 +650,7 @@ class GenericBot:
                 total += w
                 weight += w * self.engine.claim_holds_in(s)
             return weight / total if total else 0.0
-        could = self._honest_share(view, [s.zones for s in states], slot, count, hand_slots)
+        could = self._honest_share([s.zones for s in states], slot, count, hand_slots, self._kind_holds(view, slot, count))
         return self._calibrated(self._honest_posterior(name, could, self._trust(view, claimant)), could, count)
 
     def _calibrated(self, p: float, could: float, count: int) -> float:
@@ -697,10 +690,36 @@ class GenericBot:
         told, true = self._record.update(self, view).get(seat, (0, 0))
         return (self.trust * PRIOR_CLAIMS + true) / (PRIOR_CLAIMS + told)
 
-    def _honest_share(self, view: View, dealt: list, slot: int, count: int, hand_slots: list) -> float:
-        """The share of the deals (each zones by slot) in which the claimant's hand, with
-        the ``count`` claimed cards on top of zone ``slot``, held enough cards to make the
-        claim honestly."""
+    def _could_claim(self, view: View, draw, slot: int, count: int, hand_slots: list) -> float | None:
+        """The share of ``samples`` × ``DEALS`` deals of the claimed cards (``count`` on top
+        of zone ``slot``) and the claimant's zones ``hand_slots`` in which those held
+        enough cards to make the standing claim honestly (so that a rare honest hand is not
+        missed for lack of samples); None when they cannot be dealt alone. Where the
+        sampler works out the chance of such a deal (``chance_at_least``) each deal's
+        outcome is drawn from it (the same law as dealing the cards, at a fraction of the
+        cost); the estimate keeps its sampling noise, which makes the bot's tests of
+        likely claims a mixed strategy, harder to exploit."""
+        good = self._kind_holds(view, slot, count)
+        slots, tops = [slot] + hand_slots, {slot: count}
+        deals = self.samples * DEALS
+
+        def could(draw) -> float | None:
+            chance = draw.chance_at_least(slots, tops, good, count)
+            if chance is not None:
+                draw_one = self.rng.random
+                return sum(draw_one() < chance for _ in range(deals)) / deals
+            dealt = [draw.zones(self.rng, slots, tops) for _ in range(deals)]
+            return None if any(d is None for d in dealt) else self._honest_share(dealt, slot, count, hand_slots, good)
+        try:
+            return could(draw)
+        except ValueError:
+            # what it remembers of the claimant's hand does not fit the claimed cards on
+            # top of the pile (he may have played the remembered cards): forget it
+            return could(sampler(self.engine, view))
+
+    def _kind_holds(self, view: View, slot: int, count: int) -> Callable[[int], bool]:
+        """``good(kind)``: whether the standing claim would hold if its ``count`` claimed
+        cards, on top of zone ``slot``, were all of ``kind``."""
         # the claim reads only the claimed cards: whether it holds of `count` cards of one
         # kind is the same in every deal, so it is asked once per kind (of any state that
         # agrees with the view)
@@ -721,20 +740,28 @@ class GenericBot:
                 kept.clear()
             holds = kept[key] = {}
         base = None
+
+        def good(kind: int) -> bool:
+            nonlocal base
+            ok = holds.get(kind)
+            if ok is None:
+                if base is None:
+                    base = view_state(self.engine, view)
+                ok = holds[kind] = self._single_holds(base, slot, count, kind)
+            return ok
+        return good
+
+    def _honest_share(self, dealt: list, slot: int, count: int, hand_slots: list, good: Callable) -> float:
+        """The share of the deals (each zones by slot) in which the claimant's hand, with
+        the ``count`` claimed cards on top of zone ``slot``, held at least ``count`` cards
+        ``good`` accepts (see :meth:`_kind_holds`): enough to make the claim honestly."""
         possible = 0
-        get = holds.get
         for zones in dealt:
             top = zones[slot]
-            good = 0
-            for cards in (top[len(top) - count:], *[zones[i] for i in hand_slots]):
-                for kind in cards:
-                    ok = get(kind)
-                    if ok is None:
-                        if base is None:
-                            base = view_state(self.engine, view)
-                        ok = holds[kind] = self._single_holds(base, slot, count, kind)
-                    good += ok
-            possible += good >= count
+            held = sum(map(good, top[len(top) - count:]))
+            for i in hand_slots:
+                held += sum(map(good, zones[i]))
+            possible += held >= count
         return possible / len(dealt)
 
     def _heard(self, view: View) -> list:
