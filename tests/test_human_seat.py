@@ -768,3 +768,15 @@ def test_cards_and_values_typed_at_the_cards_question_are_the_whole_move():
                   and joker in hand(DTC, s, DTC.decision(s).seat))
     action, text, asked = choose(DTC, state, ["offer", "joker as 6"], ask_always=True)
     assert action == Action("offer", (joker,), (6,)) and len(asked) == 2 and "try again" not in text
+
+
+def test_the_noun_of_a_values_question_may_follow_the_value():
+    """Skull asks 'how many discs?': 'open 2 discs', 'open 1 disc' and '2 discs' at the
+    question are bids; 'open 2 flowers' is refused, naming 'flowers'."""
+    state = until(SKULL, 4, lambda s: any(o.name == "open" for o in SKULL.decision(s).options))
+    assert choose(SKULL, state, ["open 2 discs"])[0] == Action("open", (), (2,))
+    assert choose(SKULL, state, ["open 1 disc"])[0] == Action("open", (), (1,))
+    action, text, asked = choose(SKULL, state, ["open", "2 discs"], ask_always=True)
+    assert action == Action("open", (), (2,)) and "try again" not in text
+    action, text, _ = choose(SKULL, state, ["open 2 flowers", "open 2"])
+    assert action == Action("open", (), (2,)) and "'flowers' is more than that" in text

@@ -657,10 +657,12 @@ class HumanPlayer:
 
     def _said(self, option, words: list) -> bool:
         """Whether ``words`` only say ``option``'s label again (its words, in any case and
-        without their punctuation, its name, joining words): 'call NAME' for 'calls NAME!'."""
+        without their punctuation, its name, joining words): 'call NAME' for 'calls NAME!';
+        or the words of its questions ('bid 2 discs' where it asks 'how many discs?')."""
         label = {w.strip("!?.,:;()").lower() for w in option.label.replace("…", " ").split()}
-        said = label | self._fillers(option) | set(_spoken(option.name).lower().split())
-        return all(w.strip("!?.,:;").lower() in said for w in words)
+        asked = {w.strip("!?.,:;()").lower() for q in option.prompts if q for w in q.split()}
+        said = label | asked | self._fillers(option) | set(_spoken(option.name).lower().split())
+        return all(w.strip("!?.,:;").lower() in said or w.strip("!?.,:;").lower() + "s" in asked for w in words)
 
     def _cards_end(self, option, words: list) -> int | None:
         """Where the cards typed among ``words`` end when a word of ``option``'s label
@@ -827,7 +829,7 @@ class HumanPlayer:
                         # this value and the next ones typed together ('2 3': a count, then a
                         # face), or after joining words ('with the VALUE', 'x 3')
                         groups, named, left = self._value_groups(option, raw.split(), i)
-                        if named and not left and groups:
+                        if named and groups and (not left or self._said(option, left)):
                             tokens[i:] = groups
                             raw = groups[0]
                 try:
