@@ -658,11 +658,15 @@ class HumanPlayer:
     def _said(self, option, words: list) -> bool:
         """Whether ``words`` only say ``option``'s label again (its words, in any case and
         without their punctuation, its name, joining words): 'call NAME' for 'calls NAME!';
-        or the words of its questions ('bid 2 discs' where it asks 'how many discs?')."""
+        or the words of its questions ('NAME 2 NOUNS' where it asks 'how many NOUNS?')."""
         label = {w.strip("!?.,:;()").lower() for w in option.label.replace("…", " ").split()}
         asked = {w.strip("!?.,:;()").lower() for q in option.prompts if q for w in q.split()}
         said = label | asked | self._fillers(option) | set(_spoken(option.name).lower().split())
-        return all(w.strip("!?.,:;").lower() in said or w.strip("!?.,:;").lower() + "s" in asked for w in words)
+        for word in words:
+            word = word.strip("!?.,:;").lower()
+            if word not in said and word + "s" not in asked:      # 'NOUN' where it asks 'how many NOUNS?'
+                return False
+        return True
 
     def _cards_end(self, option, words: list) -> int | None:
         """Where the cards typed among ``words`` end when a word of ``option``'s label
