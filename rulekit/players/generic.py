@@ -650,7 +650,8 @@ class GenericBot:
                 total += w
                 weight += w * self.engine.claim_holds_in(s)
             return weight / total if total else 0.0
-        could = self._honest_share([s.zones for s in states], slot, count, hand_slots, self._kind_holds(view, slot, count))
+        good = self._kind_holds(view, slot, count)
+        could = self._honest_share([s.zones for s in states], slot, count, hand_slots, good)
         return self._calibrated(self._honest_posterior(name, could, self._trust(view, claimant)), could, count)
 
     def _calibrated(self, p: float, could: float, count: int) -> float:
