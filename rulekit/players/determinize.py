@@ -155,7 +155,8 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
         """The chance that the zones ``slots``, dealt as ``zones(rng, slots, tops)`` deals
         them, hold together at least ``need`` cards of a kind for which ``good(kind)`` is
         true: worked out from the hypergeometric law of the unknown cards, not sampled.
-        None when one of the zones has a hidden size or holds dice (sample those).
+        None when one of the zones has a hidden size or holds dice, or its top leaves
+        too many ways to place the cards the seat knows there (sample those).
 
         Raises:
             ValueError: the zones take more unknown cards than the view leaves (as
@@ -169,7 +170,10 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
                 parts = _added(parts, {(sum(map(good, zone)), 0): 1.0})
             elif slot in sized and sized[slot][1] is None:
                 have, _, count = sized[slot]
-                parts = _added(parts, _zone_parts(have, count, top, good))
+                zone = _zone_parts(have, count, top, good)
+                if zone is None:
+                    return None
+                parts = _added(parts, zone)
             else:
                 return None
         total = len(unknown_cards)
@@ -183,15 +187,23 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
     return draw
 
 
-def _zone_parts(have: list, count: int, top: int | None, good: Callable) -> dict:
+#: the most known cards a zone's top may hold for :func:`_zone_parts` to work its law out
+#: (the work grows as their square); with more, the zone is sampled
+MOST_KNOWN_ON_TOP = 40
+
+
+def _zone_parts(have: list, count: int, top: int | None, good: Callable) -> dict | None:
     """For one zone of ``count`` cards of which the seat knows ``have`` (each at a uniformly
     random place): {(good known cards, unknown cards): chance} of the zone, or of its top
-    ``top`` cards (a uniformly random ``top`` of its places)."""
+    ``top`` cards (a uniformly random ``top`` of its places); None when that top may hold
+    more than ``MOST_KNOWN_ON_TOP`` known cards."""
     known = sum(map(good, have))
     if top is None or top >= count:
         return {(known, count - len(have)): 1.0}
-    parts: dict = {}
     h = len(have)
+    if min(h, top) > MOST_KNOWN_ON_TOP:
+        return None
+    parts: dict = {}
     for j in range(max(0, top - (count - h)), min(h, top) + 1):      # known cards among the top
         pj = _pmf(count, h, top, j)
         for a in range(max(0, j - (h - known)), min(known, j) + 1):   # good ones among them
