@@ -137,8 +137,7 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
         for slot in slots:
             top = tops.get(slot) if tops else None
             if fixed[slot] is not None:
-                zone = fixed[slot]
-                out[slot] = zone if top is None else zone[max(0, len(zone) - top):]
+                out[slot] = _top(fixed[slot], top)
             elif slot in sized:
                 have, dice, count = sized[slot]
                 if dice is not None:
@@ -166,7 +165,7 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
         for slot in slots:
             top = tops.get(slot) if tops else None
             if fixed[slot] is not None:
-                zone = fixed[slot] if top is None else fixed[slot][max(0, len(fixed[slot]) - top):]
+                zone = _top(fixed[slot], top)
                 parts = _added(parts, {(sum(map(good, zone)), 0): 1.0})
             elif slot in sized and sized[slot][1] is None:
                 have, _, count = sized[slot]
@@ -185,6 +184,11 @@ def _pooled_sampler(engine: Engine, view: View, fixed: list, pinned: dict, finis
     draw.zones = draw_zones
     draw.chance_at_least = chance_at_least
     return draw
+
+
+def _top(zone: tuple, top: int | None) -> tuple:
+    """The top ``top`` cards of ``zone`` (all of it for None)."""
+    return zone if top is None else zone[max(0, len(zone) - top):]
 
 
 #: the most known cards a zone's top may hold for :func:`_zone_parts` to work its law out
@@ -439,16 +443,13 @@ def _seat_sampler(own: tuple, finish) -> Callable:
         if sink is not None and sink in slots:
             zones = deal(rng)
             for slot in slots:
-                zone = zones[slot]
-                top = tops.get(slot) if tops else None
-                out[slot] = zone if top is None else zone[max(0, len(zone) - top):]
+                out[slot] = _top(zones[slot], tops.get(slot) if tops else None)
             return out
         todo: dict = {}
         for slot in slots:
             top = tops.get(slot) if tops else None
             if fixed[slot] is not None:
-                zone = fixed[slot]
-                out[slot] = zone if top is None else zone[max(0, len(zone) - top):]
+                out[slot] = _top(fixed[slot], top)
             else:
                 seat, have, need = owner[slot]
                 todo.setdefault(seat, []).append(_wanted(rng, slot, have, need + len(have), top))
