@@ -761,6 +761,25 @@ def test_numbers_in_words_or_digits_and_a_bid_written_as_the_screen_writes_it():
     assert choose(LIARS, state, ["bid 1 sixes"], ask_always=True)[0] == Action("bid", (), (1, 6))
 
 
+def test_a_line_of_values_alone_is_the_one_option_that_takes_them():
+    """At the options, a bid typed alone is the bid: Bluff's 'a spades straight flush to A'
+    is 'raise' with it, Liar's Dice's '2 fives' is 'bid 2 fives' (option 2, 'liar', takes
+    nothing), a bid not high enough says why; a lone '2' is still refused with both
+    readings, and words no option reads are still no option."""
+    state = until(BLUFF, 3, lambda s: s.claim is not None and BLUFF.decision(s).options[0].name == "raise")
+    assert choose(BLUFF, state, ["a spades straight flush to A"])[0] == Action("raise", (), (371,))
+    action, text, _ = choose(BLUFF, state, ["a pair of 2s", "back", "challenge"])
+    assert "Not allowed: a bid must be higher than the last one" in text and action.name == "challenge"
+    state = until(LIARS, 2, lambda s: s.claim is not None and tuple(s.claim[1]) < (2, 5))
+    assert [o.name for o in LIARS.decision(state).options] == ["bid", "liar"]
+    assert choose(LIARS, state, ["2 fives"])[0] == Action("bid", (), (2, 5))
+    assert choose(LIARS, state, ["2 5"])[0] == Action("bid", (), (2, 5))
+    action, text, _ = choose(LIARS, state, ["2", "liar"])
+    assert "is option 2 (liar) and also a value of 'bid'" in text and action.name == "liar"
+    action, text, _ = choose(LIARS, state, ["fives please", "liar"])
+    assert "'fives please' is not one of the options 1..2" in text and action.name == "liar"
+
+
 def test_cards_and_values_typed_at_the_cards_question_are_the_whole_move():
     """DTC: 'joker as 6' typed at "which cards?" gives the joker offered as a 6."""
     joker = next(k for k in range(len(DTC.kinds)) if DTC.kind_label(k) == "joker")

@@ -565,8 +565,9 @@ class HumanPlayer:
 
     def _option(self, text: str, options, decision: Decision | None) -> tuple:
         """(the option named or numbered by the first word of ``text``, the words after it);
-        where a single option takes values (no cards), a line that names no action is all
-        of its values ('P2' for 'turn_up P2').
+        a line that names no action, or numbers one that takes nothing and has words after
+        the number, is all of the values of the one option taking values (no cards) that
+        reads it whole ('P2' for 'turn_up P2', '3 fives' or '2 fives' for 'bid 3 fives').
 
         Raises:
             ValueError: none is; the message says why an action of the phase is not offered.
@@ -583,22 +584,38 @@ class HumanPlayer:
                 picked, other = _spoken(options[number - 1].name), _spoken(valued.name)
                 raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{other}': "
                                  f"type '{picked}' or '{other} {tokens[0]}'")
-            return options[number - 1], tokens[1:]
+            numbered = options[number - 1]
+            if len(tokens) > 1 and numbered.cards is None and not numbered.params:
+                valued = self._all_values_of(tokens, options)      # '2 fives': not 'liar fives'
+                if valued is not None:
+                    return valued, tokens
+            return numbered, tokens[1:]
         by_name = {o.name.lower(): o for o in options}
         name, used = _option_name(tokens, by_name)
         if used:
             return by_name[name], tokens[used:]
         why = self._not_offered(name, decision)
-        only = options[0]
-        if why is None and len(options) == 1 and only.cards is None and only.params:
-            groups, named, left = self._value_groups(only, tokens)
-            if named and not left:          # the words are the values of the one option
-                return only, tokens
+        if why is None:
+            valued = self._all_values_of(tokens, options)
+            if valued is not None:          # the words are the values of one option
+                return valued, tokens
         if why is None and tokens[0].lower() == BACK_WORD:
             why = f"these are the options: type one's number 1..{len(options)} or its name"
         meant = _begun(name, [_spoken(o.name) for o in options]) if name else None
         hint = f" (did you mean {meant}?)" if meant else ""
         raise ValueError((why or f"'{shown_text(text)}' is not one of the options 1..{len(options)}") + hint)
+
+    def _all_values_of(self, words: list, options):
+        """The one option of ``options`` that takes values and no cards and of which
+        ``words`` name values and nothing else (the first ones, the rest to be asked), else
+        None (none does, or several do)."""
+        fits = []
+        for option in options:
+            if option.cards is None and option.params:
+                _, named, left = self._value_groups(option, words)
+                if named and not left:
+                    fits.append(option)
+        return fits[0] if len(fits) == 1 else None
 
     def _split_line(self, option, rest: list) -> tuple[list | None, list | None]:
         """The words typed after the option's name on its line: (those naming cards, the
