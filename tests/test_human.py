@@ -161,6 +161,41 @@ def test_hot_seat_clears_the_screen_and_passes_the_keyboard():
     assert "pass the keyboard" not in one.output
 
 
+HOT_SEAT_RULES = """game "hot seat"
+players 2
+deck { card a: count 5  card b: count 5 }
+zone stock: holds the deck
+zone hand: per player, seen by owner
+setup { shuffle stock  deal 2 from stock to each hand  go to pick from P1 }
+turn pick {
+  action pass "passes" { go to look from left of current }
+  action stop "stops" { end deal }
+}
+turn look: action draw "draws a card and looks at a hand" {
+  draw 1 from stock to your hand
+  show hand of left of actor to actor
+  go to pick
+}
+"""
+
+
+def test_at_one_keyboard_a_step_taken_for_the_next_seat_tells_it_nothing_before_the_hand_over(tmp_path):
+    """P1 passes; P2's only choice (draw a card and look at P1's hand) is taken for it
+    while P1 still holds the keyboard: the card P2 got and the hand shown to it are told
+    only after the keyboard is passed, in P2's recap."""
+    from click.testing import CliRunner
+
+    from rulekit.cli import main
+
+    rules = tmp_path / "hot.rules"
+    rules.write_text(HOT_SEAT_RULES)
+    result = CliRunner().invoke(main, ["run", str(rules), "--seed", "1", "--human", "1,2"], input="pass\n\n")
+    before, after = result.output.split("pass the keyboard to P2", 1)
+    assert "P2 draws 1 card" in before
+    assert "you get" not in before and "shown to P2" not in before
+    assert "(shown to P2: a, a)" in after and "your hand: 3×a" in after
+
+
 def test_enter_declines_at_the_real_prompt(tmp_path):
     """Through click's prompt (which asks again after an empty line unless told otherwise):
     P1's first decision is the Liar! window, and an empty line declines it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from typing import Callable
 
 import click
 
@@ -54,12 +55,11 @@ class _Seats(click.ParamType):
         return tuple(seats)
 
 
-def _make_players(engine, n, seed, kinds, console, think=None, ask_always=False):
+def _make_players(engine, n, seed, kinds, console, think=None, ask_always=False, hot_seat=None):
+    """The players of ``kinds``; ``hot_seat``: the :class:`HotSeat` of several people at
+    one keyboard (the screen is cleared between them), else None."""
     from ..players import HumanPlayer, make_bot
-    from ..players.human import HotSeat
 
-    # several people at one keyboard: the screen is cleared between them
-    hot_seat = HotSeat() if list(kinds).count("human") > 1 else None
     players = []
     for seat in range(n):
         kind = kinds[seat]
@@ -161,14 +161,20 @@ def run(file, players, seed, variants, humans, ask_always, bots, think, log_path
     game = engine.game
     title = game.title + (f" ({', '.join(game.applied)})" if game.applied else "")
     human_seats = {s for s, kind in enumerate(kinds) if kind == "human"}
+    hot_seat = None
+    if len(human_seats) > 1:
+        from ..players.human import HotSeat
+
+        hot_seat = HotSeat()
     # bots alone: a summary per deal, every step with --verbose; with a person: every step
-    on_events = _narrator(console, engine, human_seats, verbose or bool(human_seats), quiet)
+    on_events = _narrator(console, engine, human_seats, verbose or bool(human_seats), quiet,
+                          None if hot_seat is None else (lambda: hot_seat.last))
     record = None
     try:
         with _signals_stop():
             console.print(f"[bold]{escape(title)}[/bold] — {_count(n, 'player')}, seed {seed}, "
                           f"{escape(_seats_text(kinds))}", soft_wrap=True)
-            seats = _make_players(engine, n, seed, kinds, console, think, ask_always)
+            seats = _make_players(engine, n, seed, kinds, console, think, ask_always, hot_seat)
             record = play_match(engine, seats, n, seed, on_events, max_steps=max_decisions, keep_log=logs.wanted, log=logs.records)
             _standings(console, engine, record.state)
     except BaseException as exc:
@@ -343,13 +349,16 @@ def _dump_log(logs: _Logs, log: list | None = None) -> list[tuple[str | None, st
 
 
 def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_step: bool = True,
-              quiet: bool = False):
+              quiet: bool = False, keyboard: Callable[[], int | None] | None = None):
     """The play-by-play of `run` and `replay`: ``on_events(state, events)`` prints a line
     per event worth telling (``every_step``), or only each deal's start and result; a
     private ``show`` to a seat no person plays is only counted. After a step of a seat a
     person plays, the cards it put into that seat's zones ('  you get …'); with one person,
     its seat is marked '(you)'. With people playing, each event is told as all their seats
-    perceive it (``Engine.observe_common``): nothing a person's seat may not see."""
+    perceive it (``Engine.observe_common``): nothing a person's seat may not see.
+    ``keyboard``: with several people at one keyboard, the seat that holds it now (None
+    before the first decision); what is private to another seat (a show, the cards it got
+    in a step taken for it) is left to that seat's recap after the hand-over."""
     from ..engine.narrate import pieces_text, seat_name
     from ..players.human import received_lines, yours
 
@@ -359,6 +368,8 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
         if quiet:
             return
         for ev in events:
+            if ev.seat is not None and keyboard is not None and ev.seat in human_seats and ev.seat != keyboard():
+                continue            # told to that seat once the keyboard is passed to it
             if ev.seat is not None and ev.seat not in human_seats:
                 # a private result (an inspection) is for the seat that saw it alone
                 if every_step:
@@ -380,7 +391,7 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
             if line:
                 console.print(line if alone is None else yours(line, alone), markup=False, soft_wrap=True)
         actor = next((ev.data["seat"] for ev in events if ev.kind == "action"), None)
-        if every_step and actor in human_seats:
+        if every_step and actor in human_seats and (keyboard is None or actor == keyboard()):
             for line in received_lines(engine, events, actor, state.n):
                 console.print(line, markup=False, soft_wrap=True)
         if every_step and not state.is_terminal and any(ev.kind == "deal_start" for ev in events):
