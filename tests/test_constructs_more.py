@@ -914,6 +914,7 @@ players 2
 deck {{ card gem: count 6, points 2 }}
 zone stock: shared, count only, holds the deck
 zone hand: per player, seen by owner
+counter shown = 0
 setup {{
   deal 2 from stock to each hand
   {body}
@@ -930,10 +931,65 @@ def test_a_text_after_reveal_every_zone_may_read_those_zones():
     assert [e.data["text"] for e in events if e.kind == "log"] == ["8 points shown"]
 
 
+@pytest.mark.parametrize("body, text", [
+    ('reveal hand of P2\n  log "{total points of hand of P2} points shown"', "4 points shown"),
+    ('reveal every hand of everyone except P1\n  log "{total points of every hand of everyone except P1}"', "4"),
+    ('move top 1 of stock to table\n  reveal table\n  log "{total points of table} on the table"', "2 on the table"),
+    ('reveal hand of P1\n  reveal hand of P2\n  log "{total points of hand of P1}"\n  log "{total points of hand of P2}"',
+     "4"),
+])
+def test_a_text_after_a_reveal_may_read_the_cards_revealed(body, text):
+    """'reveal hand of P2', 'reveal every hand of SEATS' and 'reveal ZONE' of a shared zone
+    put those cards on the table: a log right after may read them, written the same way."""
+    engine = Engine(loads(REVEALING.format(body=body).replace("zone hand:", "zone table: shared\nzone hand:")))
+    _, events = engine.new_match(2, random.Random(0))
+    assert [e.data["text"] for e in events if e.kind == "log"][0] == text
+
+
+CLAIMED_REVEALED = """\
+game "Pot"
+players 2
+deck { card gold: count 4  card lead: count 4 }
+zone hand: per player, seen by owner
+zone stock: holds the deck
+zone pot: shared, count only
+claim gold "gold": true when every card in claimed cards is gold
+setup { deal 4 from stock to each hand  go to play }
+turn play {
+  action play "plays" {
+    choose 1 from your hand
+    lay chosen on pot
+    claim gold
+    BODY
+    end deal
+  }
+}
+"""
+
+
+def test_a_text_after_reveal_claimed_cards_may_read_them_until_something_else_happens():
+    """'reveal claimed cards' (or 'reveal chosen') lets the next log read them; a statement
+    other than a log or a reveal in between, or reading the whole pot, is refused."""
+    for body in ('reveal claimed cards\n log "{count of (claimed cards where gold)} gold"',
+                 'reveal chosen\n log "{count of (chosen where gold)} gold"'):
+        engine = Engine(loads(CLAIMED_REVEALED.replace("BODY", body)))
+        state, _ = engine.new_match(2, random.Random(0))
+        card = engine.legal_actions(state)[0]
+        _, events = engine.apply(state, card, random.Random(0))
+        gold = engine.kind_named("gold") in card.cards
+        assert [e.data["text"] for e in events if e.kind == "log"] == [f"{int(gold)} gold"]
+    for body in ('reveal claimed cards\n clear claim\n log "{count of (claimed cards where gold)} gold"',
+                 'reveal claimed cards\n log "{count of (pot where gold)} gold"'):
+        assert "which not every seat may see" in error_of(CLAIMED_REVEALED.replace("BODY", body))
+
+
 @pytest.mark.parametrize("body", [
     'log "{total points of every hand}"',                                               # nothing revealed
     'reveal every hand\n  draw 1 from stock to hand of P1\n  log "{total points of every hand}"',  # a card moved since
     'reveal hand of P1\n  log "{total points of every hand}"',                          # not every hand
+    'reveal hand of P1\n  log "{total points of hand of P2}"',                          # another hand
+    'reveal every hand of everyone except P1\n  log "{total points of every hand}"',  # not every hand
+    'reveal hand of P1\n  set shown = 1\n  log "{total points of hand of P1}"',        # not a log or reveal since
     'show every hand to P1\n  log "{total points of every hand}"',                      # not to everyone
 ])
 def test_a_text_may_not_read_hidden_cards_unless_just_revealed_to_all(body):

@@ -1039,9 +1039,10 @@ class Compiler:
     # ------------------------------------------------------------ templates
     def secret_in(self, expr, revealed=frozenset()) -> str | None:
         """What an expression of a text (a label, a log) reads that some seat may not see:
-        cards of a zone not seen by all (beyond how many there are; ``revealed``: zones whose
-        every instance was just revealed to everyone), the chosen or claimed cards, the
-        truth of the claim, a counter not seen by all; None if it reads nothing hidden."""
+        cards of a zone not seen by all (beyond how many there are), the chosen or claimed
+        cards, the truth of the claim, a counter not seen by all; None if it reads nothing
+        hidden. ``revealed``: what was just revealed to everyone (see :func:`note_revealed`):
+        names of zones whose every instance was, and the cards expressions that were."""
         cg = self.cg
         for node in m.nodes(expr):
             if isinstance(node, m.ClaimHolds):
@@ -1052,6 +1053,8 @@ class Compiler:
                     return f"the counter '{node.name}'"
             if isinstance(node, (m.Where, m.TotalOf, m.CardExtreme, m.CardQuantifier)):
                 for inner in m.nodes(node.cards):
+                    if inner in revealed:
+                        continue
                     if isinstance(inner, (m.Chosen, m.Claimed)):
                         return "the faces of the chosen cards" if isinstance(inner, m.Chosen) else \
                             "the faces of the claimed cards"
@@ -1874,12 +1877,29 @@ def cg_symbols(cg: CompiledGame, typ: str) -> tuple:
 
 
 def note_revealed(scope: dict, s) -> None:
-    """After statement ``s`` of a block: 'reveal every ZONE' (to everyone) lets the texts of
-    the rest of the block read those zones (``scope["$revealed"]``), until a statement that
-    may move a card."""
-    if isinstance(s, m.Reveal) and s.to is None and isinstance(s.cards, m.EveryZone):
-        scope["$revealed"] = scope.get("$revealed", frozenset()) | {s.cards.zone}
-    elif "$revealed" in scope and not _moves_no_card(s):
+    """After statement ``s`` of a block: cards revealed to everyone may be read by the texts
+    of the rest of the block (``scope["$revealed"]``, what :meth:`Checker.secret_in` takes).
+    'reveal every ZONE' and 'reveal ZONE' of a shared zone reveal the zone (its name is
+    kept) until a statement that may move a card; 'reveal ZONE of SEAT', 'reveal every ZONE
+    of SEATS', 'reveal claimed cards' and 'reveal chosen' reveal those cards (the
+    expression is kept) until a statement other than a ``log`` or a ``reveal`` (one that
+    might change which seat or cards the expression names)."""
+    revealed = scope.get("$revealed", frozenset())
+    if isinstance(s, m.Reveal) and s.to is None:
+        cards = s.cards
+        whole = isinstance(cards, m.EveryZone) and cards.seats is None or \
+            isinstance(cards, m.ZoneRef) and cards.seat is None and not cards.yours
+        if whole:
+            scope["$revealed"] = revealed | {cards.zone}
+        elif isinstance(cards, (m.EveryZone, m.ZoneRef, m.Claimed, m.Chosen)):
+            scope["$revealed"] = revealed | {cards}
+        return
+    if not revealed or isinstance(s, (m.Log, m.Reveal, m.RevealCounter)):
+        return
+    kept = frozenset(r for r in revealed if type(r) is str) if _moves_no_card(s) else frozenset()
+    if kept:
+        scope["$revealed"] = kept
+    else:
         del scope["$revealed"]
 
 
