@@ -193,6 +193,9 @@ class Summary:
         bluffs: per finished match, in match order, the totals over its seats of (claims,
             claims judged, false claims, challenges, successful challenges, lies caught).
         shared: how many finished matches were won by more than one seat.
+        win_squares: the sum over the finished matches of each seat's share of the win
+            squared (1/k for a match won by k seats), for the fairness test
+            (:func:`rulekit.analysis.stats.chi_square_equal_shares`).
     """
 
     games: int
@@ -207,6 +210,7 @@ class Summary:
     kinds: tuple = ()
     bluffs: tuple = ()
     shared: int = 0
+    win_squares: float = 0.0
 
     @property
     def finished(self) -> int:
@@ -505,6 +509,7 @@ class _Totals:
         self.seat_counts = [[0] * len(COUNTS) for _ in range(players)]
         self.kinds: dict = {}               # kind -> [seats, per match, wins, results, *counts]
         self.games = self.unfinished = self.shared = 0
+        self.win_squares = 0.0
 
     def summary(self) -> Summary:
         """The :class:`Summary` of the outcomes added so far."""
@@ -512,7 +517,8 @@ class _Totals:
         seats = tuple(Tally(len(decisions), 1, wins[s], results[s], *self.seat_counts[s]) for s in range(players))
         return Summary(self.games, players, tuple(wins), tuple(results), tuple(decisions), self.unfinished,
                        tuple(self.turns), tuple(self.deals), seats,
-                       tuple((kind, Tally(*row)) for kind, row in self.kinds.items()), tuple(self.bluffs), self.shared)
+                       tuple((kind, Tally(*row)) for kind, row in self.kinds.items()), tuple(self.bluffs), self.shared,
+                       self.win_squares)
 
     def add(self, o: MatchOutcome) -> None:
         """Add one match's outcome."""
@@ -524,6 +530,8 @@ class _Totals:
         share = 1 / len(o.winners) if o.winners else 0
         if len(o.winners) > 1:
             self.shared += 1
+        if o.winners:
+            self.win_squares += share          # k winners, each share 1/k: k / k**2
         wins, results = self.wins, self.results
         for s in o.winners:
             wins[s] += share
@@ -573,7 +581,8 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
         ``mean_result`` and the bluffing figures below); ``kinds`` (one dict per bot kind:
         ``kind``, ``seats_per_match``, the same figures, the win share per seat it had and
         its Wilson interval over the matches); ``fairness`` (``statistic``, ``df``, ``p``:
-        Pearson's chi-square test of equal win shares per seat); ``length`` (for
+        Pearson's chi-square test of equal win shares per seat, shared wins weighed as
+        :func:`rulekit.analysis.stats.chi_square_equal_shares` says); ``length`` (for
         ``decisions``, ``turns`` and ``deals`` per match: ``min``, ``q1``, ``median``,
         ``q3``, ``max``, ``mean``, ``median_interval``); ``bluffing`` (over every seat:
         ``claims``, ``claims_per_match`` and its interval, ``unjudged_claims``,
@@ -595,7 +604,7 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
                       "win_share": _share(t.wins, t.seats),
                       "win_interval": list(stats.wilson(t.wins / t.per_match, matches, confidence)),
                       "mean_result": t.results / t.seats if t.seats else None, **_bluffing(t)})
-    statistic, df, p = stats.chi_square_equal([t.wins for t in summary.seats])
+    statistic, df, p = stats.chi_square_equal_shares([t.wins for t in summary.seats], summary.win_squares)
     return {"games": summary.games, "players": n, "finished": finished, "unfinished": summary.unfinished,
             "confidence": confidence, "seats": seats, "kinds": kinds,
             "fairness": {"statistic": statistic, "df": df, "p": p if n > 1 and finished else None},

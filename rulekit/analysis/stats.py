@@ -97,6 +97,37 @@ def chi_square_equal(observed: Sequence[float]) -> tuple[float, int, float]:
     return statistic, df, chi_square_sf(statistic, df)
 
 
+def chi_square_equal_shares(wins: Sequence[float], squares: float) -> tuple[float, int, float]:
+    """Pearson's chi-square test of equal win shares per seat when a win may be shared.
+
+    ``wins``: per seat, the sum of its shares of the matches' wins (a win shared by k seats
+    counts 1/k to each); ``squares``: the sum over the matches of their shares squared,
+    1/k for a match won by k seats (0 for one nobody won). Under equal shares (seats that
+    could trade places), a seat's share of one match varies as much as every other's and
+    two seats' shares covary alike; the statistic divides the spread of the seats' wins by
+    that variance less that covariance, both pooled over the seats:
+    ``sum((w - mean(wins))**2) / ((n * squares - won) / (n * (n - 1)))`` for n seats and
+    ``won = sum(wins)``, with n − 1 degrees of freedom. With no shared win (``squares ==
+    won``) the divisor is ``won / n`` and this is :func:`chi_square_equal` of ``wins``;
+    with wins shared among many seats (one loser, every other seat wins) it is far larger
+    than that test, which takes the fractional counts as whole ones and misses seats that
+    never lose.
+
+    Returns:
+        (the statistic, the degrees of freedom, the p-value), as :func:`chi_square_equal`;
+        ``(0.0, df, 1.0)`` with fewer than two seats, no win, or every match won by every seat.
+    """
+    n = len(wins)
+    df = max(0, n - 1)
+    won = sum(wins)
+    divisor = (n * squares - won) / (n * (n - 1)) if n > 1 else 0.0
+    if n < 2 or won <= 0 or divisor <= 1e-12 * won:
+        return 0.0, df, 1.0
+    mean = won / n
+    statistic = sum((w - mean) ** 2 for w in wins) / divisor
+    return statistic, df, chi_square_sf(statistic, df)
+
+
 def quantile(ordered: Sequence[float], q: float) -> float:
     """The ``q``-quantile (0 <= q <= 1) of values sorted in ascending order, by linear
     interpolation between the two nearest ranks (NumPy's default, Hyndman & Fan type 7):
