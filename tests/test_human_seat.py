@@ -222,14 +222,26 @@ def test_the_questions_of_the_one_option_are_asked_straight_away():
 
 
 def test_a_value_the_check_refuses_asks_that_value_again():
-    """After a bid of 2 × 5, '2 × 1' is refused at the face ('a bid must be higher'): the
+    """After a bid of 1 × 4, '1 × 1' is refused at the face ('a bid must be higher'): the
     face is asked again, not the options."""
     state, _ = LIARS.new_match(2, random.Random(1))
-    state, _ = LIARS.apply(state, Action("bid", (), (2, 5)), random.Random(1))
-    action, text, asked = choose(LIARS, state, ["bid", "2", "1", "6"])
-    assert action == Action("bid", (), (2, 6))
+    state, _ = LIARS.apply(state, Action("bid", (), (1, 4)), random.Random(1))
+    action, text, asked = choose(LIARS, state, ["bid", "1", "1", "6"])
+    assert action == Action("bid", (), (1, 6))
     assert "Not allowed: a bid must be higher than the last one" in text
     assert [a.split("?")[0] for a in asked][-2:] == ["showing which face", "showing which face"]
+
+
+def test_a_value_the_rules_leave_one_choice_for_is_taken_and_told():
+    """After a bid of 2 × 5 with two dice, 'bid' leaves one bid, 2 × 6: its count and face
+    are taken and told, not asked; with --ask-always they are asked."""
+    state, _ = LIARS.new_match(2, random.Random(1))
+    state, _ = LIARS.apply(state, Action("bid", (), (2, 5)), random.Random(1))
+    action, text, asked = choose(LIARS, state, ["bid"])
+    assert action == Action("bid", (), (2, 6)) and len(asked) == 1
+    assert "(only one choice: how many dice? 2)" in text and "(only one choice: showing which face? 6)" in text
+    action, text, asked = choose(LIARS, state, ["bid", "2", "6"], ask_always=True)
+    assert action == Action("bid", (), (2, 6)) and len(asked) == 3 and "only one choice" not in text
 
 
 def test_the_values_offered_are_those_the_rules_allow_now():
@@ -544,12 +556,13 @@ def test_a_number_is_no_place_where_names_have_numbers():
 
 def test_a_count_no_face_can_follow_is_refused_at_once():
     """Liar's Dice with five dice, after a bid of 10 × 1 (no face beats it with fewer
-    dice): only 10 is offered, and a lower count typed is refused with the rule's reason,
-    not taken and then every face refused."""
+    dice): only 10 is offered (taken and told when nothing is typed), and a lower count typed is refused
+    with the rule's reason, not taken and then every face refused."""
     five = Engine(load(str(GAMES / "liars_dice.rules"), variants=["five_dice"]))
     state = until(five, 2, lambda s: s.claim is not None and five.decision(s).options[0].name == "bid"
                   and s.claim[1][0] == 10)
-    action, text, asked = choose(five, state, ["bid", "1", "10", "6"])
+    assert "(only one choice: how many dice? 10)" in choose(five, state, ["bid", "6"])[1]
+    action, text, asked = choose(five, state, ["bid 1", "10", "6"])
     assert asked[1] == "how many dice? one of 10"
     assert "Not allowed: a bid must be higher than the last one" in text
     assert action == Action("bid", (), (10, 6))

@@ -829,7 +829,8 @@ class HumanPlayer:
     def _values(self, option, cards: tuple, tokens: list | None, view: View | None,
                 decision: Decision | None) -> tuple:
         """The values of ``option``, each from ``tokens`` or asked, and asked again until it
-        is one of those offered and passes the check.
+        is one of those offered and passes the check; a value the rules leave one choice
+        for is taken and told, not asked (unless ``ask_always``).
 
         Raises:
             _Back: 'back' was typed.
@@ -842,6 +843,11 @@ class HumanPlayer:
             shown = self._values_text(*offered)
             question = option.prompts[i] if i < len(option.prompts) and option.prompts[i] else f"{name}?"
             raw = tokens[i] if i < len(tokens) else None
+            if raw is None and len(offered[0]) == 1 and not self.ask_always:
+                # the rules allow one value here: taken and told, not asked
+                self.console.print(f"(only one choice: {question} {offered[1][0]})", markup=False, highlight=False)
+                params.append(offered[0][0])
+                continue
             while True:
                 asked = raw is None
                 if raw is None:
