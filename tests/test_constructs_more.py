@@ -1486,3 +1486,32 @@ def test_explain_of_a_variant_says_which_table_it_replaces():
     section = explain(loads(text, variants=["short"])).split("changes:")[1].split("\n## ")[0]
     assert "- The table “points”, by place (1 first): 0, 1, 2, 3 (instead of: 0, 1, -3, 6)." in section
     assert "team size" not in section
+
+
+# ---------------------------------------------------------------------------- moves into and out of open zones, told
+def test_a_move_into_or_out_of_an_open_zone_says_which_pieces_from_where_to_where():
+    """A die that leaves a hidden cup for an open zone is told with the cup and the zone
+    ('face up from P1's cup to the lost: 4'); one taken back out of it, likewise ('taken
+    from the lost to P2's cup'); a move between hidden zones stays untold."""
+    text = """\
+game "Lost dice"
+players 2
+die d6: 6 sides, 2 in each cup
+zone cup: per player, seen by owner
+zone lost: shared, seen by all
+zone spare: per player, seen by owner
+setup { roll every cup  go to t }
+turn t {
+  action lose "loses a die" { move top 1 of your cup to lost  end deal }
+  action regain "takes a die back" { move top 1 of your cup to lost  move top 1 of lost to your cup  end deal }
+  action hide "hides a die" { move top 1 of your cup to your spare  end deal }
+}
+"""
+    engine = Engine(loads(text))
+    state, _ = engine.new_match(2, random.Random(3))
+    face = engine.kind_label(state.zones[engine.zone_slot(state, "cup", 0)][-1])
+    told = lambda name: [line for e in engine.apply(state, Action(name, (), ()), random.Random(0))[1]
+                         if (line := engine.describe_event(e, 2)) and line.startswith("  ")]
+    assert told("lose") == [f"  face up from P1's cup to the lost: {face}"]
+    assert told("regain") == [f"  face up from P1's cup to the lost: {face}", f"  taken from the lost to P1's cup: {face}"]
+    assert told("hide") == []

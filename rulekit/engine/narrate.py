@@ -77,11 +77,15 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "roll":
         return f"  rolls the {d['die']} die: {d['value']}"
     if kind == "move" and d["cards"] and d.get("from"):
-        # cards that move face up into an open zone are seen by everyone at the table
-        zi, owner = cg.zone_owner(d["to"], n)
-        if cg.zones[zi].seen == "all" and any(cg.zones[cg.zone_owner(s, n)[0]].seen != "all" for s in d["from"]):
-            return f"  face up: {cards_text(engine, d['cards'])}"
-        return None
+        # cards that move face up into an open zone, or out of one, are seen by everyone
+        # at the table: which cards, from where to where
+        opened = cg.zones[cg.zone_owner(d["to"], n)[0]].seen == "all"
+        left = all(cg.zones[cg.zone_owner(s, n)[0]].seen == "all" for s in d["from"])
+        if opened == left or None in d["cards"]:
+            return None
+        where = ", ".join(_instance_text(cg, s, n) for s in d["from"])
+        return f"  {'face up' if opened else 'taken'} from {where} to {_instance_text(cg, d['to'], n)}: " \
+               f"{cards_text(engine, d['cards'])}"
     if kind == "deal" and cg.zones[d["zone"]].seen in ("all", "others"):
         # cards dealt face up, or to be seen by all but their owner (held to the forehead)
         how = "face up" if cg.zones[d["zone"]].seen == "all" else "for the others to see"
@@ -125,6 +129,13 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "match_end":
         return "the match is over; winner(s): " + ", ".join(seat_name(s) for s in d["winners"])
     return None
+
+
+def _instance_text(cg, slot: int, n: int) -> str:
+    """A zone instance as the play-by-play names it: "P2's cup", "the table"."""
+    zi, owner = cg.zone_owner(slot, n)
+    name = cg.zones[zi].name.replace("_", " ")
+    return f"{seat_name(owner)}'s {name}" if owner >= 0 else f"the {name}"
 
 
 def _vote_label(engine, phase: str | None, name: str) -> str:
