@@ -567,3 +567,66 @@ def test_the_last_gold_coin_is_kept_while_lead_is_left():
                 laid[(min(hand.count(gold), 2), "gold" if action.cards == (gold,) else "lead")] += 1
     assert laid[(1, "lead")] >= 5 and laid[(1, "gold")] == 0
     assert laid[(2, "gold")] > laid[(2, "lead")]
+
+
+# ---------------------------------------------------------------------------- a seat to pass to; a card misnamed
+PASSING = """\
+game "Passing"
+players 4
+symbols creature: cockroach < rat < bat < fly
+deck { card creature: each creature, count 8 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+zone passing: shared, count only
+zone row: per player, seen by all
+claim says(c: creature) "this is a {c}": true when every card in claimed cards is c
+setup { deal 8 from stock to each hand  go to pass from P1 }
+turn pass {
+  action pass "passes a card to {t}: this is a {c}" {
+    choose 1 from your hand
+    choose t in seats in others "to whom?"
+    choose c in creature "what is it?"
+    lay chosen on passing
+    claim says(c)
+    go to receive from t
+  }
+}
+turn receive {
+  action believe "believes it" {
+    reveal claimed cards
+    if claim holds { move claimed cards to row of claimant } else { move claimed cards to your row }
+    go to pass from left of current
+  }
+  action doubt "doubts it" {
+    reveal claimed cards
+    if claim holds { move claimed cards to your row } else { move claimed cards to row of claimant }
+    go to pass from left of current
+  }
+}
+"""
+
+
+def _passes(bluff: float, seeds=range(60)) -> list:
+    """The first pass of a generic bot (seat P1, ``bluff``) in matches of PASSING, with
+    whether its claim was true."""
+    engine = Engine(loads(PASSING))
+    found = []
+    for seed in seeds:
+        state, _ = engine.new_match(4, random.Random(seed))
+        decision = engine.decision(state)
+        action = GenericBot(engine, random.Random(seed), bluff=bluff).choose(engine.view(state, 0), decision)
+        after, _ = engine.apply(state, action, random.Random(0))
+        found.append((action, engine.claim_holds_in(after)))
+    return found
+
+
+def test_a_seat_the_claim_does_not_name_is_picked_at_random_and_a_lone_card_may_be_misnamed():
+    """Passing one card to a seat with a claim of what it is: the seat, which the claim does
+    not read, is any of the others (not always the lowest, a bias that would show in the
+    seats' win shares); an honest bot never lies, and one that always bluffs, unable to
+    add a card, names the card for something it is not."""
+    honest = _passes(0.0)
+    assert all(true for _, true in honest)
+    assert Counter(action.params[0] for action, _ in honest).keys() == {1, 2, 3}
+    bluffing = _passes(1.0)
+    assert sum(not true for _, true in bluffing) >= 50

@@ -17,7 +17,9 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   grown past sizes the rules do not allow yet) and prefers the honest choice that sheds
   most cards, or for a claim without cards the lowest one likely to be true; a claim the
   action resolves at once is judged by what it said, not by the claim being gone. With
-  probability ``bluff`` it bluffs: one card too many, or a claim only somewhat likely. Wild
+  probability ``bluff`` it bluffs: one card too many (where none can be added, the cards
+  named for what they are not), or a claim only somewhat likely. A choice the claim does
+  not read (a seat to pass the cards to) is made at random, not lowest first. Wild
   cards are kept for a play they finish, and so is the last card that can back a claim,
   when the honest play would leave only cards that never can (every claim always says the
   same): it lies with those first, since the hand's last claim is the one everybody tests.
@@ -231,8 +233,9 @@ class _Analysis:
                 for n in m.nodes(c.truth))}
 
     def _read_claiming_actions(self, game: m.Game) -> None:
-        """Set ``kind_blind``, ``values_only_claimed`` and ``ranked_by_values``: actions by
-        how the claim they make reads what they chose (needs ``about_cards``)."""
+        """Set ``kind_blind``, ``values_only_claimed``, ``unclaimed`` and
+        ``ranked_by_values``: actions by how the claim they make reads what they chose
+        (needs ``about_cards``)."""
         # actions that make a claim about its cards whose arguments do not read which cards
         # were chosen (only how many): one kind stands for another in a trial (see
         # GenericBot._truth_of_cards)
@@ -250,6 +253,19 @@ class _Analysis:
                     places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
                     if places is not None:
                         self.values_only_claimed[(p.name, a.name)] = places
+        # the chosen values of a claiming action that its claim's arguments do not read (a
+        # seat to pass the cards to): {(phase, action): their names}; they are chosen at random
+        # where the claim leaves the choice free, not lowest first (see GenericBot._honest)
+        self.unclaimed: dict = {}
+        for p in game.phases:
+            for a in p.actions:
+                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
+                if len(made) != 1:
+                    continue
+                chosen = {s.name for s in m.walk(a.body) if isinstance(s, m.ChooseParam)}
+                read = {n.name for x in made[0].args for n in m.nodes(x) if isinstance(n, m.Name)}
+                if chosen - read:
+                    self.unclaimed[(p.name, a.name)] = frozenset(chosen - read)
         # actions whose claim is ranked by their chosen values alone: they make one claim,
         # its arguments their own chosen parameters, of a claim ordered by its parameters
         # only; {(phase, action): (claim, the argument names)}
@@ -902,7 +918,7 @@ class GenericBot:
         honest = self._honest(view, decision, claiming, 0.25 if bluffing else 0.6)
         padded = None
         if honest is not None and bluffing and honest.cards is not None and honest.cards:
-            padded = self._pad(decision, claiming, honest)
+            padded = self._pad(decision, claiming, honest) or self._misnamed(view, decision, claiming, honest)
             if padded is not None and not self._decisive(view, padded):
                 honest = padded
             else:
@@ -1066,6 +1082,27 @@ class GenericBot:
         padded = Action(honest.name, tuple(sorted(honest.cards + (self.rng.choice(spare),))), honest.params)
         return padded if _legal(decision, option, padded) else None
 
+    def _misnamed(self, view: View, decision: Decision, options, honest: Action) -> Action | None:
+        """A bluff where no card can be added (one card passed on its own): the honest
+        choice of cards with another value of a choice the claim reads, one those cards do
+        not back (the card called something it is not); None if no such value is legal (a
+        few random tries)."""
+        option = next(o for o in options if o.name == honest.name)
+        loose = self.analysis.unclaimed.get((decision.phase, option.name), ())
+        places = [i for i, (name, values) in enumerate(option.params) if name not in loose and len(values) > 1]
+        if not places:
+            return None
+        free = [s._replace(claim=None, claimed=None) for s in self._states(view, 1)]
+        for _ in range(8):
+            i = self.rng.choice(places)
+            values = list(honest.params)
+            values[i] = self.rng.choice([v for v in option.params[i][1] if v != honest.params[i]])
+            lie = Action(honest.name, honest.cards, tuple(values))
+            if _legal(decision, option, lie) and \
+                    not self._truth_of_cards(free, decision, option, lie.params)(honest.cards):
+                return lie
+        return None
+
     def _small_bluff(self, decision: Decision, options) -> Action:
         """A lie that is not absurd: as few cards as allowed, the lowest values that are legal."""
         for option in options:
@@ -1086,7 +1123,8 @@ class GenericBot:
         best: tuple | None = None
         free = None
         for option in options:
-            combos = list(itertools.islice(itertools.product(*[v for _, v in option.params]), 60))
+            loose = self.analysis.unclaimed.get((decision.phase, option.name), ())
+            combos = list(itertools.islice(itertools.product(*self._domains(option, loose)), 60))
             if option.cards is None:
                 # the lowest claim (in the claim's declared order) that is likely enough
                 judge, bar = self._p_after, threshold
@@ -1118,17 +1156,28 @@ class GenericBot:
                 values = tuple(values)
                 holds, pool = self._fitting(free, decision, option, values, shared)
                 if min(top, len(pool)) >= max(1, option.low):
-                    bounds.append(((min(top, len(pool)), -sum(values) if values else 0), i, values, holds, pool))
+                    low = -sum(v for (name, _), v in zip(option.params, values) if name not in loose)
+                    bounds.append(((min(top, len(pool)), low), i, values, holds, pool))
             bounds.sort(key=lambda b: (b[0][0], b[0][1], -b[1]), reverse=True)
             for bound, i, values, holds, pool in bounds:
                 if best is not None and (bound < best[0] or bound == best[0] and i > best[1]):
                     break
                 cards = self._grow(states, decision, option, values, holds, pool)
                 if cards:
-                    key = (len(cards), -sum(values) if values else 0)
+                    key = (len(cards), -sum(v for (name, _), v in zip(option.params, values) if name not in loose))
                     if best is None or key > best[0] or key == best[0] and i < best[1]:
                         best = (key, i, Action(option.name, cards, values))
         return best[2] if best else None
+
+    def _domains(self, option, loose) -> list:
+        """The values of each choice of ``option``, those of the choices named in ``loose``
+        (which the claim does not read: a seat to pass the cards to) shuffled, so that the
+        first likely claim found takes any of them, not always the lowest (a bias that would
+        show in a simulation's seats)."""
+        if not loose:
+            return [values for _, values in option.params]
+        return [self.rng.sample(list(values), len(values)) if name in loose else values
+                for name, values in option.params]
 
     def _falling(self, decision: Decision, option) -> tuple:
         """The places of ``option``'s values whose growth only makes the claim it makes less
