@@ -14,7 +14,7 @@ import attrs
 from click.testing import CliRunner
 from rich.console import Console
 
-from rulekit import Action, Engine, load
+from rulekit import Action, Engine, load, loads
 from rulekit.cli import main
 from rulekit.play.match import play_match, seat_rng
 from rulekit.players import HumanPlayer, RandomBot
@@ -812,3 +812,34 @@ def test_the_noun_of_a_values_question_may_follow_the_value():
     assert action == Action("open", (), (2,)) and "try again" not in text
     action, text, _ = choose(SKULL, state, ["open 2 flowers", "open 2"])
     assert action == Action("open", (), (2,)) and "'flowers' is more than that" in text
+
+
+def test_only_n_is_offered_in_a_window_only_while_a_claim_stands():
+    """A game whose claims lay cards: its window before any claim (a look at the stock)
+    does not offer 'only N' (no claim covers cards there); its window about a claim does."""
+    engine = Engine(loads("""\
+game "Market"
+players 2
+deck { card a: count 6  card b: count 6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+zone table: shared, count only
+claim is_a "an a": true when every card in claimed cards is a
+setup { deal 3 from stock to each hand  go to market }
+window market: each of everyone {
+  action peek "peeks at the stock" { show top 1 of stock to actor }
+  then { go to play from P1 }
+}
+turn play { action lay "lays a card" { choose 1 from your hand  lay chosen on table  claim is_a  go to doubt } }
+window doubt: first of everyone after claimant {
+  action call "calls" { reveal claimed cards  end deal }
+  then { end deal }
+}
+"""))
+    state, _ = engine.new_match(2, random.Random(1))
+    assert engine.decision(state).phase == "market"
+    action, text, _ = choose(engine, state, [""])
+    assert action.name == "decline" and "never: not again this deal" in text and "only N" not in text
+    state = until(engine, 2, lambda s: engine.decision(s).phase == "doubt")
+    action, text, _ = choose(engine, state, [""])
+    assert action.name == "decline" and "only N: only for claims of N+ cards" in text

@@ -330,7 +330,7 @@ class HumanPlayer:
             self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
         self._checking = rejected is None
         self.words = self.completions(decision, window)
-        self._list_options(decision.options, window)
+        self._list_options(decision.options, window, view.claim is not None)
         # one option (that takes cards or values): its questions are asked straight away,
         # until 'back' asks for the option (to type it with its cards on one line)
         straight = len(decision.options) == 1 and not window and not self.ask_always
@@ -340,7 +340,7 @@ class HumanPlayer:
                                     straight=straight)
             except _Back:
                 straight = False
-                self._list_options(decision.options, window)
+                self._list_options(decision.options, window, view.claim is not None)
                 continue
             except ValueError as exc:
                 self._say(str(exc))
@@ -350,12 +350,14 @@ class HumanPlayer:
                 return self._remember(view, action)
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
 
-    def _list_options(self, options, window: bool) -> None:
-        """The options, numbered, and a line of what else may be typed."""
+    def _list_options(self, options, window: bool, claim: bool = True) -> None:
+        """The options, numbered, and a line of what else may be typed (in a window with
+        no standing claim (``claim`` False), nothing about the cards claims cover)."""
         for i, o in enumerate(options, 1):
             self.console.print(f"  [bold]{i}[/bold]. {escape(_spoken(o.name))}: {escape(o.label)}")
         if window:
-            self.console.print(f"  [dim]{escape(WINDOW_HELP if self._lays else WINDOW_HELP_NO_CARDS)}[/dim]")
+            shown = WINDOW_HELP if self._lays and claim else WINDOW_HELP_NO_CARDS
+            self.console.print(f"  [dim]{escape(shown)}[/dim]")
         else:
             self.console.print("  [dim]help · history · rules[/dim]")
 
