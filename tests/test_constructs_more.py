@@ -1515,3 +1515,53 @@ turn t {
     assert told("lose") == [f"  face up from P1's cup to the lost: {face}"]
     assert told("regain") == [f"  face up from P1's cup to the lost: {face}", f"  taken from the lost to P1's cup: {face}"]
     assert told("hide") == []
+
+
+# ---------------------------------------------------------------------------- variants that remove an action or a card
+REMOVING = """\
+game "Remove"
+players 2
+deck { card a: count 4  card b: count 4  card c: count 2 }
+zone stock: holds the deck
+zone hand: per player, seen by owner
+setup { deal 3 from stock to each hand  go to t }
+turn t {
+  action pass "passes" { end deal }
+  action exact "calls exact" { end deal }
+}
+variant no_exact "no exact call" { remove action exact from t }
+variant no_c "no c cards" { remove card c }
+variant neither extends no_exact { remove card c }
+"""
+
+
+def test_a_variant_removes_an_action_of_a_phase_or_a_card_of_the_deck():
+    """'remove action exact from t' leaves the turn with 'pass' alone; 'remove card c'
+    takes the two c cards out of the deck; the base game keeps both."""
+    def actions(game) -> list:
+        engine = Engine(game)
+        state, _ = engine.new_match(2, random.Random(0))
+        return [o.name for o in engine.decision(state).options]
+    base = loads(REMOVING)
+    assert actions(base) == ["pass", "exact"] and sorted(k.label for k in base.kinds) == ["a", "b", "c"]
+    assert actions(loads(REMOVING, variants=["no_exact"])) == ["pass"]
+    no_c = loads(REMOVING, variants=["no_c"])
+    assert sorted(k.label for k in no_c.kinds) == ["a", "b"] and no_c.deck_size == 8
+    both = loads(REMOVING, variants=["neither"])
+    assert actions(both) == ["pass"] and both.deck_size == 8
+
+
+@pytest.mark.parametrize("removal, message", [
+    ("remove action exakt from t", "<rules>:14:15: error: phase 't' has no action 'exakt'"),
+    ("remove action exact from u", "<rules>:14:15: error: there is no phase 'u' to remove action 'exact' from"),
+    ("remove card d", "<rules>:14:15: error: the deck has no card 'd' to remove"),
+])
+def test_a_removal_of_what_is_not_there_is_an_error_of_its_variant(removal, message):
+    text = REMOVING + f"variant bad {{ {removal} }}\n"
+    assert loads(text)                                         # the base game is fine
+    with pytest.raises(RulesError) as exc:
+        loads(text, variants=["bad"])
+    assert str(exc.value).splitlines()[0] == message
+    with pytest.raises(RulesError) as exc:                     # removed twice: the second is not there
+        loads(REMOVING + "variant twice extends no_exact { remove action exact from t }\n", variants=["twice"])
+    assert "phase 't' has no action 'exact'" in str(exc.value) and "its actions: pass" in str(exc.value)

@@ -969,9 +969,25 @@ class MatchDecl:
 
 
 @attrs.frozen
+class RemoveAction:
+    """``remove action NAME from PHASE``, in a variant: the phase loses that action."""
+    name: str
+    phase: str
+    span: Span = _span()
+
+
+@attrs.frozen
+class RemoveCard:
+    """``remove card NAME``, in a variant: the deck loses that card (every kind it makes)."""
+    name: str
+    span: Span = _span()
+
+
+@attrs.frozen
 class VariantDecl:
     """``variant NAME ["LABEL"] [extends V, …] { ITEMS }``: a named change to the base game; its
-    items replace those of the same name or are added, after the ``extends`` variants."""
+    items replace those of the same name or are added, after the ``extends`` variants; a
+    :class:`RemoveAction` or :class:`RemoveCard` among them takes an action or a card away."""
     name: str
     label: str | None
     extends: tuple

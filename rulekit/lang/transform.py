@@ -349,6 +349,12 @@ class ToModel(Transformer):
         return m.VariantDecl(str(name), str(label)[1:-1] if label else None, extends or (), tuple(items),
                              span=_span(meta))
 
+    def remove_action(self, meta, name, phase):
+        return m.RemoveAction(str(name), str(phase), span=_span(meta))
+
+    def remove_card(self, meta, name):
+        return m.RemoveCard(str(name), span=_span(meta))
+
     def extends(self, meta, *names):
         return tuple(str(n) for n in names)
 

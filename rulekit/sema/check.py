@@ -23,6 +23,8 @@ def _key(item):
         return (type(item).__name__,)
     if isinstance(item, m.PhaseDecl):
         return ("phase", item.name)
+    if isinstance(item, m.RemoveAction):
+        return ("RemoveAction", item.phase, item.name)
     return (type(item).__name__, item.name)
 
 
@@ -33,13 +35,16 @@ def _merge_deck(base: m.DeckDecl, over: m.DeckDecl) -> m.DeckDecl:
     return m.DeckDecl(tuple(cards.values()), span=base.span)
 
 
-def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tuple[str, ...]]:
+def apply_variants(file: m.RulesFile, names: tuple[str, ...],
+                   problems: list | None = None) -> tuple[list, tuple[str, ...]]:
     """The items of the base game with the named variants laid over it, in order.
 
     A variant replaces the items it declares again (a card of the deck, a zone, a claim, the
-    setup…) and adds new ones; ``extends`` applies other variants first. Each variant is
-    applied once, where it first comes (a variant two others extend is not laid again
-    over the first one's changes): the work is linear in the variants.
+    setup…), adds new ones and takes away the actions and cards it removes (``remove
+    action A from P``, ``remove card C``); ``extends`` applies other variants first. Each
+    variant is applied once, where it first comes (a variant two others extend is not laid
+    again over the first one's changes): the work is linear in the variants. ``problems``:
+    a removal of what is not there is added to it as a :class:`Problem`.
 
     Raises:
         OptionError: an unknown variant name (the message lists the known ones).
@@ -54,6 +59,9 @@ def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tup
                 continue            # reached again (through another 'extends'): applied once
             laid_already.add(laid)
             for item in variants[laid].items:
+                if isinstance(item, (m.RemoveAction, m.RemoveCard)):
+                    _remove(items, item, problems if problems is not None else [])
+                    continue
                 key = _key(item)
                 if isinstance(item, m.DeckDecl) and key in items:
                     items[key] = _merge_deck(items[key], item)
@@ -61,6 +69,34 @@ def apply_variants(file: m.RulesFile, names: tuple[str, ...]) -> tuple[list, tup
                     items[key] = item
             applied.append(laid)
     return list(items.values()), tuple(applied)
+
+
+def _remove(items: dict, item, problems: list) -> None:
+    """Apply ``remove action A from P`` or ``remove card C`` to ``items`` (by key), or add
+    the problem of a phase, action or card that is not there."""
+    if isinstance(item, m.RemoveAction):
+        phases = {key[1]: i for key, i in items.items() if key[0] == "phase"}
+        phase = phases.get(item.phase)
+        if phase is None:
+            problems.append(Problem(f"there is no phase '{item.phase}' to remove action '{item.name}' from", item.span,
+                                    suggest(item.phase, phases) or "name a phase the game (with its variants) has"))
+            return
+        kept = tuple(a for a in phase.actions if a.name != item.name)
+        if len(kept) == len(phase.actions):
+            problems.append(Problem(f"phase '{item.phase}' has no action '{item.name}'", item.span,
+                                    suggest(item.name, [a.name for a in phase.actions])
+                                    or f"its actions: {', '.join(a.name for a in phase.actions) or 'none'}"))
+            return
+        items[("phase", item.phase)] = attrs.evolve(phase, actions=kept)
+        return
+    deck = items.get(("DeckDecl",))
+    cards = deck.cards if deck is not None else ()
+    kept = tuple(c for c in cards if c.name != item.name)
+    if len(kept) == len(cards):
+        problems.append(Problem(f"the deck has no card '{item.name}' to remove", item.span,
+                                suggest(item.name, [c.name for c in cards]) or "name a card of the deck"))
+        return
+    items[("DeckDecl",)] = attrs.evolve(deck, cards=kept)
 
 
 def _laying_order(variants: dict, name: str) -> list[str]:
@@ -443,7 +479,7 @@ def build_game(file: m.RulesFile, variants: tuple[str, ...] = ()) -> m.Game:
     problems: list[Problem] = list(_variants_of(file)[2])
     if problems:
         raise RulesError(file.path, file.source, problems)
-    items, applied = apply_variants(file, tuple(variants))
+    items, applied = apply_variants(file, tuple(variants), problems)
     counters = {i.name for i in items if isinstance(i, m.CounterDecl)} - {i.name for i in items if isinstance(i, m.ZoneDecl)}
     if counters:
         items = m.resolve_reveals(items, counters)       # 'reveal bribe of p': a counter, not a zone
