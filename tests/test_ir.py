@@ -32,7 +32,8 @@ OPENING = {m.Require: ir.Require, m.ChooseCards: (ir.ChooseCards, ir.ChooseBlind
 STRUCTURE = {m.Action, m.CardDecl, m.CardProp, m.ClaimDecl, m.CombinationDecl, m.CombinationsDecl, m.ComboCards,
              m.ComboRun, m.CounterDecl, m.DeckDecl, m.DieDecl, m.Domain,
              m.GameDecl, m.GroupDecl, m.MatchDecl, m.NamesDecl, m.Param, m.PhaseDecl, m.PlayersDecl,
-             m.ProcedureDecl, m.RankKey, m.Rotation, m.RulesFile, m.SeatDecl, m.SeatSet, m.SetupDecl,
+             m.ProcedureDecl, m.RankKey, m.RemoveAction, m.RemoveCard, m.Rotation, m.RulesFile, m.SeatDecl,
+             m.SeatSet, m.SetupDecl,
              m.SymbolsDecl, m.TableDecl, m.Target, m.Template, m.VariantDecl, m.ZoneDecl}
 
 EXPRESSIONS = set(typing.get_args(m.Expr))
