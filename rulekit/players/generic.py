@@ -18,8 +18,8 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   most cards, or for a claim without cards the lowest one likely to be true; a claim the
   action resolves at once is judged by what it said, not by the claim being gone. With
   probability ``bluff`` it bluffs: one card too many (where none can be added, the cards
-  named for what they are not), or a claim only somewhat likely. A choice the claim does
-  not read (a seat to pass the cards to) is made at random, not lowest first. Wild
+  named for what they are not), or a claim only somewhat likely. A seat the claim does
+  not read (a seat to pass the cards to) is picked at random, not lowest first. Wild
   cards are kept for a play they finish, and so is the last card that can back a claim,
   when the honest play would leave only cards that never can (every claim always says the
   same): it lies with those first, since the hand's last claim is the one everybody tests.
@@ -253,16 +253,18 @@ class _Analysis:
                     places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
                     if places is not None:
                         self.values_only_claimed[(p.name, a.name)] = places
-        # the chosen values of a claiming action that its claim's arguments do not read (a
-        # seat to pass the cards to): {(phase, action): their names}; they are chosen at random
-        # where the claim leaves the choice free, not lowest first (see GenericBot._honest)
+        # the seats and groups of seats a claiming action chooses that its claim's arguments
+        # do not read (a seat to pass the cards to): {(phase, action): their names}; they are
+        # chosen at random where the claim leaves the choice free, not lowest first (see
+        # GenericBot._honest); a number (a bribe) stays lowest first
         self.unclaimed: dict = {}
         for p in game.phases:
             for a in p.actions:
                 made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
                 if len(made) != 1:
                     continue
-                chosen = {s.name for s in m.walk(a.body) if isinstance(s, m.ChooseParam)}
+                chosen = {s.name for s in m.walk(a.body)
+                          if isinstance(s, m.ChooseParam) and s.domain.kind in ("seats", "group")}
                 read = {n.name for x in made[0].args for n in m.nodes(x) if isinstance(n, m.Name)}
                 if chosen - read:
                     self.unclaimed[(p.name, a.name)] = frozenset(chosen - read)
