@@ -108,3 +108,27 @@ def test_how_many_cards_in_a_quoted_text_and_the_player_who_acts_in_an_announcem
     assert "1. “gives [how many cards were chosen] card(s) as v”" in text
     assert "Announce “the offer was true: the player who acts takes the cards”." in text
     assert "### Number: “[how many cards are claimed] × r”" in book("lugenbeutel")
+
+
+def test_named_numbers_read_by_their_names_and_numbers():
+    """A throw named by 'names' (Mäxchen): the order of the claims lists the names, and a
+    range of throws gives each end's number with its name (the names leave 31 unnamed)."""
+    text = loads("""\
+game "Throws"
+players 2
+die d6: 6 sides, 2 in cup
+zone cup: shared, count only
+names throw: 21 "Mäxchen", 11 "1er-Pasch", 66 "6er-Pasch"
+claim says(v: throw) "{v}"
+  ordered as 31 < 32 < 11 < 66 < 21:
+  true when count of cup = 2
+setup { go to t }
+turn t: action announce "announces {v}" {
+  choose v: throw in 11..66 "which throw?"
+  claim says(v)
+  end deal
+}
+""")
+    book = explain(text)
+    assert "“31” < “32” < “1er-Pasch” < “6er-Pasch” < “Mäxchen”" in book
+    assert "from 11 (1er-Pasch) to 66 (6er-Pasch)" in book

@@ -700,8 +700,10 @@ class _Phrases:
         return f"{self.x(left, nested=plain(left))} {words_} {self.x(right, nested=plain(right))}"
 
     def _range_end(self, expr, names: str | None) -> str:
+        """An end of a range of numbers, with its name when ``names`` gives it one: "11
+        (1er-Pasch)" (the number too: the names need not name every value between)."""
         if names and isinstance(expr, m.Num) and expr.value in self.value_names.get(names, {}):
-            return self.value_names[names][expr.value]
+            return f"{expr.value} ({self.value_names[names][expr.value]})"
         return self.x(expr)
 
     # ------------------------------------------------------------ texts with holes

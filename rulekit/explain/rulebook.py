@@ -437,8 +437,12 @@ class _Rulebook:
             return "A claim of this kind beats another when it has " + ", or ".join(parts) + "."
         if c.table:
             values = []
+            named = self.say.value_names
             for row in c.table:
-                subst = {param.name: self.say.x(atom) for param, atom in zip(c.params, row)}
+                # a value the file names ('names throw: 21 "Mäxchen"') by its name
+                subst = {param.name: named[param.symbols][atom.value]
+                         if isinstance(atom, m.Num) and atom.value in named.get(param.symbols, {})
+                         else self.say.x(atom) for param, atom in zip(c.params, row)}
                 values.append(self.say.template(c.label, subst) if c.label else
                               "(" + ", ".join(self.say.x(a) for a in row) + ")")
             return ("From lowest to highest, the claims of this kind that may be made are " + " < ".join(values)
