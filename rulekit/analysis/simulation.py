@@ -195,7 +195,8 @@ class Summary:
         shared: how many finished matches were won by more than one seat.
         win_squares: the sum over the finished matches of each seat's share of the win
             squared (1/k for a match won by k seats), for the fairness test
-            (:func:`rulekit.analysis.stats.chi_square_equal_shares`).
+            (:func:`rulekit.analysis.stats.chi_square_equal_shares`); None when not
+            counted (a summary made by hand): the wins are then tested as whole counts.
     """
 
     games: int
@@ -210,7 +211,7 @@ class Summary:
     kinds: tuple = ()
     bluffs: tuple = ()
     shared: int = 0
-    win_squares: float = 0.0
+    win_squares: float | None = None
 
     @property
     def finished(self) -> int:
@@ -604,7 +605,9 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
                       "win_share": _share(t.wins, t.seats),
                       "win_interval": list(stats.wilson(t.wins / t.per_match, matches, confidence)),
                       "mean_result": t.results / t.seats if t.seats else None, **_bluffing(t)})
-    statistic, df, p = stats.chi_square_equal_shares([t.wins for t in summary.seats], summary.win_squares)
+    wins = [t.wins for t in summary.seats]
+    statistic, df, p = (stats.chi_square_equal(wins) if summary.win_squares is None
+                        else stats.chi_square_equal_shares(wins, summary.win_squares))
     return {"games": summary.games, "players": n, "finished": finished, "unfinished": summary.unfinished,
             "confidence": confidence, "seats": seats, "kinds": kinds,
             "fairness": {"statistic": statistic, "df": df, "p": p if n > 1 and finished else None},

@@ -1102,8 +1102,11 @@ class Compiler:
             self.noted(part, self.expr(part, scope))
 
     # ------------------------------------------------------------ statements
-    def block(self, stmts, scope) -> None:
-        """Check a block of statements; a 'let' is known to the rest of its block only."""
+    def block(self, stmts, scope, interleaved: bool = False) -> None:
+        """Check a block of statements; a 'let' is known to the rest of its block only.
+        ``interleaved``: the body of a vote's action, whose statements run in turn for every
+        voter (each statement for all, then the next): nothing revealed by one statement is
+        known to be still in place at the next."""
         scope = dict(scope)
         for i, s in enumerate(stmts):
             if isinstance(s, m.Ask) and not s.then and i + 1 < len(stmts):
@@ -1111,7 +1114,10 @@ class Compiler:
                 self.stmt(attrs.evolve(s, then=tuple(stmts[i + 1:])), scope)
                 break
             self.stmt(s, scope)
-            note_revealed(scope, s)
+            if interleaved:
+                scope.pop("$revealed", None)
+            else:
+                note_revealed(scope, s)
 
     def stmt(self, node, scope) -> None:
         """Check a statement (a 'let' adds its name to ``scope``)."""
@@ -1218,13 +1224,13 @@ class Compiler:
 
     def _stmt_ForKinds(self, node, scope) -> None:
         """``for each NAME in deck { … }``."""
-        inner = dict(scope)
+        inner = loop_scope(scope, node.body)
         inner[node.var] = KIND
         self.block(node.body, inner)
 
     def _stmt_ForEach(self, node, scope) -> None:
         """``for each NAME in SEATS { … }`` (or in a symbol set)."""
-        inner = dict(scope)
+        inner = loop_scope(scope, node.body)
         over = naming.resolve_loop(self.cg, node.seats.name, scope) if node.seats.kind == "var" else None
         if over is not None:
             inner[node.var] = _sym(over.name)      # for each value of a symbol set
@@ -1291,7 +1297,7 @@ class Compiler:
     def _stmt_Repeat(self, node, scope) -> None:
         """``repeat N times { … }``."""
         self.want(self.expr(node.count, scope), NUM, node.count)
-        self.block(node.body, scope)
+        self.block(node.body, loop_scope(scope, node.body))
 
     def _stmt_ForRange(self, node, scope) -> None:
         """``for each NAME in LOW..HIGH { … }``."""
@@ -1299,7 +1305,7 @@ class Compiler:
         ht = self.expr(node.high, scope)
         self.want(lt, NUM, node.low)
         self.want(ht, NUM, node.high)
-        inner = dict(scope)
+        inner = loop_scope(scope, node.body)
         inner[node.var] = NUM
         self._loop_secret(inner, node.var, node.low, node.high)
         self.block(node.body, inner)
@@ -1502,7 +1508,7 @@ class Compiler:
                 body_start = i
                 break
         steps = self.guard_choices(steps)
-        self.block(node.body[body_start:], scope)
+        self.block(node.body[body_start:], scope, interleaved=kind == "vote")
         self.template(node.label, scope)
         return CompiledAction(node.name, index, tuple(steps), node.span, node.label is not None)
 
@@ -1901,6 +1907,20 @@ def note_revealed(scope: dict, s) -> None:
         scope["$revealed"] = kept
     else:
         del scope["$revealed"]
+
+
+def loop_scope(scope: dict, body) -> dict:
+    """A copy of ``scope`` for the body of a loop: what was revealed before it stays
+    readable there only as whole zones (``reveal every ZONE``), and only when the body
+    moves no card (a later round would read cards moved in an earlier one); the cards
+    expressions revealed are dropped (the loop's variable may name another seat)."""
+    inner = dict(scope)
+    revealed = inner.pop("$revealed", None)
+    if revealed and all(_moves_no_card(s) for s in body):
+        kept = frozenset(r for r in revealed if type(r) is str)
+        if kept:
+            inner["$revealed"] = kept
+    return inner
 
 
 def _moves_no_card(s) -> bool:

@@ -1106,14 +1106,16 @@ class GenericBot:
         return None
 
     def _small_bluff(self, decision: Decision, options) -> Action:
-        """A lie that is not absurd: as few cards as allowed, the lowest values that are legal."""
+        """A lie that is not absurd: as few cards as allowed, the lowest values that are
+        legal (a seat the claim does not read at random, see :meth:`_domains`)."""
         for option in options:
             sizes = [0] if option.cards is None else range(max(1, option.low), len(option.cards) + 1)
             if option.high is not None and option.cards is not None:
                 sizes = [s for s in sizes if s <= option.high]
+            loose = self.analysis.unclaimed.get((decision.phase, option.name), ())
             for size in sizes:
                 cards = () if option.cards is None else tuple(sorted(self.rng.sample(option.cards, size)))
-                for values in itertools.islice(itertools.product(*[v for _, v in option.params]), 400):
+                for values in itertools.islice(itertools.product(*self._domains(option, loose)), 400):
                     action = Action(option.name, cards, tuple(values))
                     if _legal(decision, option, action):
                         return action

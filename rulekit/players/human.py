@@ -614,8 +614,8 @@ class HumanPlayer:
         fits = []
         for option in options:
             if option.cards is None and option.params:
-                _, named, left = self._value_groups(option, words)
-                if named and not left:
+                groups, named, left = self._value_groups(option, words)
+                if named and groups and not left:       # values, not only words of the label
                     fits.append(option)
         return fits[0] if len(fits) == 1 else None
 
