@@ -1624,3 +1624,50 @@ vote poll: each of everyone {
 """
     assert "which not every seat may see" in error_of(text)
     assert loads(text.replace('log "{total points of hand of P1} points"', 'log "peeked"'))
+
+
+# ---------------------------------------------------------------------------- symbols without an order
+UNORDERED = """\
+game "Unordered"
+players 2
+symbols creature: cockroach, rat, bat
+deck { card c: each creature, count 4 }
+zone stock: holds the deck
+zone hand: per player, seen by owner
+zone pile: shared, count only
+claim says(c: creature) "a {c}": true when every card in claimed cards is c
+setup { deal 3 from stock to each hand  go to t }
+turn t {
+  action pass "passes it as a {c}" {
+    choose 1 from your hand
+    choose c in creature
+    lay chosen on pile
+    claim says(c)
+    go to d from left of current
+  }
+}
+turn d {
+  action believe "believes" { require claimed c != bat "no bats"  reveal claimed cards  end deal }
+  action doubt "doubts" { reveal claimed cards  end deal }
+}
+"""
+
+
+def test_symbols_listed_with_commas_are_values_without_an_order():
+    """'symbols creature: cockroach, rat, bat': the values are used, offered and compared
+    with = and != as an ordered set's; comparing them by order, ordering a claim or an
+    order of combinations by them is an error that says how to give them an order."""
+    game = loads(UNORDERED)
+    assert [s.ordered for s in game.symbols] == [False]
+    engine = Engine(game)
+    state, _ = engine.new_match(2, random.Random(0))
+    assert sorted({a.params[0] for a in engine.legal_actions(state)}) == [0, 1, 2]
+    assert "the symbols of 'creature' have no order" in error_of(
+        UNORDERED.replace('"a {c}": true', '"a {c}" ordered by c: true'))
+    assert "the symbols of 'creature' have no order" in error_of(
+        UNORDERED.replace("claimed c != bat", "claimed c < bat"))
+    combos = UNORDERED.replace('claim says(c: creature)', 'combination two(x: creature) "two {x}s": 2 of creature = x\n'
+                               'combinations kinds: two\nclaim says(c: creature)', 1)
+    assert "the symbols of 'creature' have no order" in error_of(combos)
+    assert loads(UNORDERED.replace("creature: cockroach, rat, bat", "creature: cockroach < rat < bat")
+                 .replace('"a {c}": true', '"a {c}" ordered by c: true'))

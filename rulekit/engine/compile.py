@@ -204,6 +204,7 @@ class CompiledGame:
         self.attr_names = {a for k in game.kinds for a, _ in k.attrs}
         self.flag_names = {f for k in game.kinds for f in k.flags}
         self.symbols = {s.name: s.symbols for s in game.symbols}
+        self.unordered = {s.name for s in game.symbols if not s.ordered}    # 'symbols NAME: A, B'
         self.value_names = {d.name: dict(d.pairs) for d in game.names}
         self.symbol_of = {}
         for s in game.symbols:
@@ -771,6 +772,8 @@ class Compiler:
             i = cg.combinations[name]
             total += prod(len(d) for d in cg.combination_domains[i])
             decl = cg.game.combinations[i]
+            for p, t in zip(decl.params, cg.combination_types[i]):
+                self.no_order(t, span)          # combinations of one kind compare by their values
             found = [p.symbols for p, t in zip(decl.params, cg.combination_types[i]) if not t.startswith("sym:")]
             found += [part.attr for part in decl.parts if isinstance(part, m.ComboRun)]
             attrs_ = cg.combination_attrs.setdefault(k.name, [])
@@ -778,6 +781,16 @@ class Compiler:
         if total > MAX_CHOICES:
             self.err(f"'{k.name}' may have {total:,} values; at most {MAX_CHOICES:,} are allowed", k.span,
                      "order fewer combinations, or give their values fewer possibilities")
+
+    def no_order(self, typ: str | None, span) -> None:
+        """Report a value of kind ``typ`` compared by order when it is a symbol of a set
+        declared without one (``symbols NAME: A, B, …``)."""
+        if typ is not None and typ.startswith("sym:") and base_type(typ)[4:] in self.cg.unordered:
+            name = base_type(typ)[4:]
+            self.err(f"the symbols of '{name}' have no order (they are listed with commas), so they "
+                     "cannot be compared as higher or lower", span,
+                     f"compare them with '=' or '!=', or declare an order: symbols {name}: "
+                     + " < ".join(self.cg.symbols[name][:3]) + (" < …" if len(self.cg.symbols[name]) > 3 else ""))
 
     def _expr_Beats(self, node, scope) -> str | None:
         """``NAME(args) beats claim``."""
@@ -923,6 +936,9 @@ class Compiler:
             if op in ("/", "/^", "mod") and isinstance(node.right, m.Num) and node.right.value == 0:
                 self.err("division by zero", node.right.span)
             return NUM
+        if op in ("<", "<=", ">", ">="):
+            for t in (lt, rt):
+                self.no_order(t, node.span)
         if lt is not None and rt is not None and base_type(lt) != base_type(rt):
             left = node.left
             if isinstance(left, m.CardQuantifier) and isinstance(left.pred, m.CpName) \
@@ -1692,8 +1708,10 @@ class Compiler:
         self.want(self.expr(c.truth, scope), BOOL, c.truth)
         self.template(c.label, scope)
         for e in c.ordering or ():
-            if self.expr(e, scope) == BOOL:
+            typ = self.expr(e, scope)
+            if typ == BOOL:
                 self.err("an ordering key is a value, not a condition", e.span)
+            self.no_order(typ, e.span)
         if c.table:
             cc.table = {}
             for rank, entry in enumerate(c.table):

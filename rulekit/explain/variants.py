@@ -43,7 +43,7 @@ class _Differences:
             out.append(f"- It is for {self._players(g.players)} (instead of {self._players(b.players)}).")
         out += self._cards()
         out += self._named("die", g.dice, b.dice, lambda r, d: r.die_parts(d))
-        out += self._named("symbol set", g.symbols, b.symbols, lambda r, sym: (words(sym.name), [" < ".join(sym.symbols)]))
+        out += self._named("symbol set", g.symbols, b.symbols, lambda r, sym: (words(sym.name), [(" < " if sym.ordered else ", ").join(sym.symbols)]))
         out += self._named("name of values", g.names, b.names,
                            lambda r, n: (words(n.name), [", ".join(f"{v} is called {_quote(t)}" for v, t in n.pairs)]))
         out += self._named("table", g.tables, b.tables, lambda r, t: r.table_parts(t))

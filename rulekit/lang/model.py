@@ -797,10 +797,13 @@ class NamesDecl:
 
 @attrs.frozen
 class SymbolsDecl:
-    """``symbols NAME: A < B < …``: an ordered set of named values (for claims, choices, cards)."""
+    """``symbols NAME: A < B < …``: an ordered set of named values (for claims, choices,
+    cards); ``symbols NAME: A, B, …`` (``ordered`` False): a set whose values have no order
+    (comparing them with < or ordering claims by them is an error), listed in that order."""
     name: str
     symbols: tuple           # lowest rank first
     span: Span = _span()
+    ordered: bool = True
 
 
 @attrs.frozen

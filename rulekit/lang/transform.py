@@ -171,6 +171,9 @@ class ToModel(Transformer):
     def symbols_decl(self, meta, name, *symbols):
         return m.SymbolsDecl(str(name), tuple(str(s) for s in symbols), span=_span(meta))
 
+    def symbols_unordered(self, meta, name, *symbols):
+        return m.SymbolsDecl(str(name), tuple(str(s) for s in symbols), span=_span(meta), ordered=False)
+
     def zone_decl(self, meta, name, *props):
         per_player = False
         seen = "count"
