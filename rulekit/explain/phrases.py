@@ -701,7 +701,7 @@ class _Phrases:
 
     def _range_end(self, expr, names: str | None) -> str:
         """An end of a range of numbers, with its name when ``names`` gives it one: "11
-        (1er-Pasch)" (the number too: the names need not name every value between)."""
+        (NAME)" (the number too: the names need not name every value between)."""
         if names and isinstance(expr, m.Num) and expr.value in self.value_names.get(names, {}):
             return f"{expr.value} ({self.value_names[names][expr.value]})"
         return self.x(expr)

@@ -439,7 +439,7 @@ class _Rulebook:
             values = []
             named = self.say.value_names
             for row in c.table:
-                # a value the file names ('names throw: 21 "Mäxchen"') by its name
+                # a value the file names ('names NAME: 21 "TEXT"') by its name
                 subst = {param.name: named[param.symbols][atom.value]
                          if isinstance(atom, m.Num) and atom.value in named.get(param.symbols, {})
                          else self.say.x(atom) for param, atom in zip(c.params, row)}

@@ -256,7 +256,7 @@ class _Analysis:
         # the seats and groups of seats a claiming action chooses that its claim's arguments
         # do not read (a seat to pass the cards to): {(phase, action): their names}; they are
         # chosen at random where the claim leaves the choice free, not lowest first (see
-        # GenericBot._honest); a number (a bribe) stays lowest first
+        # GenericBot._honest); a number (an amount offered) stays lowest first
         self.unclaimed: dict = {}
         for p in game.phases:
             for a in p.actions:

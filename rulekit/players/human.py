@@ -847,7 +847,8 @@ class HumanPlayer:
             raw = tokens[i] if i < len(tokens) else None
             if raw is None and len(offered[0]) == 1 and not self.ask_always:
                 # the rules allow one value here: taken and told, not asked
-                self.console.print(f"(only one choice: {question} {offered[1][0]})", markup=False, highlight=False)
+                self.console.print(shown_text(f"(only one choice: {question} {offered[1][0]})"), markup=False,
+                                   highlight=False)
                 params.append(offered[0][0])
                 continue
             while True:
