@@ -1671,3 +1671,19 @@ def test_symbols_listed_with_commas_are_values_without_an_order():
     assert "the symbols of 'creature' have no order" in error_of(combos)
     assert loads(UNORDERED.replace("creature: cockroach, rat, bat", "creature: cockroach < rat < bat")
                  .replace('"a {c}": true', '"a {c}" ordered by c: true'))
+
+
+def test_loops_within_loops_that_move_no_card_may_read_whole_zones_revealed_before_them():
+    """'reveal every hand' then a 'repeat' holding a 'for each' that only logs: the hands
+    stay put, so the texts may read them (refused by mistake once loops dropped what was
+    revealed; found by helper-29)."""
+    engine = Engine(loads(LEAKY.format(
+        body='reveal every hand\n    repeat 2 times { for each q in everyone '
+             '{ log "{q} holds {total points of hand of q} points" } }')))
+    state, _ = engine.new_match(3, random.Random(0))
+    logs = [e.data["text"] for e in engine.apply(state, engine.legal_actions(state)[0], random.Random(0))[1]
+            if e.kind == "log"]
+    assert len(logs) == 6
+    assert "which not every seat may see" in error_of(LEAKY.format(
+        body='reveal every hand\n    repeat 2 times { for each q in everyone '
+             '{ log "{total points of hand of q}"  draw 1 from stock to hand of q } }'))

@@ -153,8 +153,10 @@ def test_hot_seat_clears_the_screen_and_passes_the_keyboard():
 
     dice = str(GAMES / "liars_dice.rules")
     both = CliRunner().invoke(main, ["run", dice, "--seed", "1", "--human", "1", "--human", "2"],
-                              input="bid 1 1\n\nbid 1 2\n\nliar\n")
+                              input="\nbid 1 1\n\nbid 1 2\n\nliar\n")
     assert both.exit_code == 0, both.output
+    # the first seat's screen too waits for its person (found by helper-29)
+    assert both.output.index("give the keyboard to P1 and press Enter") < both.output.index("your decision")
     assert "pass the keyboard to P2 and press Enter" in both.output
     assert "pass the keyboard to P1 and press Enter" in both.output
     one = CliRunner().invoke(main, ["run", dice, "--seed", "1", "--human", "1", "--bots", "generic"], input="bid 1 1\nliar\n" * 5)
@@ -189,7 +191,7 @@ def test_at_one_keyboard_a_step_taken_for_the_next_seat_tells_it_nothing_before_
 
     rules = tmp_path / "hot.rules"
     rules.write_text(HOT_SEAT_RULES)
-    result = CliRunner().invoke(main, ["run", str(rules), "--seed", "1", "--human", "1,2"], input="pass\n\n")
+    result = CliRunner().invoke(main, ["run", str(rules), "--seed", "1", "--human", "1,2"], input="\npass\n\n")
     before, after = result.output.split("pass the keyboard to P2", 1)
     assert "P2 draws 1 card" in before
     assert "you get" not in before and "shown to P2" not in before
@@ -301,3 +303,40 @@ def test_only_n_is_offered_only_where_claims_cover_cards():
     assert action.name == "decline"
     assert "only N: only for claims" not in text and "no claim of this game covers cards" in text
     assert "only" not in HumanPlayer(engine, Console(file=io.StringIO()), input).completions(decision, True)
+
+
+SHOWN_TO_A_BOT = """game "show leak"
+players 3
+deck { card spy: count 1  card loyal: count 2 }
+zone stock: shared, holds the deck
+zone role: per player, seen by owner
+setup {
+  shuffle stock
+  deal 1 from stock to each role
+  for each p in everyone {
+    if some card in role of p is spy { show role of P1 to p }
+  }
+  go to t
+}
+turn t { action a "ends" { end deal } }
+"""
+
+
+def test_with_a_person_playing_what_a_bot_seat_is_shown_is_not_told(tmp_path):
+    """A card shown to the spy alone: with a person at P1, the play-by-play does not say
+    which seat was shown something (it would name the spy); bots alone with -v, it does
+    (found by helper-29)."""
+    from click.testing import CliRunner
+
+    from rulekit.cli import main
+
+    rules = tmp_path / "leak.rules"
+    rules.write_text(SHOWN_TO_A_BOT)
+    told = [CliRunner().invoke(main, ["run", str(rules), "--seed", str(seed), "-v", "--bots", "random"]).output
+            for seed in range(6)]
+    assert any("is shown 1 card" in text for text in told)
+    for seed in range(6):
+        person = CliRunner().invoke(main, ["run", str(rules), "--seed", str(seed), "--human", "1", "--bots", "random"],
+                                    input="a\n")
+        assert person.exit_code == 0, person.output
+        assert "is shown" not in person.output

@@ -352,7 +352,8 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
               quiet: bool = False, keyboard: Callable[[], int | None] | None = None):
     """The play-by-play of `run` and `replay`: ``on_events(state, events)`` prints a line
     per event worth telling (``every_step``), or only each deal's start and result; a
-    private ``show`` to a seat no person plays is only counted. After a step of a seat a
+    private ``show`` to a seat no person plays is only counted (and with people playing, not
+    told at all: their seats do not see it). After a step of a seat a
     person plays, the cards it put into that seat's zones ('  you get …'); with one person,
     its seat is marked '(you)'. With people playing, each event is told as all their seats
     perceive it (``Engine.observe_common``): nothing a person's seat may not see.
@@ -371,8 +372,10 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
             if ev.seat is not None and keyboard is not None and ev.seat in human_seats and ev.seat != keyboard():
                 continue            # told to that seat once the keyboard is passed to it
             if ev.seat is not None and ev.seat not in human_seats:
-                # a private result (an inspection) is for the seat that saw it alone
-                if every_step:
+                # a private result (an inspection) is for the seat that saw it alone: with
+                # people playing, not even who was shown something is told (no other seat's
+                # view has it: a role shown to each of a hidden team would name the team)
+                if every_step and not human_seats:
                     seen = (pieces_text(engine, ev.data["cards"]) if "cards" in ev.data
                             else f"a {ev.data.get('counter', 'value').replace('_', ' ')}")
                     console.print(f"  ({seat_name(ev.seat)} is shown {seen})", markup=False, soft_wrap=True)

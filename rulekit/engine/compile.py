@@ -1943,9 +1943,11 @@ def loop_scope(scope: dict, body) -> dict:
 
 def _moves_no_card(s) -> bool:
     """Whether statement ``s`` certainly leaves every card where it is (a log, a reveal, a
-    counter, a local, the claim, or an ``if`` of such statements)."""
+    counter, a local, the claim, or an ``if`` or a loop of such statements)."""
     if isinstance(s, m.If):
         return all(_moves_no_card(t) for t in s.then + s.orelse)
+    if isinstance(s, (m.ForEach, m.ForRange, m.ForKinds, m.Repeat)):
+        return all(_moves_no_card(t) for t in s.body)
     return isinstance(s, (m.Log, m.Reveal, m.Assign, m.LetValue, m.LetGroup, m.ClearClaim, m.MakeClaim))
 
 

@@ -73,13 +73,16 @@ class _WholeLine(Exception):
 
 class HotSeat:
     """Several people at one keyboard: before a seat's decision that follows another seat's,
-    the screen is cleared and the keyboard passed, so that no seat sees another's hand."""
+    the screen is cleared and the keyboard passed, so that no seat sees another's hand; the
+    first decision's seat is asked for too (the public lines before it stay on the screen)."""
 
     def __init__(self):
         self.last: int | None = None
 
     def hand_over(self, player: "HumanPlayer", seat: int) -> None:
-        if self.last is not None and self.last != seat:
+        if self.last is None:
+            player.ask(f"give the keyboard to {seat_name(seat)} and press Enter")
+        elif self.last != seat:
             clear_screen(player.console)
             player.ask(f"pass the keyboard to {seat_name(seat)} and press Enter")
             clear_screen(player.console)
