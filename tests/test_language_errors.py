@@ -155,6 +155,14 @@ def test_reserved_word_used_as_a_name():
         """)
 
 
+def test_a_reserved_word_named_by_a_let_and_then_read_says_so():
+    """'let best = 3' is read ('let' takes a name), but 'set … = best' reads the keyword
+    'best' (best N of CARDS by ORDER): the error after it names the word (helper-29)."""
+    source = edit("  shuffle stock\n", "  let best = 3\n  set required = best\n  shuffle stock\n")
+    assert "hint: 'best' is a reserved word of the language and begins a construct here, although the file " \
+           "names a value 'best': choose another name" in error_text(source)
+
+
 # ---------------------------------------------------------------- checks of names and types
 
 

@@ -6,8 +6,8 @@ This module and :mod:`rulekit.lang.transform` are the only ones that import lark
 from __future__ import annotations
 
 import functools
-import re
 import importlib.resources
+import re
 from pathlib import Path
 
 from lark import Lark, Token, Tree
@@ -217,12 +217,26 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
         if last is not None and last[0] < line:
             return Problem(f"expected '..' after this (a range LOW..HIGH), not {_token_text(token)} on line {line}",
                            Span(last[0], last[1]), hint)
+    before = _last_token(exc)
     if str(token) in keywords() and "NAME" in accepted:
         hint = reserved_hint(str(token))
+    elif before is not None and str(before) in keywords() and "NAME" not in accepted \
+            and re.search(rf"\b(let|each|choose)\s+{re.escape(str(before))}\b", source):
+        # a reserved word the file names something with (where only a name can stand, as
+        # after 'let', it is read as a name), then reads: there it begins a construct
+        hint = (f"'{before}' is a reserved word of the language and begins a construct here, although "
+                f"the file names a value '{before}': choose another name")
     elif str(token) == "=" and exc.pos_in_stream and source[exc.pos_in_stream - 1] == "=":
         hint = "equality is a single '=': write 'x = 1', not 'x == 1'"
     return Problem(f"unexpected {_token_text(token)}; expected {_expected(accepted)}",
                    Span(line, col, line, end), hint)
+
+
+def _last_token(exc) -> Token | None:
+    """The token the parser read last before ``exc``, when it is a bare token, else None."""
+    interactive = getattr(exc, "interactive_parser", None)
+    stack = getattr(getattr(interactive, "parser_state", None), "value_stack", None)
+    return stack[-1] if stack and isinstance(stack[-1], Token) else None
 
 
 def _last_end(exc) -> tuple[int, int] | None:
