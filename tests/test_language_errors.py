@@ -163,6 +163,16 @@ def test_a_reserved_word_named_by_a_let_and_then_read_says_so():
            "names a value 'best': choose another name" in error_text(source)
 
 
+def test_an_action_without_braces_says_how_to_write_one_that_does_nothing():
+    """A vote's 'action reject "rejects"' with no block: the error points at what follows
+    and says to write { } (helper-29)."""
+    source = edit("    set current = left of current\n    go to turn\n  }\n",
+                  "    set current = left of current\n    go to turn\n  }\n  action wait \"waits\"\n")
+    text = error_text(source)
+    assert "error: unexpected '}'" in text
+    assert "hint: an action's steps are written in braces after its name and label; one that does nothing: { }" in text
+
+
 # ---------------------------------------------------------------- checks of names and types
 
 

@@ -226,6 +226,9 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
         # after 'let', it is read as a name), then reads: there it begins a construct
         hint = (f"'{before}' is a reserved word of the language and begins a construct here, although "
                 f"the file names a value '{before}': choose another name")
+    elif "'{'" in {_describe(n) for n in accepted} and str(token) in ("action", "}") and before is not None \
+            and before.type in ("STRING", "NAME"):
+        hint = "an action's steps are written in braces after its name and label; one that does nothing: { }"
     elif str(token) == "=" and exc.pos_in_stream and source[exc.pos_in_stream - 1] == "=":
         hint = "equality is a single '=': write 'x = 1', not 'x == 1'"
     return Problem(f"unexpected {_token_text(token)}; expected {_expected(accepted)}",
