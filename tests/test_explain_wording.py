@@ -132,3 +132,19 @@ turn t: action announce "announces {v}" {
     book = explain(text)
     assert "“31” < “32” < “1er-Pasch” < “6er-Pasch” < “Mäxchen”" in book
     assert "from 11 (1er-Pasch) to 66 (6er-Pasch)" in book
+
+
+def test_a_computed_number_of_top_cards_reads_as_many_as():
+    """'move top (n) of stock to table' with n computed: no doubled article ("the the
+    value…"; found by helper-29)."""
+    book = explain(loads("""\
+game "Top"
+players 2
+deck { card c: count 9 }
+zone stock: shared, count only, holds the deck
+zone table: shared
+counter n = 2
+setup { move top (n + 1) of stock to table  move top 2 of stock to table  end deal }
+"""))
+    assert "as many of the top cards of the stock as n + 1" in book and "the the" not in book
+    assert "the top 2 cards of the stock" in book

@@ -361,11 +361,13 @@ class _Phrases:
             source = self.zone(inner) if isinstance(inner, m.ZoneRef) else self.x(inner)
             many = _count(count, self.piece, self.pieces) if literal else f"{self.x(node.count)} {self.pieces}"
             return f"{many} picked at random from {source}"
+        if not literal:         # a computed count: "as many of the top cards of X as N"
+            where = self.zone(inner) if isinstance(inner, m.ZoneRef) else self.x(inner)
+            return f"as many of the top {self.pieces} of {where} as {self.x(node.count)}"
         if isinstance(inner, m.ZoneRef):
-            top = f"the top {self.piece}" if count == 1 else \
-                f"the top {count if literal else self.x(node.count)} {self.pieces}"
+            top = f"the top {self.piece}" if count == 1 else f"the top {count} {self.pieces}"
             return f"{top} of {self.zone(inner)}"
-        top = "the topmost" if count == 1 else f"the {count if literal else self.x(node.count)} topmost"
+        top = "the topmost" if count == 1 else f"the {count} topmost"
         return f"{top} of {self.x(inner)}"
 
     def x_CardUnion(self, node) -> str:
