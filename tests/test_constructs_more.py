@@ -1687,3 +1687,31 @@ def test_loops_within_loops_that_move_no_card_may_read_whole_zones_revealed_befo
     assert "which not every seat may see" in error_of(LEAKY.format(
         body='reveal every hand\n    repeat 2 times { for each q in everyone '
              '{ log "{total points of hand of q}"  draw 1 from stock to hand of q } }'))
+
+
+# ---------------------------------------------------------------------------- a table of one number a row
+def test_a_table_whose_rows_hold_one_number_is_read_by_its_key_alone():
+    """'table spies: 3: 1  4: 1  5: 2' read as 'spies(players)' (and still as
+    'spies(players, 1)'); a table of longer rows still needs the place (helper-29)."""
+    text = """\
+game "Spies"
+players 3..5
+deck { card c: count 9 }
+zone stock: shared, count only, holds the deck
+table spies:
+  3: 1
+  4: 1
+  5: 2
+table sizes:
+  3: 2, 3
+  4: 2, 3
+  5: 2, 3
+counter n = 0
+setup { set n = spies(players) + 10 * spies(players, 1)  log "{n}"  end deal }
+"""
+    for players, shown in ((3, "11"), (5, "22")):
+        _, events = Engine(loads(text)).new_match(players, random.Random(0))
+        assert [e.data["text"] for e in events if e.kind == "log"] == [shown]
+    assert "table 'sizes' is read with 2 value(s), 1 given" in error_of(text.replace("spies(players) +", "sizes(players) +"))
+    from rulekit.explain import explain
+    assert "the value of the table “spies” for the number of players" in explain(loads(text))

@@ -557,9 +557,15 @@ class Generator:
         return f"how_many({self.ex(node)}, {node.span.line})"
 
     def ex_TableValue(self, node):
-        table = self.ref(self.cg.tables[node.name], "table")
-        key = "None" if len(node.args) == 1 else self.ex(node.args[0])
-        return f"table_value({table}, {key}, {self.ex(node.args[-1])}, {node.name!r}, {node.span.line})"
+        rows = self.cg.tables[node.name]
+        table = self.ref(rows, "table")
+        if None in rows:                    # one row without a key: NAME(place)
+            key, place = "None", self.ex(node.args[-1])
+        elif len(node.args) == 1:           # one number a row: NAME(key)
+            key, place = self.ex(node.args[0]), "1"
+        else:
+            key, place = self.ex(node.args[0]), self.ex(node.args[1])
+        return f"table_value({table}, {key}, {place}, {node.name!r}, {node.span.line})"
 
     def ex_HasCombination(self, node):
         cg, value = self.cg, node.value

@@ -585,7 +585,8 @@ class Compiler:
         return matches[0].types[matches[0].params.index(node.field)]
 
     def _expr_TableValue(self, node, scope) -> str | None:
-        """``NAME(key, place)`` or ``NAME(place)``: a number of a table."""
+        """``NAME(key, place)`` or ``NAME(place)``: a number of a table; ``NAME(key)`` of a
+        table whose every row holds one number."""
         for a in node.args:
             self.want(self.expr(a, scope), NUM, a)
         table = self.cg.tables.get(node.name)
@@ -598,7 +599,8 @@ class Compiler:
             self.err(f"unknown table '{node.name}'", node.span, hint)
             return NUM
         wanted = 1 if None in table else 2
-        if len(node.args) != wanted:
+        single = None not in table and all(len(row) == 1 for row in table.values())
+        if len(node.args) != wanted and not (single and len(node.args) == 1):
             self.err(f"table '{node.name}' is read with {wanted} value(s), {len(node.args)} given", node.span,
                      f"write {node.name}(KEY, PLACE)" if wanted == 2 else f"write {node.name}(PLACE)")
         return NUM

@@ -523,6 +523,9 @@ class _Phrases:
 
     def x_TableValue(self, node) -> str:
         name = _quote(words(node.name))
+        keyed = any(t.name == node.name and t.rows and t.rows[0][0] is not None for t in self.game.tables)
+        if len(node.args) == 1 and keyed:       # one number a row: read by its key alone
+            return f"the value of the table {name} for {self.x(node.args[0])}"
         if len(node.args) == 1:
             return f"the value of the table {name} at place {self.x(node.args[0])}"
         return f"the value of the table {name} for {self.x(node.args[0])}, at place {self.x(node.args[1])}"
