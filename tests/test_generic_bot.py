@@ -630,3 +630,32 @@ def test_a_seat_the_claim_does_not_name_is_picked_at_random_and_a_lone_card_may_
     assert Counter(action.params[0] for action, _ in honest).keys() == {1, 2, 3}
     bluffing = _passes(1.0)
     assert sum(not true for _, true in bluffing) >= 50
+
+
+# ---------------------------------------------------------------------------- a vote the cards held do not decide
+def test_a_vote_whose_choices_hold_the_same_cards_is_judged_by_its_returns():
+    """A secret vote where one choice scores and the other does not, no card moving either
+    way: the cards held cannot tell them apart, so the choice is judged by play-outs and
+    the scoring one taken (it took the first listed, 'pass', every time; helper-29's The
+    Resistance: spies played 'success' on most mission cards, voters never rejected)."""
+    engine = Engine(loads("""\
+game "Ballot"
+players 3
+deck { card c: count 6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter score per player = 0
+setup { deal 2 from stock to each hand  go to poll }
+vote poll: each of everyone {
+  action pass "passes" { }
+  action win "scores" { set score of actor = 1 }
+  then { end deal }
+}
+match { winners: highest score of actor }
+"""))
+    chosen = []
+    for seed in range(8):
+        state, _ = engine.new_match(3, random.Random(seed))
+        decision = engine.decision(state)
+        chosen.append(GenericBot(engine, random.Random(seed)).choose(engine.view(state, decision.seat), decision).name)
+    assert chosen.count("win") >= 7, chosen

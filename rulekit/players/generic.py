@@ -38,7 +38,9 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   of how many cards to lay says something the deal alone does not);
   cards seen going into another seat's hand (a revealed play a caller takes) are remembered
   until seen leaving, after ``View.known`` forgets them (:class:`_Record`).
-* In a vote it picks the choice that, over sampled states, leaves it holding fewest cards.
+* In a vote it picks the choice that, over sampled states, leaves it holding fewest cards;
+  when every choice leaves it as many (a vote on a team, a mission's secret card), the
+  one with the best mean return over random play-outs.
 * In a game that declares no claim (a betting game) it values each action by the mean
   return of a few random play-outs from sampled states.
 * Other optional window actions (for example looking at cards) it takes now and then, when
@@ -1346,6 +1348,7 @@ class GenericBot:
             return random_legal(decision, self.rng)
         states = self._states(view, max(1, self.samples // 2))
         best = None
+        found = set()
         for option in decision.options:
             action = random_concrete(option, self.rng)
             if not decision.is_legal(action):
@@ -1356,8 +1359,13 @@ class GenericBot:
             held = 0.0
             for s in states:
                 held += self._held_after(s, action, view.seat)
+            found.add(held)
             if best is None or held < best[0]:
                 best = (held, action)
+        if len(found) == 1 and len(decision.options) > 1:
+            # the cards held do not tell the choices apart (a vote on a team, a mission's
+            # secret card): judged by their returns over play-outs instead
+            return self._by_returns(view, decision)
         return best[1] if best else random_legal(decision, self.rng)
 
     def _held_after(self, state, action: Action, seat: int) -> int:
