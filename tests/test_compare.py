@@ -4,6 +4,7 @@ side by side; a figure whose 95 % interval lies apart from the base game's is ma
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -134,3 +135,17 @@ def test_each_variant_is_an_arm_of_its_own_and_is_checked(tmp_path):
     seats = _compare(tmp_path, "--variant", "trio", "--games", "2")
     assert 2 == seats.exit_code
     assert "Invalid value for '--players': variant trio is for 3 to 3 players, not 2" in seats.stderr
+
+
+def test_a_comparison_of_a_game_without_claims_has_no_rows_of_bluffing(tmp_path):
+    """Kuhn poker declares no claim: its comparison shows no claim or challenge rows, which
+    could only read "—" (found by helper-29)."""
+    rules = tmp_path / "kuhn.rules"
+    root = Path(__file__).resolve().parent.parent
+    rules.write_text((root / "docs" / "examples" / "kuhn_poker.rules").read_text()
+                     + '\nvariant big "antes of 2" {\n  counter pot = 4\n}\n')
+    result = CliRunner().invoke(main, ["compare", str(rules), "--variant", "big", "-g", "6", "-w", "1", "--seed", "1",
+                                       "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    assert "median deals" in result.output
+    assert "claims / match" not in result.output and "lies caught" not in result.output

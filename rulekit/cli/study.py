@@ -684,7 +684,8 @@ def _count_cell(get):
 
 def _comparison_rows(row, spec, results) -> None:
     """Add the rows of the comparison by ``row(label, cell, end)``: win shares per seat and
-    per bot kind, fairness, unfinished matches, median lengths, then bluffing."""
+    per bot kind, fairness, unfinished matches, median lengths, then bluffing (when some
+    arm made a claim)."""
     from ..engine.narrate import seat_name
 
     n = spec.players
@@ -704,6 +705,8 @@ def _comparison_rows(row, spec, results) -> None:
             lambda f, name=name: (None, None) if f["length"][name] is None
             else (f["length"][name]["median"], f["length"][name]["median_interval"])), end=name == "deals")
     b = "bluffing"
+    if not any(figures[b]["claims"] for *_, figures in results):
+        return              # no arm made a claim (a betting game): no rows of "—"
     row("claims / match", _count_cell(lambda f: (f[b]["claims_per_match"], f[b]["claims_per_match_interval"])))
     row("false claims", _share_cell(lambda f: (f[b]["false_share"], f[b]["false_interval"])))
     row("challenges / match",
