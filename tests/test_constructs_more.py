@@ -1715,3 +1715,44 @@ setup { set n = spies(players) + 10 * spies(players, 1)  log "{n}"  end deal }
     assert "table 'sizes' is read with 2 value(s), 1 given" in error_of(text.replace("spies(players) +", "sizes(players) +"))
     from rulekit.explain import explain
     assert "the value of the table “spies” for the number of players" in explain(loads(text))
+
+
+# ---------------------------------------------------------------------------- what an asked phase's 'then' may show
+ASKING = """\
+game "Ask"
+players 2
+deck { card skull: count 2  card flower: count 6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+procedure tell(k) { log "{k}" }
+setup { deal 3 from stock to each hand  go to play }
+turn play {
+  action go "goes" {
+    BODY
+    end deal
+  }
+}
+turn other { action ok "agrees" { } }
+"""
+
+
+@pytest.mark.parametrize("body", [
+    'let x = count of (hand of current where skull)\n    ask other\n    log "{x}"',
+    'for each i in 1..count of (hand of current where skull) { ask other then { log "{i}" } }',
+    'let x = count of (hand of current where skull)\n    ask other then { do tell(x) }',
+])
+def test_a_secret_value_stays_secret_after_an_asked_phase(body):
+    """A 'let' or a loop's value that reads hidden cards, shown after 'ask PHASE' (or in its
+    'then'), is refused as it is elsewhere (found by a review, helper-30)."""
+    assert "which not every seat may see" in error_of(ASKING.replace("BODY", body))
+
+
+def test_an_asked_phase_whose_actions_change_nothing_is_no_trap():
+    """'ask other' with an action that does nothing and says nowhere: play returns to the
+    asker, so the phase can be left (it was refused as a phase that can never be left,
+    'only goes to  and changes nothing')."""
+    engine = Engine(loads(ASKING.replace("BODY", 'ask other\n    log "done"')))
+    state, _ = engine.new_match(2, random.Random(0))
+    state, _ = engine.apply(state, Action("go", (), ()), random.Random(0))
+    state, events = engine.apply(state, Action("ok", (), ()), random.Random(0))
+    assert state.is_terminal and [e.data["text"] for e in events if e.kind == "log"] == ["done"]

@@ -148,3 +148,20 @@ setup { move top (n + 1) of stock to table  move top 2 of stock to table  end de
 """))
     assert "as many of the top cards of the stock as n + 1" in book and "the the" not in book
     assert "the top 2 cards of the stock" in book
+
+
+def test_symbols_listed_with_commas_are_never_explained_as_ordered():
+    """A claim over unordered symbols with its own 'higher when': the symbols are still a
+    list, not 'duke < assassin < captain (from lowest to highest)' (helper-30)."""
+    book = explain(loads("""\
+game "Roles"
+players 2
+symbols character: duke, assassin, captain
+deck { card c: each character, count 2 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+claim role(c: character) "the {c}" higher when c != claimed c: true when some card in hand of claimant is c
+setup { deal 1 from stock to each hand  end deal }
+"""))
+    assert "duke, assassin and captain" in book or "duke, assassin, captain" in book
+    assert "duke < assassin" not in book

@@ -183,8 +183,9 @@ turn look: action draw "draws a card and looks at a hand" {
 
 def test_at_one_keyboard_a_step_taken_for_the_next_seat_tells_it_nothing_before_the_hand_over(tmp_path):
     """P1 passes; P2's only choice (draw a card and look at P1's hand) is taken for it
-    while P1 still holds the keyboard: the card P2 got and the hand shown to it are told
-    only after the keyboard is passed, in P2's recap."""
+    only once the keyboard is passed to P2 (that a seat has one choice may follow from its
+    hidden cards; found by helper-30), and the card P2 got and the hand shown to it are
+    told after the hand-over, never on P1's screen."""
     from click.testing import CliRunner
 
     from rulekit.cli import main
@@ -193,9 +194,10 @@ def test_at_one_keyboard_a_step_taken_for_the_next_seat_tells_it_nothing_before_
     rules.write_text(HOT_SEAT_RULES)
     result = CliRunner().invoke(main, ["run", str(rules), "--seed", "1", "--human", "1,2"], input="\npass\n\n")
     before, after = result.output.split("pass the keyboard to P2", 1)
-    assert "P2 draws 1 card" in before
+    assert "P2 draws" not in before and "only one choice" not in before
     assert "you get" not in before and "shown to P2" not in before
-    assert "(shown to P2: a, a)" in after and "your hand: 3×a" in after
+    assert "(P2: only one choice: draws a card and looks at a hand)" in after
+    assert "(shown to P2: a, a)" in after and "you get a in your hand" in after
 
 
 def test_enter_declines_at_the_real_prompt(tmp_path):

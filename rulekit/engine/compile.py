@@ -1392,7 +1392,9 @@ class Compiler:
         self.ask_blocks[index] = (node.then, inner)
         self.ask_frames[key] = (index, tuple(sorted(inner)), node.phase)
         if node.then:
-            self.block(node.then, inner)
+            # what a value of this scope reads stays secret in the 'then' block (a 'let' of
+            # hidden cards logged after the asked phase); not part of the frame's key
+            self.block(node.then, {**inner, SECRET: scope[SECRET]} if scope.get(SECRET) else inner)
 
     def group(self, name: str, span) -> None:
         if name not in self.cg.group_index:
@@ -1804,8 +1806,8 @@ class Compiler:
         trapped = {}
         for p in g.phases:
             blocks = [a.body for a in p.actions] + ([p.after] if p.after is not None else [])
-            if p.rotation is not None or not blocks:
-                continue
+            if p.rotation is not None or not blocks or p.name in self.asked:
+                continue        # an asked phase returns to its asker when an action says nowhere
             stmts = [s for block in blocks for s in block]
             if all(isinstance(s, inert) and (not isinstance(s, m.GoTo) or s.start is None) for s in stmts):
                 trapped[p.name] = {s.phase for s in stmts if isinstance(s, m.GoTo)}

@@ -211,7 +211,7 @@ class _Rulebook:
             elif isinstance(node, m.OverSeats) and node.how in ("highest", "lowest"):
                 found = [of(node.value)]
             used.update(f for f in found if f)
-        return used
+        return used - {s.name for s in g.symbols if not s.ordered}      # listed with commas: no order
 
     @staticmethod
     def card_groups(game) -> dict:

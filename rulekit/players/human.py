@@ -321,13 +321,15 @@ class HumanPlayer:
             self._filters.clear()
         if window and rejected is None and self._skip(view, decision):
             return DECLINE_ACTION
+        if rejected is None and self.hot_seat is not None:
+            # first, even for a decision with one possible action: that it has one may
+            # follow from the seat's hidden cards, which the others must not learn
+            self.hot_seat.hand_over(self, view.seat)
         only = None if rejected is not None or self.ask_always else self._only_action(decision)
         if only is not None:
             self._tell_only(view, decision, only)
             return self._remember(view, only)
         if rejected is None:
-            if self.hot_seat is not None:
-                self.hot_seat.hand_over(self, view.seat)
             self.show(view, decision)
         else:       # the same decision again: the view was just shown
             self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
