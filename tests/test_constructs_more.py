@@ -1712,7 +1712,8 @@ setup { set n = spies(players) + 10 * spies(players, 1)  log "{n}"  end deal }
     for players, shown in ((3, "11"), (5, "22")):
         _, events = Engine(loads(text)).new_match(players, random.Random(0))
         assert [e.data["text"] for e in events if e.kind == "log"] == [shown]
-    assert "table 'sizes' is read with 2 value(s), 1 given" in error_of(text.replace("spies(players) +", "sizes(players) +"))
+    assert "table 'sizes' is read with 2 value(s), 1 given (row 3 holds 2 numbers)" in error_of(
+        text.replace("spies(players) +", "sizes(players) +"))
     from rulekit.explain import explain
     assert "the value of the table “spies” for the number of players" in explain(loads(text))
 

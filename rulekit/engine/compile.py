@@ -601,7 +601,9 @@ class Compiler:
         wanted = 1 if None in table else 2
         single = None not in table and all(len(row) == 1 for row in table.values())
         if len(node.args) != wanted and not (single and len(node.args) == 1):
-            self.err(f"table '{node.name}' is read with {wanted} value(s), {len(node.args)} given", node.span,
+            longer = next((key for key, row in table.items() if len(row) > 1), None) if len(node.args) == 1 else None
+            why = f" (row {longer} holds {len(table[longer])} numbers)" if longer is not None else ""
+            self.err(f"table '{node.name}' is read with {wanted} value(s), {len(node.args)} given{why}", node.span,
                      f"write {node.name}(KEY, PLACE)" if wanted == 2 else f"write {node.name}(PLACE)")
         return NUM
 
