@@ -1346,7 +1346,8 @@ def test_a_missing_row_or_place_is_a_located_error(old, new, message):
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ("team_size(players, mission + 2)", "team_size(players)", "table 'team_size' is read with 2 value(s), 1 given"),
+    ("team_size(players, mission + 2)", "team_size(players)",
+     "table 'team_size' is read with 2 value(s), 1 given (row 5 holds 5 numbers)"),
     ("team_size(players, mission + 2)", "team_sizes(players, 1)", "unknown table 'team_sizes'"),
     ("  6: 2, 3, 4, 3, 4", "  5: 2, 3, 4, 3, 4", "table 'team_size' has two rows for 5"),
     ("  6: 2, 3, 4, 3, 4", "  2, 3, 4, 3, 4", "table 'team_size' mixes rows with and without keys"),
