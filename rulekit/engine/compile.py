@@ -1926,11 +1926,20 @@ def note_revealed(scope: dict, s) -> None:
         return
     if not revealed or isinstance(s, (m.Log, m.Reveal, m.RevealCounter)):
         return
-    kept = frozenset(r for r in revealed if type(r) is str) if _moves_no_card(s) else frozenset()
+    kept = _zones_kept(revealed, (s,))
     if kept:
         scope["$revealed"] = kept
     else:
         del scope["$revealed"]
+
+
+def _zones_kept(revealed: frozenset, stmts) -> frozenset:
+    """Of what ``revealed`` holds, the whole zones (their names) that are still open after
+    ``stmts``: all of them when no statement may move a card, else none; the cards
+    expressions revealed are never kept (a statement may change which seat they name)."""
+    if not all(_moves_no_card(s) for s in stmts):
+        return frozenset()
+    return frozenset(r for r in revealed if type(r) is str)
 
 
 def loop_scope(scope: dict, body) -> dict:
@@ -1939,11 +1948,9 @@ def loop_scope(scope: dict, body) -> dict:
     moves no card (a later round would read cards moved in an earlier one); the cards
     expressions revealed are dropped (the loop's variable may name another seat)."""
     inner = dict(scope)
-    revealed = inner.pop("$revealed", None)
-    if revealed and all(_moves_no_card(s) for s in body):
-        kept = frozenset(r for r in revealed if type(r) is str)
-        if kept:
-            inner["$revealed"] = kept
+    kept = _zones_kept(inner.pop("$revealed", frozenset()), body)
+    if kept:
+        inner["$revealed"] = kept
     return inner
 
 

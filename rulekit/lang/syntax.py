@@ -235,17 +235,21 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
                    Span(line, col, line, end), hint)
 
 
+def _value_stack(exc) -> list | None:
+    """What the parser had read before ``exc`` (its value stack), or None."""
+    interactive = getattr(exc, "interactive_parser", None)
+    return getattr(getattr(interactive, "parser_state", None), "value_stack", None)
+
+
 def _last_token(exc) -> Token | None:
     """The token the parser read last before ``exc``, when it is a bare token, else None."""
-    interactive = getattr(exc, "interactive_parser", None)
-    stack = getattr(getattr(interactive, "parser_state", None), "value_stack", None)
+    stack = _value_stack(exc)
     return stack[-1] if stack and isinstance(stack[-1], Token) else None
 
 
 def _last_end(exc) -> tuple[int, int] | None:
     """(line, column) just after what the parser read last before ``exc``, or None."""
-    interactive = getattr(exc, "interactive_parser", None)
-    stack = getattr(getattr(interactive, "parser_state", None), "value_stack", None)
+    stack = _value_stack(exc)
     if not stack:
         return None
     last = stack[-1]

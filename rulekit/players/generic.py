@@ -245,26 +245,22 @@ class _Analysis:
         # of those, the ones whose chosen values reach nothing but the claim's arguments: one
         # run of the action stands for every choice of values (see _values_only_claimed)
         self.values_only_claimed: dict = {}
-        claim_decls = {c.name: c for c in game.claims}
-        for p in game.phases:
-            for a in p.actions:
-                made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
-                if len(made) == 1 and made[0].claim in self.about_cards and all(
-                        _blind_to_kinds(x) for x in made[0].args):
-                    self.kind_blind.add((p.name, a.name))
-                    places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
-                    if places is not None:
-                        self.values_only_claimed[(p.name, a.name)] = places
         # the seats and groups of seats a claiming action chooses that its claim's arguments
         # do not read (a seat to pass the cards to): {(phase, action): their names}; they are
         # chosen at random where the claim leaves the choice free, not lowest first (see
-        # GenericBot._honest); a number (an amount offered) stays lowest first
+        # GenericBot._domains); a number (an amount offered) stays lowest first
         self.unclaimed: dict = {}
+        claim_decls = {c.name: c for c in game.claims}
         for p in game.phases:
             for a in p.actions:
                 made = [s for s in m.walk(a.body) if isinstance(s, m.MakeClaim)]
                 if len(made) != 1:
                     continue
+                if made[0].claim in self.about_cards and all(_blind_to_kinds(x) for x in made[0].args):
+                    self.kind_blind.add((p.name, a.name))
+                    places = _values_only_claimed(a, made[0], claim_decls.get(made[0].claim))
+                    if places is not None:
+                        self.values_only_claimed[(p.name, a.name)] = places
                 chosen = {s.name for s in m.walk(a.body)
                           if isinstance(s, m.ChooseParam) and s.domain.kind in ("seats", "group")}
                 read = {n.name for x in made[0].args for n in m.nodes(x) if isinstance(n, m.Name)}
@@ -1092,7 +1088,7 @@ class GenericBot:
         not back (the card called something it is not); None if no such value is legal (a
         few random tries)."""
         option = next(o for o in options if o.name == honest.name)
-        loose = self.analysis.unclaimed.get((decision.phase, option.name), ())
+        loose = self._loose(decision, option)
         places = [i for i, (name, values) in enumerate(option.params) if name not in loose and len(values) > 1]
         if not places:
             return None
@@ -1114,10 +1110,9 @@ class GenericBot:
             sizes = [0] if option.cards is None else range(max(1, option.low), len(option.cards) + 1)
             if option.high is not None and option.cards is not None:
                 sizes = [s for s in sizes if s <= option.high]
-            loose = self.analysis.unclaimed.get((decision.phase, option.name), ())
             for size in sizes:
                 cards = () if option.cards is None else tuple(sorted(self.rng.sample(option.cards, size)))
-                for values in itertools.islice(itertools.product(*self._domains(option, loose)), 400):
+                for values in itertools.islice(itertools.product(*self._domains(decision, option)), 400):
                     action = Action(option.name, cards, tuple(values))
                     if _legal(decision, option, action):
                         return action
@@ -1129,8 +1124,8 @@ class GenericBot:
         best: tuple | None = None
         free = None
         for option in options:
-            loose = self.analysis.unclaimed.get((decision.phase, option.name), ())
-            combos = list(itertools.islice(itertools.product(*self._domains(option, loose)), 60))
+            loose = self._loose(decision, option)
+            combos = list(itertools.islice(itertools.product(*self._domains(decision, option)), 60))
             if option.cards is None:
                 # the lowest claim (in the claim's declared order) that is likely enough
                 judge, bar = self._p_after, threshold
@@ -1170,16 +1165,22 @@ class GenericBot:
                     break
                 cards = self._grow(states, decision, option, values, holds, pool)
                 if cards:
-                    key = (len(cards), -sum(v for (name, _), v in zip(option.params, values) if name not in loose))
+                    key = (len(cards), bound[1])
                     if best is None or key > best[0] or key == best[0] and i < best[1]:
                         best = (key, i, Action(option.name, cards, values))
         return best[2] if best else None
 
-    def _domains(self, option, loose) -> list:
-        """The values of each choice of ``option``, those of the choices named in ``loose``
-        (which the claim does not read: a seat to pass the cards to) shuffled, so that the
-        first likely claim found takes any of them, not always the lowest (a bias that would
-        show in a simulation's seats)."""
+    def _loose(self, decision: Decision, option) -> frozenset:
+        """The names of the choices of ``option`` its claim does not read (see
+        ``_Analysis.unclaimed``)."""
+        return self.analysis.unclaimed.get((decision.phase, option.name), frozenset())
+
+    def _domains(self, decision: Decision, option) -> list:
+        """The values of each choice of ``option``, those of the choices its claim does not
+        read (:meth:`_loose`: a seat to pass the cards to) shuffled, so that the first
+        likely claim found takes any of them, not always the lowest (a bias that would show
+        in a simulation's seats)."""
+        loose = self._loose(decision, option)
         if not loose:
             return [values for _, values in option.params]
         return [self.rng.sample(list(values), len(values)) if name in loose else values
