@@ -1758,3 +1758,44 @@ def test_an_asked_phase_whose_actions_change_nothing_is_no_trap():
     state, _ = engine.apply(state, Action("go", (), ()), random.Random(0))
     state, events = engine.apply(state, Action("ok", (), ()), random.Random(0))
     assert state.is_terminal and [e.data["text"] for e in events if e.kind == "log"] == ["done"]
+
+
+# ---------------------------------------------------------------------------- a knock-out between deals
+CHIPS = """\
+game "Chips"
+players 3
+deck { card c: count 6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter chips per player = 1
+setup { gather all cards into stock  deal 1 from stock to each hand  go to bet }
+turn bet {
+  action give "gives all its chips" { add chips to chips of left of actor  set chips = 0 }
+  then { set current = left of current  end deal }
+}
+procedure broke(p: seat) { knock out p }
+match {
+  deals until false
+  between deals { for each p in (q in everyone where chips of q = 0) { BODY } }
+  ends when 1 seat remains
+  winners: highest chips
+}
+"""
+
+
+@pytest.mark.parametrize("body", ["knock out p", "do broke(p)"])
+def test_a_knock_out_between_deals_that_leaves_too_few_seats_ends_the_match(body):
+    """'ends when 1 seat remains' ends the match at once when a knock-out in 'between
+    deals' (or a procedure it calls) leaves one seat: no next setup, one end of the deal.
+    It stopped every run: "rulekit cannot run … 'between deals' that ends the deal"."""
+    engine = Engine(loads(CHIPS.replace("BODY", body)))
+    state, _ = engine.new_match(3, random.Random(0))
+    kinds = []
+    while not state.is_terminal:
+        state, events = engine.apply(state, engine.legal_actions(state)[0], random.Random(0))
+        kinds += [e.kind for e in events]
+    # P1 gives its chip to P2 (P1 out between the deals), P2 its two to P3 (P2 out): P3 alone
+    assert state.winners == (2,) and state.deal == 2
+    assert kinds.count("deal_end") == 2 and kinds.count("deal_start") == 1 and kinds.count("match_end") == 1
+    assert [e.data["seat"] for e in events if e.kind == "out"] == [1]
+

@@ -274,6 +274,19 @@ def test_between_deals_that_says_where_play_goes():
         """)
 
 
+def test_between_deals_that_calls_a_procedure_that_says_where_play_goes():
+    """The same through a procedure it calls: reported at the call, naming the procedure and
+    the line of its 'end deal' (it passed the checks and stopped every run with a traceback)."""
+    source = BASE + ("procedure tidy {\n  if score > 1 { end deal }\n}\n"
+                     "match {\n  deals until score > 3\n  between deals {\n    do tidy\n  }\n}\n")
+    assert error_text(source) == golden("""
+        mini.rules:31:5: error: 'between deals' runs between two deals: the next deal's setup says where play goes, so it cannot leave the block: it calls 'tidy', which does (line 26)
+                do tidy
+                ^^^^^^^
+        hint: move 'go to' into the setup; a deal ends in a phase
+        """)
+
+
 SETUP_WITHOUT_GO_TO = "the setup can end without saying where play goes"
 
 

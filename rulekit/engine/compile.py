@@ -1647,20 +1647,19 @@ class Compiler:
                          f"add '{word} {{ … go to PHASE }}' after its actions")
             if p.kind == "vote":
                 for a in p.actions:
-                    for s in m.walk(a.body):
-                        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
-                            self.err("the choices of a vote take effect together, so a vote's action cannot "
-                                     "leave the vote", s.span, "move 'go to' / 'end deal' into the vote's 'then' block")
+                    for s, via in _leaving(a.body, procs):
+                        self.err("the choices of a vote take effect together, so a vote's action cannot "
+                                 f"leave the vote{via}", s.span,
+                                 "move 'go to' / 'end deal' into the vote's 'then' block")
             if p.after is not None and not p.rotation and not _ends(p.after, procs):
                 word = "otherwise" if p.kind == "first" else "then"
                 self.err(f"the '{word}' block of '{p.name}' can end without saying where play goes", p.span, hint)
         if not _ends(g.setup, procs):
             self.err("the setup can end without saying where play goes", g.setup_span,
                      "end the setup with 'go to PHASE'")
-        for s in m.walk(g.match.between):
-            if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
-                self.err("'between deals' runs between two deals: the next deal's setup says where play goes, so it "
-                         "cannot leave the block", s.span, "move 'go to' into the setup; a deal ends in a phase")
+        for s, via in _leaving(g.match.between, procs):
+            self.err("'between deals' runs between two deals: the next deal's setup says where play goes, so it "
+                     f"cannot leave the block{via}", s.span, "move 'go to' into the setup; a deal ends in a phase")
 
     # ------------------------------------------------------------ the whole game
     def game(self):
@@ -1887,6 +1886,34 @@ def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
             if _ends_(procs[s.procedure], procs, seen | {s.procedure}, knockout_ends):
                 return True
     return False
+
+
+def _leaving(stmts, procs) -> list:
+    """The statements of ``stmts`` that say where play goes (``go to``, ``end deal``,
+    ``ask``, ``end turn``), each as (the statement, or the call that reaches one; "" or
+    the words naming the procedure called and the line of what it does there)."""
+    found = []
+    for s in m.walk(stmts):
+        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
+            found.append((s, ""))
+        elif isinstance(s, m.Do) and s.procedure in procs:
+            inner = _reached(procs, s.procedure, frozenset())
+            if inner is not None:
+                found.append((s, f": it calls '{s.procedure}', which does (line {inner.span.line})"))
+    return found
+
+
+def _reached(procs, name: str, seen: frozenset):
+    """The first statement saying where play goes in procedure ``name`` or in a procedure
+    it calls (see :func:`_leaving`), or None."""
+    for s in m.walk(procs[name]):
+        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
+            return s
+        if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen | {name}:
+            inner = _reached(procs, s.procedure, seen | {name})
+            if inner is not None:
+                return inner
+    return None
 
 
 def values_text(values) -> str:

@@ -143,6 +143,7 @@ class StepWriter(Generator):
         self.writes_counters = False
         self.writes_zones = False
         self.ends_match = False                   # a knock-out or an 'end deal' written may end the match
+        self.between = False                      # writing 'between deals' (see _next_deal)
         self.held_call = None                     # how a step calls ``held``, once it is written
         self.orders: set = set()                  # the claims whose rank_i_of and beats_i_of are written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
@@ -226,7 +227,8 @@ class StepWriter(Generator):
                  "    if ev is not None:", f"        ev.append(out_event(_seat{t}))"]
         if remain is not None:
             self.ends_match = True
-            lines += [f"    if out.count(0) <= {remain}:", *_deal_end("        "), "        stop = 1", "        break"]
+            ends = [] if self.between else _deal_end("        ")     # between deals, the deal has ended already
+            lines += [f"    if out.count(0) <= {remain}:", *ends, "        stop = 1", "        break"]
         return lines
 
     def st_Reveal(self, node):
@@ -397,7 +399,7 @@ class StepWriter(Generator):
         """``do PROCEDURE(…)`` as a call of the procedure's function over the step's locals (see
         :meth:`procedure_function`), counted against ``MAX_CALLS`` as the calls within calls
         are: its depth is the procedures running around it, itself included."""
-        key = (node.procedure, self.asker, self.in_then)
+        key = (node.procedure, self.asker, self.in_then, self.between)
         made = self.functions.get(key) or self.procedure_function(node.procedure, decl, key)
         name, writes_zones, writes_counters, ends_match, ends_turn, stops = made
         if stops and self.voter_lets:
@@ -419,8 +421,8 @@ class StepWriter(Generator):
 
     def procedure_function(self, procedure: str, decl, key: tuple) -> tuple:
         """The function of ``procedure`` for the calls made with ``key`` (the procedure, the
-        phase that asks and whether a turn's 'then' is written: what an 'ask' or 'end turn'
-        in it writes), its source added to :attr:`helpers`: the procedure's block over the
+        phase that asks, whether a turn's 'then' is written and whether 'between deals' is:
+        what an 'ask', 'end turn' or knock-out in it writes), its source added to :attr:`helpers`: the procedure's block over the
         step's locals taken as parameters, its values locals of its own. (name, whether it
         writes zones, counters, may end the match, ends a turn, may stop its caller)."""
         name = f"proc_{len(self.functions)}_of"
@@ -1018,8 +1020,12 @@ class StepWriter(Generator):
         self.scope, self.env, self.hoisted = {}, {}, None
         until = self.ex(g.match.until)
         self.env, self.hoisted = {}, None
-        between = self.effects(g.match.between, {})
-        if any(x.strip().startswith(("stop =", "goto =")) for x in between):
+        self.between = True
+        try:
+            between = self.effects(g.match.between, {})
+        finally:
+            self.between = False
+        if any(x.strip().startswith(("stop = 2", "goto =")) for x in between):
             raise Unsupported("'between deals' that ends the deal or goes to a phase")
         self.env, self.hoisted = {}, None
         setup = self.setup_effects("here")
@@ -1036,6 +1042,8 @@ class StepWriter(Generator):
                 "            goto = None",
                 "            stop = 0",
                 *("            " + x for x in between),
+                "            if stop:",             # a knock-out there ended the match: no setup
+                "                continue",
                 "            deal += 1",
                 "            known = () if known is not None else None     # a new deal: nothing known yet",
                 "            goto = None",
