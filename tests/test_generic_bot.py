@@ -10,6 +10,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from rulekit import Action, Engine, load, loads
 from rulekit.play.match import MatchTooLong, play_match, seat_rng
 from rulekit.players import GenericBot, RandomBot
@@ -499,6 +501,55 @@ def test_a_claimless_game_is_not_played_like_random():
         b = play_match(engine, [RandomBot(seat_rng(seed, s)) for s in range(2)], 2, seed)
         differ += a.log != b.log
     assert differ > 0
+
+
+LONG_MATCH = """\
+game "Chips"
+players 2
+deck { card c: count 4 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter chips per player = 30
+setup { gather all cards into stock  deal 1 from stock to each hand  go to bet }
+turn bet {
+  action give "gives a chip" { subtract 1 from chips  add 1 to chips of left of actor }
+  action take "takes a chip" { add 1 to chips  subtract 1 from chips of left of actor }
+  then { set current = left of current  end deal }
+}
+match {
+  deals until false
+  between deals { for each p in (q in everyone where chips of q = 0) { knock out p } }
+  ends when 1 seat remains
+  winners: highest chips
+}
+"""
+
+
+def test_in_a_long_match_without_claims_a_play_out_is_valued_at_the_end_of_its_deal():
+    """A match of hundreds of deals: play-outs to its end never get there within their
+    bound, so every action was worth 0 and the first listed ('give') was taken, slowly
+    (helper-29's Indian Poker: 20 matches took 9.5 minutes). Each play-out now stops at
+    the end of its deal, worth the seat's chips against the table's."""
+    engine = Engine(loads(LONG_MATCH))
+    chosen = []
+    for seed in range(8):
+        state, _ = engine.new_match(2, random.Random(seed))
+        decision = engine.decision(state)
+        chosen.append(GenericBot(engine, random.Random(seed)).choose(engine.view(state, decision.seat), decision).name)
+    assert chosen == ["take"] * 8
+
+
+def test_returns_now_ranks_the_seats_as_if_the_match_ended_there():
+    """``Engine.returns_now``: the leader by the winners keys gets a winner's +1 mid-match;
+    a finished match gives its returns."""
+    engine = Engine(loads(LONG_MATCH))
+    state, _ = engine.new_match(2, random.Random(0))
+    assert engine.returns_now(state) == (1, 1)          # level: both would share the win
+    take = next(a for a in engine.legal_actions(state) if a.name == "take")
+    state, _ = engine.apply(state, take, random.Random(0))
+    assert not state.is_terminal and engine.returns_now(state) == (1, -1)
+    with pytest.raises(ValueError):
+        engine.returns(state)
 
 
 # ---------------------------------------------------------------------------- Skull

@@ -470,11 +470,36 @@ class Engine(Observation, RulesQueries):
         """
         if not state.is_terminal:
             raise ValueError("the match is not over")
+        return self._returns_with(state, state.winners)
+
+    def returns_now(self, state: State) -> tuple:
+        """Each seat's result if the match ended in ``state``, over or not: :meth:`returns`
+        with the winners those the ``winners`` keys rank first now among the seats still in
+        (every seat still in, without keys). In a finished match, :meth:`returns`. A bot's
+        value of a play-out cut short (at the end of a deal)."""
+        if state.is_terminal:
+            return self.returns(state)
+        out = state.out or (0,) * state.n
+        found = [s for s in range(state.n) if not out[s]] or list(range(state.n))
+        keys = self.pieces(state.n).rank_keys
+        if keys:
+            ctx = self._read_ctx(state)
+            for highest, key in keys:
+                values = {}
+                for s in found:
+                    ctx.seats[ACTOR] = s
+                    values[s] = key(ctx)
+                best = max(values.values()) if highest else min(values.values())
+                found = [s for s in found if values[s] == best]
+        return self._returns_with(state, tuple(found))
+
+    def _returns_with(self, state: State, winners: tuple) -> tuple:
+        """Each seat's result in ``state`` with ``winners`` the seats that won."""
         returns = self.pieces(state.n).returns
         if returns is None:
-            return tuple(1 if s in state.winners else -1 for s in range(state.n))
+            return tuple(1 if s in winners else -1 for s in range(state.n))
         ctx = self._read_ctx(state)
-        ctx.winners = state.winners
+        ctx.winners = winners
         values = []
         for s in range(state.n):
             ctx.seats[ACTOR] = s

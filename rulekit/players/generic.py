@@ -217,6 +217,10 @@ class _Analysis:
         self._read_falling(game)
         self._read_tests(game, procs)
         self.test_names = {name for _, name in self.tests}
+        # a match of several deals (a play-out of a game without claims stops at the end of
+        # its deal); of those, the ones valued by their ranking keys (see GenericBot._worth)
+        self.several_deals = game.match.until is not None
+        self.by_keys = self.several_deals and bool(game.match.winners) and game.match.returns is None
 
     def _read_claim_truths(self, game: m.Game) -> None:
         """Set ``about_cards`` and ``cards_alone``: claims by what their truth reads."""
@@ -952,7 +956,9 @@ class GenericBot:
         legal choice per option, a window's decline among them) valued by its mean return
         for this seat over ``ROLLOUTS`` play-outs, each from a state sampled from the view
         with every later decision taken at random, up to ``ROLLOUT_DECISIONS`` decisions
-        (a play-out cut there scores 0)."""
+        (a play-out cut there scores 0). In a match of several deals a play-out stops at
+        the end of the deal it starts in, valued by :meth:`_worth`: a random play-out of
+        the deals after it would tell the actions apart by chance alone."""
         candidates = []
         for option in decision.options:
             action = DECLINE_ACTION if option.name == DECLINE_ACTION.name else self._legal_choice(decision, option)
@@ -964,6 +970,7 @@ class GenericBot:
         draw = self._sampler(view)
         best = None
         quiet = (False,) * view.players
+        several, deal = self.analysis.several_deals, view.deal
         for action in candidates:
             total = 0.0
             for _ in range(ROLLOUTS):
@@ -972,16 +979,29 @@ class GenericBot:
                 try:
                     engine.apply_in_place(live, action, rng)
                     for _ in range(ROLLOUT_DECISIONS):
-                        if live.phase < 0:
+                        if live.phase < 0 or several and live.deal != deal:
                             break
                         step(engine.decide_in_place(live, quiet)[2])
-                    if live.phase < 0:
-                        total += engine.returns(engine.snapshot(live))[seat]
+                    if live.phase < 0 or several and live.deal != deal:
+                        total += self._worth(engine.snapshot(live), seat)
                 except Exception:        # a sampled state the action does not fit: no value
                     pass
             if best is None or total > best[0]:
                 best = (total, action)
         return best[1]
+
+    def _worth(self, state, seat: int) -> float:
+        """What the end of a play-out (``state``: the match over, or in a match of several
+        deals a deal over) is worth to ``seat``: its return (:meth:`Engine.returns_now`, the
+        return it would get if the match ended there); but where the file ranks the seats by
+        keys and declares no ``returns`` (a win is then +1 or -1 however close), in a match
+        of several deals, how far its keys stand from the seats' mean, each signed so that
+        larger is better (its chips or points against the table's)."""
+        engine = self.engine
+        if not self.analysis.by_keys:
+            return engine.returns_now(state)[seat]
+        rows = [self._standing(state, s) for s in range(state.n)]
+        return sum(mine - sum(row[k] for row in rows) / state.n for k, mine in enumerate(rows[seat]))
 
     def _legal_choice(self, decision: Decision, option) -> Action | None:
         """A legal choice of ``option``, or None when it has none (a few random tries)."""
