@@ -1799,3 +1799,31 @@ def test_a_knock_out_between_deals_that_leaves_too_few_seats_ends_the_match(body
     assert kinds.count("deal_end") == 2 and kinds.count("deal_start") == 1 and kinds.count("match_end") == 1
     assert [e.data["seat"] for e in events if e.kind == "out"] == [1]
 
+
+# ---------------------------------------------------------------------------- standings shown to a person
+SECRET_BIDS = """\
+game "Sealed"
+players 2
+deck { card c: count 2 }
+zone stock: shared, count only, holds the deck
+counter bid per player = 0, seen by owner
+counter gone per player = 0, seen by nobody
+setup { go to offer }
+vote offer: each of everyone {
+  action offer "bids in secret" { choose n in 1..3 "how much?"  set bid of actor = n }
+  then { set gone of P1 = 1  end deal }
+}
+match { winners: highest bid, highest gone }
+"""
+
+
+def test_the_standings_hide_another_seats_secret_counter_not_the_rules_bookkeeping():
+    """A sealed bid never revealed (a counter seen by its owner) is None in the standings
+    shown to the other seat; a counter seen by nobody (the rules' bookkeeping) is shown."""
+    engine = Engine(loads(SECRET_BIDS))
+    state, _ = engine.new_match(2, random.Random(0))
+    for n in (3, 1):
+        state, _ = engine.apply(state, Action("offer", (), (n,)), random.Random(0))
+    assert state.is_terminal
+    assert dict(engine.standings(state)) == {0: (3, 1), 1: (1, 0)}
+    assert dict(engine.standings(state, [0])) == {0: (3, 1), 1: (None, 0)}

@@ -57,3 +57,52 @@ def test_openspiel_cross_check():
         assert state.is_terminal
         assert ENGINE.returns(state) == tuple(int(r) for r in os_state.returns())
     assert steps >= 1000
+
+
+def _folded() -> "object":
+    """A hand of K (P1) against J (P2) where P1 bets and P2 folds: no card is shown."""
+    chance = deal([3, 1])
+    state, _ = ENGINE.new_match(2, chance)
+    for name in ("bet", "fold"):
+        action = next(a for a in ENGINE.legal_actions(state) if a.name == name)
+        state, _ = ENGINE.apply(state, action, chance)
+    assert state.is_terminal
+    return state
+
+
+def test_the_standings_shown_to_a_person_keep_a_folded_hand_hidden():
+    """The winners key reads each hand ('highest total rank of your hand'): shown to P1,
+    P2's folded J is None, and P1's K to P2; each sees its own; without viewers, all.
+    (helper-31: the final standings of `rulekit run` told the person the folded card.)"""
+    state = _folded()
+    assert dict(ENGINE.standings(state)) == {0: (3,), 1: (1,)}
+    assert dict(ENGINE.standings(state, [0])) == {0: (3,), 1: (None,)}
+    assert dict(ENGINE.standings(state, [1])) == {0: (None,), 1: (1,)}
+    assert dict(ENGINE.standings(state, [0, 1])) == {0: (None,), 1: (None,)}
+
+
+def test_the_standings_after_a_showdown_show_both_hands():
+    """After 'reveal every hand' both values are known to both seats."""
+    chance = deal([3, 1])
+    state, _ = ENGINE.new_match(2, chance)
+    for name in ("bet", "call"):
+        action = next(a for a in ENGINE.legal_actions(state) if a.name == name)
+        state, _ = ENGINE.apply(state, action, chance)
+    assert state.is_terminal
+    assert dict(ENGINE.standings(state, [0, 1])) == {0: (3,), 1: (1,)}
+
+
+def test_run_prints_a_question_mark_for_a_hand_the_person_never_saw():
+    """`rulekit run --human 2`: P2 folds to P1's bet (seed 3: the random bot bets); the
+    table shows P1's value as '?' with its footnote, P2's own K as 3."""
+    from click.testing import CliRunner
+
+    from rulekit.cli import main
+
+    path = str(ROOT / "docs" / "examples" / "kuhn_poker.rules")
+    result = CliRunner().invoke(main, ["run", path, "--human", "2", "--bots", "random", "--seed", "3"],
+                                input="fold\n")
+    assert result.exit_code == 0 and "P1 bets 1" in result.output and "P2 (you) folds" in result.output, result.output
+    rows = {line.split("│")[2].strip(): line.split("│")[3].strip()
+            for line in result.output[result.output.index("Final standings"):].splitlines() if line.count("│") > 4}
+    assert rows == {"P1": "?", "P2": "3"} and "? not shown" in result.output

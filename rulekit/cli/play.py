@@ -176,7 +176,7 @@ def run(file, players, seed, variants, humans, ask_always, bots, think, log_path
                           f"{escape(_seats_text(kinds))}", soft_wrap=True)
             seats = _make_players(engine, n, seed, kinds, console, think, ask_always, hot_seat)
             record = play_match(engine, seats, n, seed, on_events, max_steps=max_decisions, keep_log=logs.wanted, log=logs.records)
-            _standings(console, engine, record.state)
+            _standings(console, engine, record.state, sorted(human_seats))
     except BaseException as exc:
         _stopped(console, file, logs, getattr(exc, "record", None) or record, exc, max_decisions)
         raise
@@ -471,7 +471,9 @@ def _deal_summary(engine: Engine, n: int, data) -> str:
     return f"end of deal {data['deal']}{extra}"
 
 
-def _standings(console: Console, engine: Engine, state) -> None:
+def _standings(console: Console, engine: Engine, state, viewers=()) -> None:
+    """The final standings table; ``viewers``: the seats of the people at the table, who
+    are not shown a value they could not know (a folded hand's: "?")."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -488,7 +490,7 @@ def _standings(console: Console, engine: Engine, state) -> None:
         table.add_column("out")
     table.add_column("result", justify="right")
     table.add_column("")
-    rows = engine.standings(state)
+    rows = engine.standings(state, viewers)
     returns = engine.returns(state)
     place = 0
     previous = None
@@ -497,9 +499,11 @@ def _standings(console: Console, engine: Engine, state) -> None:
             place = i
             previous = (out[seat], values)
         went = [f"{_ordinal(out[seat])} out" if out[seat] else ""] if any(out) else []
-        table.add_row(str(place), seat_name(seat), *map(str, values), *went, number_text(returns[seat], sign=True),
-                      "winner" if seat in state.winners else "")
+        table.add_row(str(place), seat_name(seat), *("?" if v is None else str(v) for v in values), *went,
+                      number_text(returns[seat], sign=True), "winner" if seat in state.winners else "")
     console.print(table)
+    if any(v is None for _, values in rows for v in values):
+        console.print("? not shown: it reads cards (or a counter) you have not seen", markup=False)
 
 
 def _ordinal(k: int) -> str:

@@ -447,9 +447,14 @@ class Engine(Observation, RulesQueries):
         ctx.seats[ACTOR] = seat
         return tuple([key(ctx) for _, key in self.pieces(state.n).rank_keys])
 
-    def standings(self, state: State) -> list[tuple[int, tuple]]:
+    def standings(self, state: State, viewers: Sequence[int] = ()) -> list[tuple[int, tuple]]:
         """Every seat with its ranking values (the ``winners`` keys), best first: the seats
-        still in the match first, then those knocked out, the last to go out first."""
+        still in the match first, then those knocked out, the last to go out first.
+
+        ``viewers``: seats of the people shown the standings; a value one of them could not
+        know at the table (see :meth:`unseen_standing`: a folded hand's value) is None.
+        The order is the rules' all the same."""
+        hidden = set().union(*(self.unseen_standing(state, v) for v in viewers))
         ctx = self._read_ctx(state)
         rows = []
         keys = self.pieces(state.n).rank_keys
@@ -459,6 +464,8 @@ class Engine(Observation, RulesQueries):
         signs = [1 if highest else -1 for highest, _ in keys]
         out = state.out or (0,) * state.n
         rows.sort(key=lambda r: (out[r[0]] > 0, -out[r[0]], tuple(-sg * v for sg, v in zip(signs, r[1]))))
+        if hidden:
+            rows = [(s, tuple(None if (s, k) in hidden else v for k, v in enumerate(values))) for s, values in rows]
         return rows
 
     def returns(self, state: State) -> tuple:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from itertools import chain, repeat
 from typing import TYPE_CHECKING
 
+from ..lang import model as m
 from .state import Event, State, View, acting_seats, seen_counters
 
 if TYPE_CHECKING:
@@ -211,6 +212,59 @@ class Observation:
                     tuple(zip(cg.seat_names, seats)), claim, known, voted, state.deal, state.poll,
                     tuple((gr.name, seats) for gr, seats in zip(self.game.groups, state.groups)), claim_text,
                     state.out, dice, state.stack, history)
+
+    def unseen_standing(self, state: State, viewer: int) -> set:
+        """The ranking values of :meth:`~.core.Engine.standings` that ``viewer`` (a seat)
+        could not know at the table, as (seat, key index): a ``winners`` key read with
+        ``actor`` another seat whose cards (a folded hand never shown) or counter the viewer
+        has not seen (a counter: one seen by its owner alone). A zone read only for its size
+        (``count of your penalty``) counts when its size is shown. Of the seat's own zones (``your hand``) only its own is read;
+        a zone of any other seat, every seat's.
+
+        Raises:
+            ValueError: ``state`` tracks no knowledge (see :meth:`view`).
+        """
+        view = self.view(state, viewer, texts=False)
+        seen = {(z, owner): cards is not None or count is not None and len(k) == count
+                for (z, owner, count, cards), k in zip(view.zones, self._known_cards(view))}
+        sized = {(z, owner): count is not None for z, owner, count, _ in view.zones}
+        # another seat's own counter (a secret bid) is not shown; one the rules keep from
+        # every seat ('seen by nobody': which seats went out) is their bookkeeping
+        counters = {decl.name: value for decl, (_, value) in zip(self.game.counters, view.counters)
+                    if decl.seen == "owner"}
+        unseen = set()
+        for k, key in enumerate(self.game.match.winners):
+            sizes_only = {id(n.cards) for n in m.nodes(key.expr) if isinstance(n, m.CountOf)}
+            for seat in range(state.n):
+                if seat == viewer:
+                    continue
+                for node in m.nodes(key.expr):
+                    if isinstance(node, (m.ZoneRef, m.EveryZone)):
+                        own = isinstance(node, m.ZoneRef) and (node.yours or isinstance(node.seat, m.SeatName)
+                                                               and node.seat.name == "actor")
+                        table = sized if id(node) in sizes_only else seen
+                        places = [p for p in table if p[0] == node.zone and (not own or p[1] in (seat, None))]
+                        hidden = not all(table[p] for p in places)
+                    elif isinstance(node, (m.Name, m.ValueOf)) and node.name in counters:
+                        value = counters[node.name]
+                        if isinstance(value, tuple):
+                            hidden = value[seat] is None if isinstance(node, m.Name) else None in value
+                        else:
+                            hidden = value is None
+                    else:
+                        continue
+                    if hidden:
+                        unseen.add((seat, k))
+                        break
+        return unseen
+
+    @staticmethod
+    def _known_cards(view: View) -> list:
+        """For each zone row of ``view``, the cards of it the seat knows from ``known``."""
+        known: dict = {}
+        for zone, owner, cards in view.known:
+            known.setdefault((zone, owner), []).extend(cards)
+        return [known.get((z, owner), ()) for z, owner, _, _ in view.zones]
 
     def view_fields(self, view: View) -> dict:
         """Every field of a :class:`State` that ``view`` fixes, zones aside, by name: the
