@@ -536,6 +536,17 @@ class _Record:
             return None
 
 
+class _Freed(list):
+    """Sampled states with no claim standing (a choice too small to beat the standing claim
+    is tried as if none stood, so that it can grow into one that does), and, as
+    ``standing``, the same states as they are: where the rules check the claim stands
+    (``require claim stands or …``), a choice refused with none standing is tried there."""
+
+    def __init__(self, states):
+        super().__init__(s._replace(claim=None, claimed=None) for s in states)
+        self.standing = list(states)
+
+
 def _forget(held: list, cards) -> None:
     """Take ``cards`` out of the list ``held``, the latest of each kind first."""
     for kind in cards:
@@ -801,18 +812,19 @@ class GenericBot:
         zones[slot] = zone[:len(zone) - count] + (kind,) * count
         return self.engine.claim_holds_in(state, tuple(zones))
 
-    def _p_after(self, states, action: Action) -> float:
+    def _p_after(self, states, action: Action, refused: float | None = 0.0) -> float | None:
         """Chance that the claim made by ``action`` is true, over sampled states. A claim
         the action resolves at once (it is gone when the action ends: the highest bid is
         checked on the spot) is judged by what it said, in the state before the action,
-        not counted as true; an action that makes no claim counts as true."""
+        not counted as true; an action that makes no claim counts as true. ``refused``:
+        what an action a state refuses gives (0, as a claim never made)."""
         hits = 0
         engine = self.engine
         for s in states:
             try:
                 nxt = engine.effects(s, action, self.rng)
             except Exception:
-                return 0.0
+                return refused
             if not nxt.is_terminal and nxt.claim is not None:
                 hits += engine.claim_holds_in(nxt)
                 continue
@@ -1112,7 +1124,7 @@ class GenericBot:
         places = [i for i, (name, values) in enumerate(option.params) if name not in loose and len(values) > 1]
         if not places:
             return None
-        free = [s._replace(claim=None, claimed=None) for s in self._states(view, 1)]
+        free = _Freed(self._states(view, 1))
         for _ in range(8):
             i = self.rng.choice(places)
             values = list(honest.params)
@@ -1169,7 +1181,7 @@ class GenericBot:
             # the most cards, then the lowest values: each choice of values is grown only
             # while the cards that fit it could beat the best found so far
             if free is None:
-                free = [s._replace(claim=None, claimed=None) for s in states]
+                free = _Freed(states)
             top = len(option.cards) if option.high is None else min(option.high, len(option.cards))
             bounds = []
             shared: dict = {}         # the action's runs, by number of cards (see _truth_of_cards)
@@ -1330,7 +1342,10 @@ class GenericBot:
             try:
                 after = engine.effects(free[0], Action(name, cards, values), rng)
             except Exception:
-                return False
+                try:                    # a check that needs the claim standing ('require claim stands')
+                    after = engine.effects(free.standing[0], Action(name, cards, values), rng)
+                except Exception:
+                    return False
             if after.claim is None or after.claimed is None or after.is_terminal:
                 return False
             return after
@@ -1361,7 +1376,11 @@ class GenericBot:
                     test, zones, slot, below = got
                     zones[slot] = below + cards
                     return test(tuple(zones))
-            return self._p_after(free, Action(name, cards, values)) >= 0.99
+            action = Action(name, cards, values)
+            p = self._p_after(free, action, None)
+            if p is None:               # refused with no claim standing: tried where it stands
+                p = self._p_after(free.standing, action)
+            return p >= 0.99
         return holds
 
     def _vote(self, view: View, decision: Decision) -> Action:
