@@ -843,3 +843,55 @@ window doubt: first of everyone after claimant {
     state = until(engine, 2, lambda s: engine.decision(s).phase == "doubt")
     action, text, _ = choose(engine, state, [""])
     assert action.name == "decline" and "only N: only for claims of N+ cards" in text
+
+
+# ---------------------------------------------------------------------------- a check that reads hidden cards
+ACCUSE = """\
+game "Accuse"
+players 3
+deck { card wolf: count 1  card villager: count 2 }
+zone stock: holds the deck
+zone role: per player, seen by owner
+setup { shuffle stock  deal 1 from stock to each role  go to accuse from P1 }
+turn accuse {
+  action accuse "accuses {t}" {
+    choose t in seats in others "whom?"
+    require not some card in role of t is wolf "(secret)"
+    end deal
+  }
+}
+"""
+
+
+def _villager_first():
+    """An Accuse engine, a seed whose first state has P1 a villager (one other seat the
+    wolf) and that state."""
+    engine = Engine(loads(ACCUSE))
+    for seed in range(20):
+        state, _ = engine.new_match(3, random.Random(seed))
+        if engine.kind_label(hand(engine, state, 0, "role")[0]) == "villager":
+            return engine, seed, state
+    raise AssertionError("no such deal")
+
+
+def test_the_seats_offered_are_not_filtered_by_a_card_the_chooser_cannot_see():
+    """'require not some card in role of t is wolf' reads another seat's hidden role: the
+    seats offered were filtered by it on the true state, so a villager was offered one seat
+    and told '(only one choice: accuses P3)': the wolf (helper-32's Werewolf). Every other
+    seat is offered; the match judges the one chosen."""
+    engine, _, state = _villager_first()
+    decision = engine.decision(state)
+    assert decision.options[0].params == (("t", (1, 2)),)
+
+
+def test_a_person_is_not_told_a_guess_as_the_only_choice():
+    """Where the checks read cards the seat cannot see, the decision a player gets answers
+    from a state dealt from its view (``guessed``): a person is asked, with every seat
+    offered, instead of being told '(only one choice: …)' from the guess or refused a
+    legal choice by it."""
+    engine, seed, state = _villager_first()
+    wolf = next(s for s in (1, 2) if engine.kind_label(hand(engine, state, s, "role")[0]) == "wolf")
+    human, out, asked = person(engine, [f"P{3 - wolf + 1}"])
+    record = play_match(engine, [human] + [RandomBot(seat_rng(seed, s)) for s in (1, 2)], 3, seed)
+    assert "only one choice" not in out.getvalue() and "Not allowed" not in out.getvalue()
+    assert asked == ["whom? one of P2, P3"] and record.state.is_terminal

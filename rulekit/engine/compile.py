@@ -19,6 +19,7 @@ whatever the ``.rules`` file calls them.
 
 from __future__ import annotations
 
+import functools
 from math import prod
 
 import attrs
@@ -1529,7 +1530,7 @@ class Compiler:
             else:
                 body_start = i
                 break
-        steps = self.guard_choices(steps)
+        steps = self.guard_choices(steps, self.seen_by_decider)
         self.block(node.body[body_start:], scope, interleaved=kind == "vote")
         self.template(node.label, scope)
         return CompiledAction(node.name, index, tuple(steps), node.span, node.label is not None)
@@ -1601,11 +1602,20 @@ class Compiler:
                 return None
         return tuple(values)
 
+    @functools.cached_property
+    def seen_by_decider(self):
+        """See :func:`rulekit.sema.visibility.seen_by_decider`."""
+        from ..sema.visibility import seen_by_decider
+        return seen_by_decider(self.cg.game)
+
     @staticmethod
-    def guard_choices(steps: list) -> list:
+    def guard_choices(steps: list, seen) -> list:
         """``steps`` with each chosen value given, as its guards, the conditions of the
         requires right after it that read that choice and no other: they filter the values a
-        player is offered (a seat that may be targeted, a count that is allowed)."""
+        player is offered (a seat that may be targeted, a count that is allowed). Only those
+        that read what the deciding seat sees (``seen(cond, names)``): filtered by a card it
+        cannot see, the values offered would tell it the card (a seat it may not accuse
+        because of its hidden role); those are judged when the choice is made."""
         names = {st.name for st in steps if type(st) is ir.ChooseValue}
         out = []
         current = None                    # the index in out of the choice the requires follow
@@ -1615,7 +1625,7 @@ class Compiler:
                 read = names_read(cond)
                 choice = out[current]
                 if choice.name in read and not (read & (names - {choice.name})) \
-                        and not m.mentions(cond, (m.Chosen, m.Beats)):
+                        and not m.mentions(cond, (m.Chosen, m.Beats)) and seen(cond, names):
                     out[current] = attrs.evolve(choice, guards=choice.guards + (cond,))
             elif type(st) is ir.ChooseValue:
                 current = len(out)

@@ -154,6 +154,10 @@ class Decision:
     rejected: tuple | None = None   # (Action, reason) of the previous, illegal answer
     legal: object = attrs.field(default=None, eq=False, repr=False, kw_only=True)
     # ``legal(action) -> bool``, ``check(action) is None`` without the sentence (see is_legal)
+    guessed: bool = attrs.field(default=False, kw_only=True)
+    # True when ``check``, ``legal`` and ``actions`` answer from a state dealt from the
+    # seat's view where the phase's checks read cards it cannot see: a guess the match may
+    # overrule either way (a person is then offered every choice, and the match judges)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal here: ``check(action) is None``, cheaper where the

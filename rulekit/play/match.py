@@ -186,9 +186,10 @@ def player_decision(engine: Engine, view: View, decision: Decision,
     Raises:
         ValueError: (on the first ``check``/``actions``) the view does not fit the deck.
     """
-    judge = _SampledJudge(engine, view, engine.public_checks[engine.phase_index(decision.phase)])
+    public = engine.public_checks[engine.phase_index(decision.phase)]
+    judge = _SampledJudge(engine, view, public)
     return Decision(decision.seat, decision.phase, decision.kind, decision.options,
-                    judge.check, judge.actions, rejected, legal=judge.legal)
+                    judge.check, judge.actions, rejected, legal=judge.legal, guessed=not public)
 
 
 #: the version of the log format this module writes (the header's ``format``)
@@ -647,7 +648,8 @@ class _Match:
         on after one."""
         def listing() -> Decision:
             _, judge, _ = self._judge(seat, phase, options, now)
-            return Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, legal=judge.legal)
+            return Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, legal=judge.legal,
+                            guessed=not self.public[phase.index])
         try:
             return trier(options, attempt, listing)
         except IllegalAction as exc:
@@ -669,7 +671,7 @@ class _Match:
                                                             judge.actions, legal=judge.legal)
             else:
                 decision = Decision(seat, phase.name, phase.kind, options, judge.check, judge.actions, rejected,
-                                    legal=judge.legal)
+                                    legal=judge.legal, guessed=viewless is None and not self.public[phase.index])
             action = player.choose(view, decision)
             if not isinstance(action, Action):
                 rejected = (action, f"a player must answer with an Action, not {type(action).__name__}")

@@ -333,7 +333,8 @@ class HumanPlayer:
             self.show(view, decision)
         else:       # the same decision again: the view was just shown
             self.console.print(f"[red]Not allowed: {escape(str(rejected[1]))}.[/red] Try again.")
-        self._checking = rejected is None
+        # sub-answers are checked, unless the match refused one or the checks are a guess
+        self._checking = rejected is None and not decision.guessed
         self.words = self.completions(decision, window)
         self._list_options(decision.options, window, view.claim is not None)
         # one option (that takes cards or values): its questions are asked straight away,
@@ -350,7 +351,7 @@ class HumanPlayer:
             except ValueError as exc:
                 self._say(str(exc))
                 continue
-            reason = None if rejected is not None else decision.check(action)
+            reason = None if rejected is not None or decision.guessed else decision.check(action)
             if reason is None:
                 return self._remember(view, action)
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
@@ -374,7 +375,7 @@ class HumanPlayer:
         """The one legal action of ``decision``, or None when it has several (or they cannot
         be listed). At one keyboard, a choice of cards or a vote is still asked: taking it
         unasked would show the others what the seat holds or votes."""
-        if decision.actions is None:
+        if decision.actions is None or decision.guessed:
             return None
         try:
             actions = decision.actions(limit=2)
@@ -1013,7 +1014,8 @@ class HumanPlayer:
         action = phase.by_name.get(name.lower()) if phase is not None else None
         if action is None:
             return None
-        reason = decision.check(Action(action.name))
+        # a guessed check's reason may be wrong (see Decision.guessed): not given
+        reason = None if decision.guessed else decision.check(Action(action.name))
         return f"'{_spoken(action.name)}' is not possible now" + (f": {reason}" if reason else "")
 
     def _parse_cards(self, tokens: list, pool: list) -> tuple:

@@ -29,6 +29,13 @@ def public_checks(game: m.Game) -> tuple:
     return tuple(_Reader(game).phase(p) for p in game.phases)
 
 
+def seen_by_decider(game: m.Game):
+    """``seen(cond, names) -> bool``: whether a condition reads only what the deciding seat
+    may see (``names``: the names bound to its choices), as :func:`public_checks` judges."""
+    reader = _Reader(game)
+    return lambda cond, names: reader.expr(cond, frozenset(names))
+
+
 class _Reader:
     def __init__(self, game: m.Game):
         self.game = game
