@@ -370,7 +370,7 @@ def test_explain_lists_the_combinations_and_reads_has(bluff):
     assert "5 cards with rank in a row up to t, one of each, that have suit s (rank 14 also counts as 1)" in book
     assert "from lowest to highest, high card < pair < two pairs < three < straight < flush < full house < four " \
            "< straight flush" in book
-    assert "It is true when c can be made from the cards in every hand." in book
+    assert "It is true when c can be made from the cards in all the hands." in book
     assert "- c: 52 cards, 1 of each of 2 clubs, 3 clubs, … A spades; rank 2 to 14 in each suit." in book
     combos = BLUFF[BLUFF.index("combination high_card"):BLUFF.index("claim bid")]
     book = explain(loads(SHOWDOWN.replace("COMBINATIONS", combos).replace("MOVES", "")))

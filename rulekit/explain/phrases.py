@@ -346,9 +346,9 @@ class _Phrases:
 
     def _every_zone(self, node) -> str:
         name = words(node.zone)
-        if node.seats is None:
-            return f"every {name}"
-        return f"the {name} of each of {self.x(node.seats)}"
+        if node.seats is None:          # all of them together: "at least q of the dice in all the cups"
+            return f"all the {_plural(name)}"
+        return f"the {_plural(name)} of {self.x(node.seats)}"
 
     def x_EveryZone(self, node) -> str:
         return f"the {self.pieces} in {self._every_zone(node)}"
