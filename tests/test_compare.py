@@ -149,3 +149,24 @@ def test_a_comparison_of_a_game_without_claims_has_no_rows_of_bluffing(tmp_path)
     assert result.exit_code == 0, result.output
     assert "median deals" in result.output
     assert "claims / match" not in result.output and "lies caught" not in result.output
+
+
+def test_a_game_with_returns_compares_each_seats_mean_result(tmp_path):
+    """Kuhn poker's returns are chips, which a win share does not tell: a row per seat of
+    its mean result and interval (the base game against itself: the same figures). A game
+    without 'returns' (its results are only +1 / -1, the win share again) has none."""
+    rules = tmp_path / "kuhn.rules"
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "examples" / "kuhn_poker.rules").read_text()
+    rules.write_text(text)
+    result = CliRunner().invoke(main, ["compare", str(rules), "--variant", "base", "-g", "60", "-w", "1",
+                                       "--seed", "1", "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:4]]
+            for line in result.output.splitlines() if "mean result" in line}
+    assert list(rows) == ["mean result P1", "mean result P2"]
+    for base, again in rows.values():
+        assert base == again and re.fullmatch(r"[+-]\d\.\d\d \([+-]\d\.\d\d–[+-]\d\.\d\d\)", base)
+    plain = CliRunner().invoke(main, ["compare", "liars_dice", "--variant", "base", "-g", "4", "-w", "1",
+                                      "--seed", "1", "--bots", "random"])
+    assert plain.exit_code == 0 and "win share P1" in plain.output and "mean result" not in plain.output

@@ -159,3 +159,14 @@ def test_overlap():
     assert overlap((0.1, 0.9), (0.4, 0.5))
     assert not overlap((0.1, 0.2), (0.25, 0.5))
     assert not overlap((0.6, 0.7), (0.1, 0.5))
+
+
+def test_the_mean_interval_from_sums_is_that_of_the_values():
+    """A simulation keeps each seat's sum of results and of their squares: the interval
+    from them is the interval of the values themselves."""
+    from rulekit.analysis.stats import mean_interval_of_sums
+
+    values = [3, -1, -1, 2, -1, 0.5, -2]
+    low, high = mean_interval_of_sums(len(values), sum(values), sum(v * v for v in values))
+    assert (low, high) == pytest.approx(mean_interval(values))
+    assert mean_interval_of_sums(1, 3, 9) == (-math.inf, math.inf)

@@ -197,6 +197,8 @@ class Summary:
             squared (1/k for a match won by k seats), for the fairness test
             (:func:`rulekit.analysis.stats.chi_square_equal_shares`); None when not
             counted (a summary made by hand): the wins are then tested as whole counts.
+        result_squares: per seat, the sum of its results squared over the finished
+            matches (for the interval of its mean result); None when not counted.
     """
 
     games: int
@@ -212,6 +214,7 @@ class Summary:
     bluffs: tuple = ()
     shared: int = 0
     win_squares: float | None = None
+    result_squares: tuple | None = None
 
     @property
     def finished(self) -> int:
@@ -503,6 +506,7 @@ class _Totals:
         self.players = players
         self.wins: list = [0] * players
         self.results: list = [0] * players
+        self.result_squares: list = [0] * players
         self.decisions: list = []
         self.turns: list = []
         self.deals: list = []
@@ -519,7 +523,7 @@ class _Totals:
         return Summary(self.games, players, tuple(wins), tuple(results), tuple(decisions), self.unfinished,
                        tuple(self.turns), tuple(self.deals), seats,
                        tuple((kind, Tally(*row)) for kind, row in self.kinds.items()), tuple(self.bluffs), self.shared,
-                       self.win_squares)
+                       self.win_squares, tuple(self.result_squares))
 
     def add(self, o: MatchOutcome) -> None:
         """Add one match's outcome."""
@@ -536,8 +540,10 @@ class _Totals:
         wins, results = self.wins, self.results
         for s in o.winners:
             wins[s] += share
+        squares = self.result_squares
         for s, value in enumerate(o.returns):
             results[s] += value
+            squares[s] += value * value
         self.decisions.append(o.decisions)
         self.turns.append(o.turns)
         self.deals.append(o.deals)
@@ -579,7 +585,8 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
     Returns:
         a dict: ``games``, ``players``, ``finished``, ``unfinished``; ``seats`` (one dict
         per seat: ``seat`` (1 = P1), ``wins``, ``win_share``, ``win_interval`` (Wilson),
-        ``mean_result`` and the bluffing figures below); ``kinds`` (one dict per bot kind:
+        ``mean_result`` and its ``result_interval`` (normal approximation; None when
+        unknown) and the bluffing figures below); ``kinds`` (one dict per bot kind:
         ``kind``, ``seats_per_match``, the same figures, the win share per seat it had and
         its Wilson interval over the matches); ``fairness`` (``statistic``, ``df``, ``p``:
         Pearson's chi-square test of equal win shares per seat, shared wins weighed as
@@ -595,9 +602,14 @@ def figures(summary: Summary, confidence: float = stats.CONFIDENCE) -> dict:
     n = summary.players
     seats = []
     for s, t in enumerate(summary.seats):
+        interval = None
+        if summary.result_squares is not None:
+            interval = _finite(stats.mean_interval_of_sums(finished, t.results, summary.result_squares[s],
+                                                           confidence))
         seats.append({"seat": s + 1, "wins": t.wins, "win_share": _share(t.wins, finished),
                       "win_interval": list(stats.wilson(t.wins, finished, confidence)),
-                      "mean_result": t.results / finished if finished else None, **_bluffing(t)})
+                      "mean_result": t.results / finished if finished else None, "result_interval": interval,
+                      **_bluffing(t)})
     kinds = []
     for kind, t in summary.kinds:
         matches = t.seats / t.per_match     # the finished matches

@@ -188,8 +188,23 @@ def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tu
     if n < 2:
         return -math.inf, math.inf
     mean = math.fsum(values) / n
-    s = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = z_value(confidence) * s / math.sqrt(n)
+    return _around(mean, math.fsum((v - mean) ** 2 for v in values), n, confidence)
+
+
+def mean_interval_of_sums(n: int, total: float, squares: float,
+                          confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """:func:`mean_interval` of ``n`` values known by their sum ``total`` and the sum of
+    their squares ``squares`` (a simulation's results per seat, added up match by match)."""
+    if n < 2:
+        return -math.inf, math.inf
+    mean = total / n
+    return _around(mean, max(0.0, squares - total * total / n), n, confidence)
+
+
+def _around(mean: float, deviations: float, n: int, confidence: float) -> tuple[float, float]:
+    """``mean ± z * s / sqrt(n)`` where ``deviations`` is the sum of the squared deviations
+    from the mean of the ``n`` values."""
+    half = z_value(confidence) * math.sqrt(deviations / (n - 1)) / math.sqrt(n)
     return mean - half, mean + half
 
 

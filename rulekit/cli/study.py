@@ -649,7 +649,7 @@ def _print_comparison(console, engine, spec, games: int, results) -> None:
             texts.append(text)
         table.add_row(label, *texts, end_section=end)
 
-    _comparison_rows(row, spec, results)
+    _comparison_rows(row, spec, results, engine.game.match.returns is not None)
     console.print(table)
     console.print("(…): 95 % interval; a win shared by k seats counts 1/k; medians per finished match; "
                   "docs/simulate.md defines each figure", markup=False, soft_wrap=True)
@@ -682,16 +682,34 @@ def _count_cell(get):
     return cell
 
 
-def _comparison_rows(row, spec, results) -> None:
+def _result_cell(seat: int):
+    """A cell of the comparison for ``seat``'s mean result: signed, two decimals, with its
+    interval ("—" for none)."""
+    def cell(figures):
+        f = figures["seats"][seat]
+        value, interval = f["mean_result"], f["result_interval"]
+        if value is None:
+            return "—", None
+        if interval is None:
+            return f"{value:+.2f}", None
+        return f"{value:+.2f} ({interval[0]:+.2f}–{interval[1]:+.2f})", interval
+    return cell
+
+
+def _comparison_rows(row, spec, results, returns: bool = False) -> None:
     """Add the rows of the comparison by ``row(label, cell, end)``: win shares per seat and
-    per bot kind, fairness, unfinished matches, median lengths, then bluffing (when some
-    arm made a claim)."""
+    per bot kind, the mean result per seat (``returns``: where the file declares its
+    ``returns``, chips or points a win share does not tell), fairness, unfinished matches,
+    median lengths, then bluffing (when some arm made a claim)."""
     from ..engine.narrate import seat_name
 
     n = spec.players
     for s in range(n):
         row(f"win share {seat_name(s)}",
             _share_cell(lambda f, s=s: (f["seats"][s]["win_share"], f["seats"][s]["win_interval"])), end=s == n - 1)
+    if returns:
+        for s in range(n):
+            row(f"mean result {seat_name(s)}", _result_cell(s), end=s == n - 1)
     kinds = results[0][2]["kinds"]
     if len(kinds) > 1:
         for k, kind in enumerate(kinds):
