@@ -466,3 +466,36 @@ def test_a_zone_is_refilled_from_a_shared_zone(zone, what):
             {caret}
         hint: a zone is refilled from a shared zone
         """)
+
+
+DICE = """\
+game "Dice"
+players 2
+die d6: 6 sides, 5 in each cup
+zone cup: per player, seen by owner
+claim bid(q, f: face) "{q} x {f}" ordered by q, f: true when count of (every cup where face = f) >= q
+setup { roll every cup  go to t }
+turn t {
+  action bid "bids" {
+    choose q in 1..10
+    choose f in d6
+    claim bid(q, f)
+    end deal
+  }
+}
+"""
+
+
+def test_a_value_typed_as_a_die_or_its_face_says_how_faces_are_typed():
+    """'f: face' without 'names face', and 'choose f in d6': a face is a number (both
+    said "unknown symbol set" with no hint; helper-31's Liar's Poker)."""
+    assert error_text(DICE) == golden("""
+        mini.rules:5:14: error: unknown symbol set 'face'
+            claim bid(q, f: face) "{q} x {f}" ordered by q, f: true when count of (every cup where face = f) >= …
+                         ^^^^^^^
+        hint: 'face' is a die's face: a face is a number; to call faces by names declare 'names face: 1 "ace"' and type the value ': face', or leave the type out
+        mini.rules:10:17: error: unknown symbol set 'd6'
+                choose f in d6
+                            ^^
+        hint: a face is a number: 'choose f in 1..6'
+        """)

@@ -363,6 +363,16 @@ class Compiler:
     def hint_for(self, name, candidates):
         return suggest(name, candidates)
 
+    def symbols_hint(self, name: str) -> str | None:
+        """The hint of an unknown symbol set ``name`` typing a value: a near name, or what
+        a die's faces are typed with."""
+        dice = [d.name for d in self.cg.game.dice]
+        if dice and (name == "face" or name in dice):
+            what = "a die" if name in dice else "a die's face"
+            return (f"'{name}' is {what}: a face is a number; to call faces by names declare "
+                    "'names face: 1 \"ace\"' and type the value ': face', or leave the type out")
+        return self.hint_for(name, list(self.cg.symbols) + list(self.cg.combination_kinds))
+
     # ------------------------------------------------------------ seats
     def seat(self, node, scope) -> None:
         """Check a seat: ``left of``/``right of`` a seat, ``first of`` seats, a seat's name
@@ -1446,8 +1456,7 @@ class Compiler:
         if p.symbols in self.cg.combination_kinds:
             return _comb(p.symbols)
         if p.symbols not in self.cg.symbols:
-            self.err(f"unknown symbol set '{p.symbols}'", p.span,
-                     self.hint_for(p.symbols, list(self.cg.symbols) + list(self.cg.combination_kinds)))
+            self.err(f"unknown symbol set '{p.symbols}'", p.span, self.symbols_hint(p.symbols))
             return None
         return _sym(p.symbols)
 
@@ -1554,7 +1563,10 @@ class Compiler:
             if d.name in self.cg.combination_kinds:
                 return _comb(d.name)                 # every value of an order of combinations
             if d.name not in self.cg.symbols:
-                hint = self.hint_for(d.name, list(self.cg.symbols) + list(self.cg.combination_kinds))
+                hint = self.symbols_hint(d.name)
+                die = next((x for x in self.cg.game.dice if d.name in (x.name, "face")), None)
+                if die is not None:
+                    hint = f"a face is a number: 'choose {s.name} in 1..{die.sides}'"
                 if d.name in self.cg.zone_index:
                     hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
                 self.err(f"unknown symbol set '{d.name}'", d.span, hint)
