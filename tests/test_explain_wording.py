@@ -165,3 +165,17 @@ setup { deal 1 from stock to each hand  end deal }
 """))
     assert "duke, assassin and captain" in book or "duke, assassin, captain" in book
     assert "duke < assassin" not in book
+
+
+@pytest.mark.parametrize("condition, said", [
+    ("some card in (your cup plus your cup) is wild", "one of the dice in your cup and the dice in your cup is wild"),
+    ("every card in (your cup plus your cup) is wild", "every one of the dice in your cup and the dice in your cup "
+                                                       "is wild"),
+    ("some card in your cup is wild", "some die in your cup is wild"),
+])
+def test_a_card_quantifier_over_several_zones_reads_as_english(condition, said):
+    """'some card in (A plus B)' read "some one of the cards in …" (helper-32)."""
+    text = (GAMES / "liars_dice.rules").read_text(encoding="utf-8").replace(
+        'require not no claim "the opener must bid"', f'require {condition} "the opener must bid"')
+    lines = [line for line in explain(loads(text)).splitlines() if "the opener must bid" in line]
+    assert lines == [f"   - Only if {said} (“the opener must bid”)."]
