@@ -895,3 +895,13 @@ def test_a_person_is_not_told_a_guess_as_the_only_choice():
     record = play_match(engine, [human] + [RandomBot(seat_rng(seed, s)) for s in (1, 2)], 3, seed)
     assert "only one choice" not in out.getvalue() and "Not allowed" not in out.getvalue()
     assert asked == ["whom? one of P2, P3"] and record.state.is_terminal
+
+
+def test_the_screen_shows_who_is_in_each_group():
+    """Skull's 'group bidders': the screen names the seats still in the bidding ('you'
+    marked); a person could not tell who had challenged or passed (helper-31)."""
+    state = until(SKULL, 3, lambda s: SKULL.view(s, 0).groups[0][1] and SKULL.decider(s) == 0)
+    seats = SKULL.view(state, 0).groups[0][1]
+    human, _, _ = person(SKULL, [])
+    expected = "bidders: " + ", ".join(f"P{s + 1}" + (" (you)" if s == 0 else "") for s in seats)
+    assert expected in human.screen(SKULL.view(state, 0))

@@ -233,8 +233,8 @@ class HumanPlayer:
     def screen(self, view: View) -> list[str]:
         """The state as this seat sees it, compactly: its own zones (cards grouped and
         sorted), the shared zones (the cards of a zone the seat sees in brackets, else how many), one line per other seat (its zones, the counters anyone
-        may see, whether it is out), the counters of the table, the standing claim in its
-        words and what the seat knows of hidden cards."""
+        may see, whether it is out), the counters of the table, the groups of seats and who
+        is in each, the standing claim in its words and what the seat knows of hidden cards."""
         me = view.seat
         lines = []
         per_seat: dict = {s: [] for s in range(view.players)}
@@ -273,6 +273,11 @@ class HumanPlayer:
             out = view.out[s] if view.out else 0
             mark = " (out)" if out else ""
             lines.append(f"{seat_name(s)}{mark}: " + (" · ".join(per_seat[s]) or "-"))
+        # the groups of seats (who is still in the bidding, who has challenged)
+        groups = [f"{_spoken(name)}: " + (", ".join(seat_name(s) + (" (you)" if s == me else "") for s in seats)
+                                          or "nobody") for name, seats in view.groups]
+        if groups:
+            lines.append(" · ".join(groups))
         if view.claim is not None:
             claimant, count = view.claim[2], view.claim[3]
             cards = f" ({_count(count)})" if count else ""
