@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import click
@@ -630,3 +631,19 @@ def test_pieces_are_counted_even_where_the_reader_may_not_see_them():
     assert pieces_text(cards, (None, None)) == "2 cards"
     assert pieces_text(dice, (None,)) == "1 piece"
     assert pieces_text(dice, (0, 0)) == "2 dice"
+
+
+def test_a_ranking_key_named_in_quotes_heads_its_column_of_the_standings(tmp_path):
+    """'winners: highest chips "chips in hand"': the standings column says "chips in hand",
+    not the expression (helper-31 and helper-32 both wished for it)."""
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "examples" / "kuhn_poker.rules").read_text()
+    assert "winners: highest total rank of your hand\n" in text
+    rules = tmp_path / "kuhn.rules"
+    rules.write_text(text.replace("winners: highest total rank of your hand\n",
+                                  'winners: highest total rank of your hand "card"\n'))
+    result = CliRunner().invoke(main, ["run", str(rules), "--seed", "3", "-q"])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if "place" in line)
+    assert "card" in header and "total rank" not in header
+    assert load(str(rules)).match.winners[0].label == "card"

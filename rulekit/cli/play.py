@@ -478,13 +478,15 @@ def _standings(console: Console, engine: Engine, state, viewers=()) -> None:
     from rich.table import Table
 
     from ..engine.narrate import number_text, seat_name
+    from ..errors import shown_text
 
     table = Table(title="Final standings")
     table.add_column("place")
     table.add_column("seat")
     keys = engine.game.match.winners
     for key in keys:
-        table.add_column(escape(("highest " if key.highest else "lowest ") + _expr_text(engine, key)))
+        table.add_column(escape(shown_text(key.label) if key.label is not None
+                                else ("highest " if key.highest else "lowest ") + _expr_text(engine, key)))
     out = state.out or (0,) * state.n
     if any(out):
         table.add_column("out")

@@ -952,9 +952,11 @@ class Rotation:
 @attrs.frozen
 class RankKey:
     """``highest EXPR`` or ``lowest EXPR``: one key of the match's ``winners``, evaluated for each
-    seat with ``actor`` that seat."""
+    seat with ``actor`` that seat; ``label``: what the standings call it (``highest chips
+    "chips"``), None to show the expression."""
     highest: bool
     expr: Expr
+    label: str | None = None
     span: Span = _span()
 
 

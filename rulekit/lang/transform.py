@@ -342,11 +342,11 @@ class ToModel(Transformer):
     def match_winners(self, meta, *keys):
         return ("winners", tuple(keys))
 
-    def highest(self, meta, expr):
-        return m.RankKey(True, expr, span=_span(meta))
+    def highest(self, meta, expr, label):
+        return m.RankKey(True, expr, str(label)[1:-1] if label else None, span=_span(meta))
 
-    def lowest(self, meta, expr):
-        return m.RankKey(False, expr, span=_span(meta))
+    def lowest(self, meta, expr, label):
+        return m.RankKey(False, expr, str(label)[1:-1] if label else None, span=_span(meta))
 
     def variant_decl(self, meta, name, label, extends, *items):
         return m.VariantDecl(str(name), str(label)[1:-1] if label else None, extends or (), tuple(items),
