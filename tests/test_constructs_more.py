@@ -1827,3 +1827,37 @@ def test_the_standings_hide_another_seats_secret_counter_not_the_rules_bookkeepi
     assert state.is_terminal
     assert dict(engine.standings(state)) == {0: (3, 1), 1: (1, 0)}
     assert dict(engine.standings(state, [0])) == {0: (3, 1), 1: (None, 0)}
+
+
+# ---------------------------------------------------------------------------- a chosen symbol read as a card condition
+COLOURS = """\
+game "Colours"
+players 2
+symbols colour: red, blue, green
+deck { card c: each colour, count 2  card gem: points 3, count 2 }
+zone hand: per player, seen by owner
+zone stock: shared, count only, holds the deck
+setup { deal 2 from stock to each hand  go to play from P1 }
+turn play {
+  action name "names a colour it holds" {
+    choose col in colour
+    REQUIRE
+    end deal
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("require", ["require count of (your hand where col) > 0",
+                                     "require some card in your hand is col"])
+def test_a_require_reading_a_chosen_symbol_as_a_card_condition_filters_its_values(require):
+    """'choose col in colour' then 'require count of (your hand where col) > 0': the
+    require reads the choice (it was taken for one that does not, and the game stopped at
+    its first run: "rulekit cannot run … a defect of rulekit"; helper-33). Only the
+    colours held are offered."""
+    engine = Engine(loads(COLOURS.replace("REQUIRE", require)))
+    for seed in range(6):
+        state, _ = engine.new_match(2, random.Random(seed))
+        held = {engine.kind_label(k).split()[-1] for k in state.zones[engine.zone_slot(state, "hand", 0)]}
+        offered = {("red", "blue", "green")[a.params[0]] for a in engine.legal_actions(state)}
+        assert offered == held - {"gem"}

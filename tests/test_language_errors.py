@@ -499,3 +499,59 @@ def test_a_value_typed_as_a_die_or_its_face_says_how_faces_are_typed():
                             ^^
         hint: a face is a number: 'choose f in 1..6'
         """)
+
+
+HOLLOW = """\
+game "Hollow"
+players 2
+die d6: 6 sides, 1 in each cup
+deck { card a: count 4 }
+zone stock: shared, count only, holds the deck
+zone cup: per player, seen by owner
+claim bid(q) "{q}" ORDER: true when TRUTH
+setup { ask v }
+vote v: each of everyone {
+  action y "agrees" VOTE
+  then { end deal }
+}
+turn t {
+  action p "bids" FORCED {
+    choose q in DOMAIN
+    require REQUIRE
+    claim bid(q)
+    end deal
+  }
+}
+"""
+PLAIN = {"ORDER": "higher when q > claimed q", "TRUTH": "q > 0", "VOTE": "{ }", "FORCED": "",
+         "DOMAIN": "1..3", "REQUIRE": "true"}
+
+
+@pytest.mark.parametrize("part, text, said", [
+    ("FORCED", "forced when roll d6 > 3", "a condition of an action may not depend on chance"),
+    ("REQUIRE", "count of random 1 of stock > 0", "a condition of an action may not depend on chance"),
+    ("DOMAIN", "1..(roll d6)", "the values offered may not depend on chance"),
+    ("TRUTH", "roll d6 > 3", "the truth of a claim may not depend on chance"),
+    ("ORDER", "higher when roll d6 > 3", "the order of claims may not depend on chance"),
+    ("ORDER", "ordered by q * roll d6", "the order of claims may not depend on chance"),
+    ("ORDER", "higher when claim holds", "the order of claims reads only their values"),
+    ("ORDER", "higher when bid(q) beats claim", "the order of claims reads only their values"),
+    ("VOTE", "{ go to t }", "a vote's action cannot leave the vote"),
+])
+def test_what_check_accepted_and_the_run_could_not_do(part, text, said):
+    """Each passed 'rulekit check' and then stopped the run with a traceback (a NameError
+    of the generator, a RecursionError, "a defect of rulekit"), found by helper-33's
+    search: chance where nothing is played, a claim's order read through the truth or the
+    order of claims, an asked vote whose action leaves it. Each is a located error now."""
+    source = HOLLOW
+    for key, value in PLAIN.items():
+        source = source.replace(key, text if key == part else value)
+    assert said in error_text(source)
+
+
+def test_the_plain_hollow_game_loads():
+    """The game those edits start from is valid: each error comes from its one edit."""
+    source = HOLLOW
+    for key, value in PLAIN.items():
+        source = source.replace(key, value)
+    loads(source, "mini.rules")

@@ -120,11 +120,15 @@ def _seats_found(cond, scope: dict, holds: bool) -> dict:
 
 
 def names_read(node) -> set:
-    """Every bare name an expression (or any model node) reads: values, seats, groups."""
+    """Every bare name an expression (or any model node) reads: values, seats, groups; a
+    card condition's name and a total's attribute too (``your hand where col``, ``total b
+    of your hand``: a chosen symbol)."""
     found = set()
     for n in m.nodes(node):
-        if isinstance(n, (m.Name, m.SeatName)):
+        if isinstance(n, (m.Name, m.SeatName, m.CpName)):
             found.add(n.name)
+        elif isinstance(n, m.TotalOf):
+            found.add(n.attr)
         elif isinstance(n, (m.Member, m.IsOut)):
             found.add(n.seat)
         elif isinstance(n, m.IsNobody):
@@ -362,6 +366,15 @@ class Compiler:
 
     def hint_for(self, name, candidates):
         return suggest(name, candidates)
+
+    def no_chance(self, node, what: str) -> None:
+        """Refuse a roll or random cards in ``node``, which ``what`` names: it is judged, not
+        played (a check, a claim's truth or order), so no chance may happen there."""
+        for x in m.nodes(node):
+            if isinstance(x, m.Roll) or isinstance(x, m.Portion) and x.random:
+                self.err(f"{what} may not depend on chance", x.span,
+                         "roll the die (or draw the cards) in an action's effects and keep the result in a counter")
+                return
 
     def symbols_hint(self, name: str) -> str | None:
         """The hint of an unknown symbol set ``name`` typing a value: a near name, or what
@@ -1503,6 +1516,7 @@ class Compiler:
         for i, s in enumerate(node.body):
             if isinstance(s, m.Require):
                 self.want(self.expr(s.cond, scope), BOOL, s.cond)
+                self.no_chance(s.cond, "a condition of an action")
                 reads = bool(names_read(s.cond) & set(chosen)) or m.mentions(s.cond, (m.Chosen,)) \
                     or any(type(st) is ir.ChooseBlind for st in steps)
                 steps.append(ir.Require(s, s.message or ir.steps.DEFAULT_MESSAGE, reads))
@@ -1532,6 +1546,7 @@ class Compiler:
                 scope["$chosen"] = "cards"
             elif isinstance(s, m.ChooseParam):
                 typ = self.choice_domain(s, scope)
+                self.no_chance(s.domain, "the values offered")
                 dependent = bool(names_read(s.domain) & set(chosen))
                 steps.append(ir.ChooseValue(s, s.name, typ, dependent, (), s.prompt))
                 chosen[s.name] = typ
@@ -1588,6 +1603,7 @@ class Compiler:
         for a in p.actions:
             if a.forced is not None:
                 self.want(self.expr(a.forced, {}), BOOL, a.forced)
+                self.no_chance(a.forced, "a condition of an action")
                 forced.append((a.name, f"you must {a.name}"))
         if not forced:
             return
@@ -1657,6 +1673,12 @@ class Compiler:
         def _ends(stmts, procs):
             return _ends_(stmts, procs, knockout_ends=ko)
         for p in g.phases:
+            if p.kind == "vote":      # asked or not
+                for a in p.actions:
+                    for s, via in _leaving(a.body, procs):
+                        self.err("the choices of a vote take effect together, so a vote's action cannot "
+                                 f"leave the vote{via}", s.span,
+                                 "move 'go to' / 'end deal' into the vote's 'then' block")
             if p.name in self.asked:
                 continue          # an asked phase may end by returning to the 'then' of its 'ask'
             if p.kind in ("turn", "first") and not (p.kind == "turn" and (p.after is not None or p.rotation)):
@@ -1667,12 +1689,6 @@ class Compiler:
                 word = "otherwise" if p.kind == "first" else "then"
                 self.err(f"window '{p.name}' needs a '{word}' block: every seat may decline", p.span,
                          f"add '{word} {{ … go to PHASE }}' after its actions")
-            if p.kind == "vote":
-                for a in p.actions:
-                    for s, via in _leaving(a.body, procs):
-                        self.err("the choices of a vote take effect together, so a vote's action cannot "
-                                 f"leave the vote{via}", s.span,
-                                 "move 'go to' / 'end deal' into the vote's 'then' block")
             if p.after is not None and not p.rotation and not _ends(p.after, procs):
                 word = "otherwise" if p.kind == "first" else "then"
                 self.err(f"the '{word}' block of '{p.name}' can end without saying where play goes", p.span, hint)
@@ -1733,7 +1749,14 @@ class Compiler:
             self.err(f"claim '{c.name}' is true when… 'claim holds': a claim cannot be defined by itself",
                      c.truth.span, "say what must be true of the cards or the table")
         self.want(self.expr(c.truth, scope), BOOL, c.truth)
+        self.no_chance(c.truth, "the truth of a claim")
         self.template(c.label, scope)
+        for key in (*(c.ordering or ()), *((c.higher,) if c.higher is not None else ())):
+            self.no_chance(key, "the order of claims")
+            found = next((x for x in m.nodes(key) if isinstance(x, (m.ClaimHolds, m.Beats))), None)
+            if found is not None:
+                self.err("the order of claims reads only their values: not whether a claim holds, nor "
+                         "'beats claim'", found.span, "compare the values: 'higher when q > claimed q'")
         for e in c.ordering or ():
             typ = self.expr(e, scope)
             if typ == BOOL:
