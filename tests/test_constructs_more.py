@@ -1861,3 +1861,48 @@ def test_a_require_reading_a_chosen_symbol_as_a_card_condition_filters_its_value
         held = {engine.kind_label(k).split()[-1] for k in state.zones[engine.zone_slot(state, "hand", 0)]}
         offered = {("red", "blue", "green")[a.params[0]] for a in engine.legal_actions(state)}
         assert offered == held - {"gem"}
+
+
+# ---------------------------------------------------------------------------- procedures a vote's action calls
+VOTE_CALLS = """\
+game "Vote calls"
+players 2
+deck { card a: count 2 }
+zone stock: shared, count only, holds the deck
+counter tally per player = 0
+setup { go to w }
+procedure d { log "d" }
+procedure c { do d  do d  do d  do d }
+procedure b { do c  do c  do c  do c }
+procedure a { do b  do b  do b  do b }
+procedure count_down(k) { if k > 0 { add 1 to tally of actor  do count_down(k - 1) } }
+procedure ko { knock out actor }
+window w: first of everyone {
+  action x "x" { go to v }
+  otherwise { do a  go to v }
+}
+vote v: each of everyone {
+  action yes "yes" { do count_down(2) }
+  action out "out" { do ko }
+  then { end deal }
+}
+match { ends when 1 seat remains }
+"""
+
+
+def test_a_vote_may_call_a_procedure_that_calls_itself_or_knocks_out_after_many_others():
+    """A vote's action calling a procedure that calls itself (it stops nothing), or that
+    knocks out a seat after the step has written 64 other procedures in, stopped every run
+    with "a vote's effect that calls a procedure that may say where play goes … a defect
+    of rulekit" (helper-33). Both run: 'yes' counts 2 for each voter; 'out' by P1 alone
+    knocks it out and ends the match."""
+    engine = Engine(loads(VOTE_CALLS))
+    state, _ = engine.new_match(2, random.Random(0))
+    for _ in range(2):                                       # both decline the window: 'a' runs (64 logs)
+        state, _ = engine.apply(state, Action("decline", (), ()), random.Random(0))
+    yes, _ = engine.apply(engine.apply(state, Action("yes", (), ()), random.Random(0))[0], Action("yes", (), ()),
+                          random.Random(0))
+    assert yes.is_terminal and yes.counters == (2, 2) and not any(yes.out)
+    out, _ = engine.apply(engine.apply(state, Action("out", (), ()), random.Random(0))[0], Action("yes", (), ()),
+                          random.Random(0))
+    assert out.is_terminal and out.out[0] and out.winners == (1,)

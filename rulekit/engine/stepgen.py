@@ -372,9 +372,11 @@ class StepWriter(Generator):
         decl = self.comp.procedure_decls.get(node.procedure)
         if decl is None or len(decl.params) != len(node.args):
             return None
-        if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS or self.inlines >= MAX_INLINED:
+        many = self.inlines >= MAX_INLINED and not (self.voter_lets and self._may_stop(node.procedure, frozenset()))
+        if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS or many:
             # a procedure that calls itself, or one more than a function takes written in (procedures
-            # that call others twice would double each time): a function of its own, called
+            # that call others twice would double each time): a function of its own, called; but a
+            # vote's effect that may end the match (a knock-out) is always written in
             return self.call(node, decl)
         self.inlines += 1
         t = self.temp()
@@ -419,6 +421,20 @@ class StepWriter(Generator):
                 f"out, stack, goto, stop, rng, made, ev, texts, work, chosen, chosen_zone, _depth{t}{args})",
                 *(["if goto is not None or stop:", "    break"] if stops else [])]
 
+    def _may_stop(self, procedure: str, seen: frozenset) -> bool:
+        """Whether ``procedure`` (or one it calls) may say where play goes or end the match:
+        a 'go to', 'end deal', 'ask', 'end turn', or a knock-out where 'ends when' is declared
+        (a procedure that only calls itself with smaller values stops nothing)."""
+        knockouts = self.cg.game.match.remain is not None
+        decls = self.comp.procedure_decls
+        for node in m.nodes(decls[procedure]):
+            if isinstance(node, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)) or knockouts and isinstance(node, m.KnockOut):
+                return True
+            if isinstance(node, m.Do) and node.procedure in decls and node.procedure not in seen | {procedure} \
+                    and self._may_stop(node.procedure, seen | {procedure}):
+                return True
+        return False
+
     def procedure_function(self, procedure: str, decl, key: tuple) -> tuple:
         """The function of ``procedure`` for the calls made with ``key`` (the procedure, the
         phase that asks, whether a turn's 'then' is written and whether 'between deals' is:
@@ -426,7 +442,8 @@ class StepWriter(Generator):
         step's locals taken as parameters, its values locals of its own. (name, whether it
         writes zones, counters, may end the match, ends a turn, may stop its caller)."""
         name = f"proc_{len(self.functions)}_of"
-        self.functions[key] = (name, True, True, True, True, True)     # while it is written: calls within
+        may_stop = self._may_stop(procedure, frozenset())
+        self.functions[key] = (name, True, True, True, True, may_stop)     # while it is written: calls within
         state = ("scope", "env", "hoisted", "shared", "inlined", "inlines", "voter_lets", "checked", "in_function",
                  "writes_zones", "writes_counters", "ends_match", "ends_turn", "calls")
         saved = {k: getattr(self, k) for k in state}
@@ -437,7 +454,7 @@ class StepWriter(Generator):
         try:
             lines = self.block(decl.body, {p.name: self.comp.param_type(p) for p in decl.params})
             made = (name, self.writes_zones, self.writes_counters, self.ends_match, self.ends_turn,
-                    self.calls or any(x.strip() == "break" for x in lines))
+                    may_stop and (self.calls or any(x.strip() == "break" for x in lines)))
         finally:
             for k, v in saved.items():
                 setattr(self, k, v)
