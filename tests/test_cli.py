@@ -647,3 +647,24 @@ def test_a_ranking_key_named_in_quotes_heads_its_column_of_the_standings(tmp_pat
     header = next(line for line in result.output.splitlines() if "place" in line)
     assert "card" in header and "total rank" not in header
     assert load(str(rules)).match.winners[0].label == "card"
+
+
+def test_a_construct_the_engine_cannot_write_is_a_located_error_of_check_and_run(monkeypatch, tmp_path):
+    """Where the step writer cannot write a construct (a defect of rulekit), 'check' says
+    so at the phase, with the source line and a caret, and exits 2, and so does 'run'
+    before the match: 'check' said ok and every run stopped with a traceback (helper-33)."""
+    from rulekit.engine import stepgen
+
+    def refuse(self, *args):
+        self.reasons.append("a construct made up for this test")
+        return None
+    monkeypatch.setattr(stepgen.StepWriter, "step", refuse)
+    rules = tmp_path / "lugen.rules"
+    rules.write_text(Path(LUGENBEUTEL).read_text(encoding="utf-8"), encoding="utf-8")
+    for args in (["check", str(rules)], ["run", str(rules), "--seed", "1"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, result.output
+        first = result.stderr.splitlines()[0]
+        assert first.startswith(f"{rules}:") and ": error: rulekit cannot run phase" in first
+        assert "a construct made up for this test" in first and "Traceback" not in result.output
+        assert "^" in result.stderr

@@ -222,9 +222,13 @@ def _load(path: str, variants) -> Engine:
     from ..engine import Engine
     from ..errors import OptionError, RulesError
 
+    from ..errors import CannotRun
+
     try:
-        return Engine(load(path, tuple(variants)))
-    except RulesError as exc:
+        engine = Engine(load(path, tuple(variants)))
+        engine.program(engine.game.players[0])      # a construct the engine cannot run: said now, located
+        return engine
+    except (RulesError, CannotRun) as exc:
         click.echo(exc.render(), err=True)
         sys.exit(2)
     except OSError as exc:

@@ -171,6 +171,10 @@ def _check_one(path: str, variants, stdin: list) -> bool:
         text = decode(raw, shown)
         if variants:
             game = loads(text, shown, variants)
+            refused = _unrunnable(game)
+            if refused is not None:
+                click.echo(refused.render(), err=True)
+                return False
             click.echo(f"{shown}: ok — {game.title} ({', '.join(game.applied)}), {_summary(game)}")
             return True
         rows = check_text(text, shown)
@@ -182,7 +186,13 @@ def _check_one(path: str, variants, stdin: list) -> bool:
         return False
     fine = True
     for name, label, result in rows:
-        if isinstance(result, RulesError):
+        refused = None if isinstance(result, RulesError) else _unrunnable(result)
+        if refused is not None:
+            fine = False
+            if name is not None:
+                click.echo(f"  variant {name}: error", err=True)
+            click.echo(refused.render(), err=True)
+        elif isinstance(result, RulesError):
             fine = False
             if name is not None:
                 click.echo(f"  variant {name}: error", err=True)
@@ -192,6 +202,19 @@ def _check_one(path: str, variants, stdin: list) -> bool:
         else:
             click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
     return fine
+
+
+def _unrunnable(game):
+    """The :class:`~rulekit.errors.CannotRun` of a checked game whose module the engine
+    cannot write (a construct it does not write yet), or None when it runs."""
+    from ..engine import Engine
+    from ..errors import CannotRun
+
+    try:
+        Engine(game).program(game.players[0])
+    except CannotRun as exc:
+        return exc
+    return None
 
 
 @main.command(cls=_GameCommand, name="compile", context_settings=CONTEXT)

@@ -39,6 +39,7 @@ import re
 from .. import ir
 from ..lang import model as m
 from .codegen import Generator, _tuple
+from ..errors import CannotRun, Problem
 from ..ir import names as naming
 from .compile import DECLINE, KIND, NUM, SEAT, note_revealed
 from .state import State
@@ -1394,19 +1395,24 @@ class StepWriter(Generator):
         enumerators.
 
         Raises:
-            RuntimeError: one is missing (a construct the writer does not write: a defect
-                of rulekit, named by the first thing it could not write).
+            CannotRun: one is missing (a construct the writer does not write: a defect of
+                rulekit, named by the first thing it could not write, located at the first
+                phase, or the setup, it could not write).
         """
+        g = self.cg.game
         missing = [] if start is not None else ["the setup"]
+        spans = [] if start is not None else [g.setup_span]
         for pi, phase in enumerate(self.cg.phase_list):
             names = [a.name for a in phase.actions] + ([DECLINE] if phase.kind in ("first", "each") else [])
             if rows[pi] == "None" or any(f"{name!r}:" not in rows[pi] for name in names) or "None" in (
                     listings[pi], offered[pi], enumerated[pi]):
                 missing.append(f"phase {phase.name!r} (line {phase.span.line})")
+                spans.append(g.phases[pi].span)
         if missing:
             why = self.reasons[0].splitlines()[0] if self.reasons else "nothing noted"
-            raise RuntimeError(f"rulekit cannot run {', '.join(missing)} of {self.cg.game.title!r}: it does not "
-                               f"write {why} yet (a defect of rulekit)")
+            raise CannotRun(g.path, g.source, Problem(
+                f"rulekit cannot run {', '.join(missing)} of {g.title!r}: it does not write {why} yet "
+                "(a defect of rulekit)", spans[0], "write it another way, and please report it"))
 
 
 def write_steps(gen: Generator) -> str:
