@@ -1740,7 +1740,7 @@ turn other { action ok "agrees" { } }
 
 @pytest.mark.parametrize("body", [
     'let x = count of (hand of current where skull)\n    ask other\n    log "{x}"',
-    'for each i in 1..count of (hand of current where skull) { ask other then { log "{i}" } }',
+    'for each i in 1..count of (hand of current where skull) { ask other then { log "{i}"  end deal } }',
     'let x = count of (hand of current where skull)\n    ask other then { do tell(x) }',
 ])
 def test_a_secret_value_stays_secret_after_an_asked_phase(body):

@@ -555,3 +555,32 @@ def test_the_plain_hollow_game_loads():
     for key, value in PLAIN.items():
         source = source.replace(key, value)
     loads(source, "mini.rules")
+
+
+def test_an_ask_whose_block_is_followed_by_statements_that_would_not_run():
+    """'if … { ask P2 to lose }' then 'end deal', in a turn with no 'then': after the asked
+    turn, play goes on in the ask's own block only, so the 'end deal' never ran and every
+    run stopped: "the rules end a 'then' block of 'ask' without saying where play goes"
+    (helper-33). The checker says so at the ask."""
+    source = """\
+game "T"
+players 2
+deck { card a: count 2 }
+zone stock: shared, count only, holds the deck
+setup { go to play from P1 }
+turn play {
+  action p "p" {
+    if true { ask P2 to lose }
+    end deal
+  }
+}
+turn lose { action l "l" { log "lost" } }
+"""
+    assert error_text(source) == golden("""
+        mini.rules:8:15: error: after 'ask lose' play goes on with the statements after it in its own block: the statements after the block that holds it (line 9) would not run
+                if true { ask P2 to lose }
+                          ^^^^^^^^^^^^^^
+        hint: end that block with what comes next, or move the 'ask' after it
+        """)
+    fine = source.replace("if true { ask P2 to lose }\n    end deal", "if true { ask P2 to lose  end deal }\n    end deal")
+    loads(fine, "mini.rules")

@@ -1695,6 +1695,19 @@ class Compiler:
         if not _ends(g.setup, procs):
             self.err("the setup can end without saying where play goes", g.setup_span,
                      "end the setup with 'go to PHASE'")
+        # an action of a turn with no 'then' and no rotation: after an ask, nothing but the
+        # ask's own block can say where play goes (elsewhere the turn's 'then' runs again)
+        blocks = [a.body for p in g.phases if p.kind == "turn" and p.after is None and not p.rotation
+                  for a in p.actions]
+        reported: set = set()
+        for block in blocks:
+            for ask, after in _asks_cut_short(block, procs):
+                if id(ask) not in reported:
+                    reported.add(id(ask))
+                    self.err(f"after 'ask {ask.phase}' play goes on with the statements after it in its own "
+                             f"block: the statements after the block that holds it (line {after.span.line}) "
+                             "would not run", ask.span,
+                             "end that block with what comes next, or move the 'ask' after it")
         for s, via in _leaving(g.match.between, procs):
             self.err("'between deals' runs between two deals: the next deal's setup says where play goes, so it "
                      f"cannot leave the block{via}", s.span, "move 'go to' into the setup; a deal ends in a phase")
@@ -1931,6 +1944,45 @@ def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
             if _ends_(procs[s.procedure], procs, seen | {s.procedure}, knockout_ends):
                 return True
     return False
+
+
+def _branches(s) -> tuple:
+    """The blocks inside a statement that run as part of it (an ``if``'s branches, a loop's
+    body); an ``ask``'s ``then`` is its own continuation, not among them."""
+    if isinstance(s, m.If):
+        return (s.then, s.orelse)
+    if isinstance(s, (m.ForEach, m.Repeat, m.ForRange, m.ForKinds)):
+        return (s.body,)
+    return ()
+
+
+def _asks_cut_short(stmts, procs) -> list:
+    """(ask, the first statement after the block holding it) for each ``ask`` inside an
+    ``if`` or a loop of ``stmts`` (or of an ask's ``then``) that statements follow, where
+    what comes after the ask in its own block does not say where play goes: after the
+    asked phase, play goes on there only, so the statements that follow never run."""
+    found = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, m.Ask):
+            found += _asks_cut_short(s.then, procs)
+        for block in _branches(s):
+            found += _asks_cut_short(block, procs)
+            if i + 1 < len(stmts):
+                found += [(ask, stmts[i + 1]) for ask, rest in _open_asks(block)
+                          if not _ends_(rest, procs)]
+    return found
+
+
+def _open_asks(stmts) -> list:
+    """(ask, what follows it in its own block, its ``then`` first) for every ``ask`` in
+    ``stmts`` or in the ``if``s and loops within them."""
+    found = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, m.Ask):
+            found.append((s, tuple(s.then) + tuple(stmts[i + 1:])))
+        for block in _branches(s):
+            found += _open_asks(block)
+    return found
 
 
 def _leaving(stmts, procs) -> list:
