@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import pickle
 import random
+import warnings
 from pathlib import Path
 
 import pytest
@@ -465,3 +466,28 @@ def test_liars_dice_bot_finds_its_information_sets_in_real_matches():
     for seed in range(100):
         bots = _bots(engine, policy, seed, (0,) if seed % 2 else (0, 1), GenericBot)
         play_match(engine, bots, 2, seed, keep_log=bool(seed % 3))
+
+
+def test_a_wrapper_that_hides_the_history_is_warned_of_once():
+    """A player that wraps the solved bot without declaring ``uses_history`` gets views
+    without their history: the bot can find none of its information sets and plays its
+    fallback at every decision. It warns once, naming the fix (helper-31 lost an analysis
+    to the silent fallback)."""
+    policy = solve(KUHN)
+    engine = Engine(load(KUHN))
+
+    class Wrapper:
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, view, decision):
+            return self.bot.choose(view, decision)
+    bots = [SolvedBot(policy, random.Random(s), RandomBot(random.Random(s))) for s in range(2)]
+    with pytest.warns(RuntimeWarning, match="uses_history = True") as caught:
+        play_match(engine, [Wrapper(b) for b in bots], 2, 1)
+    assert sum(issubclass(w.category, RuntimeWarning) for w in caught) <= 2 and bots[0].misses >= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # declared: no warning
+        for b in bots:
+            b.warned = False
+        play_match(engine, bots, 2, 1)

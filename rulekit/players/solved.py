@@ -46,6 +46,7 @@ import pickle
 import random
 import tempfile
 import time
+import warnings
 from array import array
 from dataclasses import dataclass
 from typing import Mapping
@@ -757,10 +758,17 @@ class SolvedBot:
         self.rng = rng
         self.fallback = fallback
         self.misses = 0
+        self.warned = False         # warned once of views without their history
 
     def choose(self, view: View, decision) -> Action:
         dist = None
         if view is not None and decision.rejected is None:
+            if not view.history and not self.warned:
+                # a match's history begins with the deal: none at all is a view made without it
+                self.warned = True
+                warnings.warn("SolvedBot was given a view without its history, so it cannot find its "
+                              "information sets and plays its fallback: a player that wraps it must "
+                              "declare uses_history = True (see docs/bots.md)", RuntimeWarning, stacklevel=2)
             dist = self.policy.table.get(info_key(view))
         if not dist:
             self.misses += 1
