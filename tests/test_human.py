@@ -10,7 +10,7 @@ import pytest
 
 from rich.console import Console
 
-from rulekit import Action, Engine, load
+from rulekit import Action, Engine, load, loads
 from rulekit.play.match import play_match, seat_rng
 from rulekit.players import HumanPlayer, RandomBot
 
@@ -303,7 +303,7 @@ def test_only_n_is_offered_only_where_claims_cover_cards():
     assert decision.kind in ("first", "each")
     action, text = _typed(engine, state, ["only 3", ""])
     assert action.name == "decline"
-    assert "only N: only for claims" not in text and "no claim of this game covers cards" in text
+    assert "only N: only for claims" not in text and "no claim of this game covers more than one card" in text
     assert "only" not in HumanPlayer(engine, Console(file=io.StringIO()), input).completions(decision, True)
 
 
@@ -342,3 +342,38 @@ def test_with_a_person_playing_what_a_bot_seat_is_shown_is_not_told(tmp_path):
                                     input="a\n")
         assert person.exit_code == 0, person.output
         assert "is shown" not in person.output
+
+
+def test_only_n_is_not_offered_where_every_claim_covers_one_card():
+    """A claim laid one card at a time ('choose 1 from your hand', 'lay chosen'): 'only N'
+    would mean nothing, and was offered at every window (helper-32's Spicy)."""
+    text = ONE_CARD
+    engine = Engine(loads(text))
+    assert not HumanPlayer(engine, Console(file=io.StringIO()), input)._lays
+    assert HumanPlayer(Engine(loads(text.replace("choose 1 from", "choose 1..2 from"))),
+                       Console(file=io.StringIO()), input)._lays
+
+
+ONE_CARD = """\
+game "One card"
+players 2
+deck { card c: number 1..5, count 2 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+zone pile: shared, count only
+claim card(v) "a {v}" higher when v > claimed v: true when every card in claimed cards is (number = v)
+setup { deal 3 from stock to each hand  go to play }
+turn play {
+  action play "plays a card as {v}" {
+    choose 1 from your hand
+    choose v in 1..5
+    lay chosen on pile
+    claim card(v)
+    go to doubt
+  }
+}
+window doubt: first of everyone after claimant {
+  action call "calls" { reveal claimed cards  end deal }
+  otherwise { end deal }
+}
+"""

@@ -188,8 +188,11 @@ class HumanPlayer:
         self.words: tuple = ()
         from ..lang import model as m
 
-        # whether a claim ever covers cards (a 'lay'): only then does 'only N' mean anything
-        self._lays = any(isinstance(node, m.Move) and node.lay for node in m.nodes(engine.game))
+        # whether a claim may cover several cards (an action that lays what it chooses, more
+        # than one): only then does 'only N' mean anything
+        self._lays = any(isinstance(node, m.Move) and node.lay for node in m.nodes(engine.game)) and any(
+            isinstance(node, m.ChooseCards) and (node.high is None or node.high > 1)
+            for p in engine.game.phases for a in p.actions for node in m.nodes(a))
         # the names of the game's cards, as typed; cards are typed by their place in the
         # listing too, unless a card's name is a number (a '10' typed would be the tenth
         # card or a 10): then only by name
@@ -511,7 +514,7 @@ class HumanPlayer:
             return DECLINE_ACTION
         if not self._lays:
             raise ValueError("'only N' counts the cards a claim covers, and no claim of this game covers "
-                             "cards: use 'never' or Enter")
+                             "more than one card: use 'never' or Enter")
         count = _number("".join(words[1:]))
         if count is None:
             raise ValueError("write 'only N' with a number of cards, e.g. 'only 3' (or 'only 3 for the match')")
