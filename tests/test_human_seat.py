@@ -830,7 +830,7 @@ window market: each of everyone {
   action peek "peeks at the stock" { show top 1 of stock to actor }
   then { go to play from P1 }
 }
-turn play { action lay "lays a card" { choose 1 from your hand  lay chosen on table  claim is_a  go to doubt } }
+turn play { action lay "lays cards" { choose 1..2 from your hand  lay chosen on table  claim is_a  go to doubt } }
 window doubt: first of everyone after claimant {
   action call "calls" { reveal claimed cards  end deal }
   then { end deal }
