@@ -357,6 +357,8 @@ def _analysis(engine: Engine) -> _Analysis:
 #: play-outs per candidate action, and their length in decisions, in a game without claims
 ROLLOUTS = 16
 ROLLOUT_DECISIONS = 200
+#: the most choices of values of one option weighed by play-outs (see GenericBot._value_choices)
+VALUE_CHOICES = 8
 
 #: the least chance of carrying out a commitment (see GenericBot._p_fulfil) at which the
 #: bot makes it: carried out it scores; failed, it costs the claimant little more than the
@@ -973,9 +975,15 @@ class GenericBot:
         the deals after it would tell the actions apart by chance alone."""
         candidates = []
         for option in decision.options:
-            action = DECLINE_ACTION if option.name == DECLINE_ACTION.name else self._legal_choice(decision, option)
-            if action is not None and action not in candidates:
-                candidates.append(action)
+            if option.name == DECLINE_ACTION.name:
+                choices = [DECLINE_ACTION]
+            elif option.cards is None and option.params:
+                choices = self._value_choices(decision, option)
+            else:
+                choices = [self._legal_choice(decision, option)]
+            for action in choices:
+                if action is not None and action not in candidates:
+                    candidates.append(action)
         if len(candidates) < 2:
             return candidates[0] if candidates else random_legal(decision, self.rng)
         engine, rng, seat = self.engine, self.rng, view.seat
@@ -1001,6 +1009,18 @@ class GenericBot:
             if best is None or total > best[0]:
                 best = (total, action)
         return best[1]
+
+    def _value_choices(self, decision: Decision, option) -> list:
+        """The legal choices of values of ``option`` (no cards) to weigh against each other:
+        every one where they are few (``VALUE_CHOICES`` at most: whom to accuse, how much to
+        bet), else that many drawn at random."""
+        combos = 1
+        for _, values in option.params:
+            combos *= len(values)
+        if combos <= VALUE_CHOICES:
+            found = [Action(option.name, (), values) for values in itertools.product(*(v for _, v in option.params))]
+            return [a for a in found if _legal(decision, option, a)]
+        return [self._legal_choice(decision, option) for _ in range(VALUE_CHOICES)]
 
     def _worth(self, state, seat: int) -> float:
         """What the end of a play-out (``state``: the match over, or in a match of several
@@ -1385,6 +1405,9 @@ class GenericBot:
 
     def _vote(self, view: View, decision: Decision) -> Action:
         if len(decision.options) == 1:
+            option = decision.options[0]
+            if option.cards is None and option.params and len(self._value_choices(decision, option)) > 1:
+                return self._by_returns(view, decision)     # whom to vote for: by the play-outs' returns
             return random_legal(decision, self.rng)
         states = self._states(view, max(1, self.samples // 2))
         best = None
