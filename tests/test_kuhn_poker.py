@@ -59,11 +59,11 @@ def test_openspiel_cross_check():
     assert steps >= 1000
 
 
-def _folded() -> "object":
-    """A hand of K (P1) against J (P2) where P1 bets and P2 folds: no card is shown."""
+def _played(*names: str) -> "object":
+    """The end of a hand of K (P1) against J (P2) played by the actions ``names``."""
     chance = deal([3, 1])
     state, _ = ENGINE.new_match(2, chance)
-    for name in ("bet", "fold"):
+    for name in names:
         action = next(a for a in ENGINE.legal_actions(state) if a.name == name)
         state, _ = ENGINE.apply(state, action, chance)
     assert state.is_terminal
@@ -74,7 +74,7 @@ def test_the_standings_shown_to_a_person_keep_a_folded_hand_hidden():
     """The winners key reads each hand ('highest total rank of your hand'): shown to P1,
     P2's folded J is None, and P1's K to P2; each sees its own; without viewers, all.
     (helper-31: the final standings of `rulekit run` told the person the folded card.)"""
-    state = _folded()
+    state = _played("bet", "fold")              # no card is shown
     assert dict(ENGINE.standings(state)) == {0: (3,), 1: (1,)}
     assert dict(ENGINE.standings(state, [0])) == {0: (3,), 1: (None,)}
     assert dict(ENGINE.standings(state, [1])) == {0: (None,), 1: (1,)}
@@ -83,13 +83,7 @@ def test_the_standings_shown_to_a_person_keep_a_folded_hand_hidden():
 
 def test_the_standings_after_a_showdown_show_both_hands():
     """After 'reveal every hand' both values are known to both seats."""
-    chance = deal([3, 1])
-    state, _ = ENGINE.new_match(2, chance)
-    for name in ("bet", "call"):
-        action = next(a for a in ENGINE.legal_actions(state) if a.name == name)
-        state, _ = ENGINE.apply(state, action, chance)
-    assert state.is_terminal
-    assert dict(ENGINE.standings(state, [0, 1])) == {0: (3,), 1: (1,)}
+    assert dict(ENGINE.standings(_played("bet", "call"), [0, 1])) == {0: (3,), 1: (1,)}
 
 
 def test_run_prints_a_question_mark_for_a_hand_the_person_never_saw():
