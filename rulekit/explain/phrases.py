@@ -488,7 +488,7 @@ class _Phrases:
     def x_CardQuantifier(self, node) -> str:
         place = self._card_place(node.cards)
         if place.startswith("one of ") and not node.every:
-            return f"{place} {self.p(node.pred)}"          # "one of the cards in … is a wolf"
+            return f"{place} {self.p(node.pred)}"          # "one of the cards in A and the cards in B is …"
         quant = "every" if node.every else "some"
         return f"{quant} {place} {self.p(node.pred)}"
 
