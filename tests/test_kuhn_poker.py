@@ -100,3 +100,16 @@ def test_run_prints_a_question_mark_for_a_hand_the_person_never_saw():
     rows = {line.split("│")[2].strip(): line.split("│")[3].strip()
             for line in result.output[result.output.index("Final standings"):].splitlines() if line.count("│") > 4}
     assert rows == {"P1": "?", "P2": "3"} and "? not shown" in result.output
+
+
+def test_overlapping_facts_do_not_make_a_hand_known():
+    """A seat that knows two facts of a three-card hand, one naming A and B and one A, knows
+    two of its cards, not three: its value stays hidden (facts may name the same card)."""
+    import attrs
+
+    view = ENGINE.view(_played("bet", "fold"), 0)
+    zones = tuple(("hand", 1, 3, None) if (z, owner) == ("hand", 1) else (z, owner, count, cards)
+                  for z, owner, count, cards in view.zones)
+    for facts, known in [((("hand", 1, (0, 1)), ("hand", 1, (0,))), 2), ((("hand", 1, (0, 1)), ("hand", 1, (2,))), 3)]:
+        counts = ENGINE._known_counts(attrs.evolve(view, zones=zones, known=facts))
+        assert counts[[(z, o) for z, o, _, _ in zones].index(("hand", 1))] == known

@@ -225,8 +225,8 @@ class Observation:
             ValueError: ``state`` tracks no knowledge (see :meth:`view`).
         """
         view = self.view(state, viewer, texts=False)
-        seen = {(z, owner): cards is not None or count is not None and len(k) == count
-                for (z, owner, count, cards), k in zip(view.zones, self._known_cards(view))}
+        seen = {(z, owner): cards is not None or count is not None and k >= count
+                for (z, owner, count, cards), k in zip(view.zones, self._known_counts(view))}
         sized = {(z, owner): count is not None for z, owner, count, _ in view.zones}
         # another seat's own counter (a secret bid) is not shown; one the rules keep from
         # every seat ('seen by nobody': which seats went out) is their bookkeeping
@@ -259,12 +259,16 @@ class Observation:
         return unseen
 
     @staticmethod
-    def _known_cards(view: View) -> list:
-        """For each zone row of ``view``, the cards of it the seat knows from ``known``."""
+    def _known_counts(view: View) -> list:
+        """For each zone row of ``view``, how many of its cards the seat knows from
+        ``known``: each fact says the zone holds at least those cards, so together at least
+        the most copies of each kind one of them names (facts may overlap)."""
         known: dict = {}
         for zone, owner, cards in view.known:
-            known.setdefault((zone, owner), []).extend(cards)
-        return [known.get((z, owner), ()) for z, owner, _, _ in view.zones]
+            least = known.setdefault((zone, owner), Counter())
+            for kind, copies in Counter(cards).items():
+                least[kind] = max(least[kind], copies)
+        return [sum(known[(z, owner)].values()) if (z, owner) in known else 0 for z, owner, _, _ in view.zones]
 
     def view_fields(self, view: View) -> dict:
         """Every field of a :class:`State` that ``view`` fixes, zones aside, by name: the
