@@ -905,3 +905,30 @@ def test_the_screen_shows_who_is_in_each_group():
     human, _, _ = person(SKULL, [])
     expected = "bidders: " + ", ".join(f"P{s + 1}" + (" (you)" if s == 0 else "") for s in seats)
     assert expected in human.screen(SKULL.view(state, 0))
+
+
+TWO_NIGHTS = """\
+game "Two nights"
+players 3
+deck { card c: count 3 }
+zone stock: shared, count only, holds the deck
+counter nights = 0
+setup { go to night }
+vote night: each of everyone {
+  action act "closes his eyes" { choose t in seats in others "whom?" }
+  then {
+    add 1 to nights
+    if nights = 2 { end deal }
+    go to night
+  }
+}
+"""
+
+
+def test_the_history_tells_a_person_whom_it_voted_for():
+    """A vote shows the others only its action ('closes his eyes'): the person's own recap
+    says whom it chose (helper-32: 'history' never showed the target of a vote)."""
+    engine = Engine(loads(TWO_NIGHTS))
+    human, out, _ = person(engine, ["P3", "P2"])
+    play_match(engine, [human, RandomBot(seat_rng(1, 1)), RandomBot(seat_rng(1, 2))], 3, 1)
+    assert "P1 (you) has voted\n  (you chose: closes his eyes (P3))\nP2 has voted" in out.getvalue()

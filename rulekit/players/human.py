@@ -221,16 +221,16 @@ class HumanPlayer:
     def history_lines(self, view: View, start: int = 0) -> list[str]:
         """The lines of this seat's history from event ``start``: its own actions marked
         '(you)', each followed by the cards it chose ('  (you chose: CARD, CARD)'), which the
-        others did not see but it did."""
+        others did not see but it did, or by what it voted for."""
         me, lines = view.seat, []
-        mine = [(at, action) for at, action in self._mine if at >= start]
+        mine = [(at, text) for at, text in self._mine if at >= start]
         for i in range(start, len(view.history)):
             event = view.history[i]
             line = self.engine.describe_event(event, view.players)
             if line:
                 lines.append(yours(line, me))
             if mine and i >= mine[0][0] and event.kind in ("action", "voted") and event.data.get("seat") == me:
-                lines.append(f"  (you chose: {self.cards_text(mine.pop(0)[1].cards)})")
+                lines.append(f"  (you chose: {mine.pop(0)[1]})")
         return lines
 
     def screen(self, view: View) -> list[str]:
@@ -336,7 +336,7 @@ class HumanPlayer:
         only = None if rejected is not None or self.ask_always else self._only_action(decision)
         if only is not None:
             self._tell_only(view, decision, only)
-            return self._remember(view, only)
+            return self._remember(view, only, decision)
         if rejected is None:
             self.show(view, decision)
         else:       # the same decision again: the view was just shown
@@ -361,7 +361,7 @@ class HumanPlayer:
                 continue
             reason = None if rejected is not None or decision.guessed else decision.check(action)
             if reason is None:
-                return self._remember(view, action)
+                return self._remember(view, action, decision)
             self.console.print(f"[red]Not allowed: {escape(reason)}.[/red] Try again.")
 
     def _list_options(self, options, window: bool, claim: bool = True) -> None:
@@ -419,10 +419,17 @@ class HumanPlayer:
         extra = ([self.cards_text(action.cards)] if action.cards and self.hot_seat is None else []) + values
         return f"{label} ({'; '.join(extra)})" if extra else label
 
-    def _remember(self, view: View, action: Action) -> Action:
-        """``action``, noted for the history when it chose cards (the seat saw them)."""
+    def _remember(self, view: View, action: Action, decision: Decision | None = None) -> Action:
+        """``action``, noted for the history when it chose cards (the seat saw them) or is a
+        vote's choice of values (the vote shows the others only its action)."""
+        text = None
         if action.cards:
-            self._mine.append((len(view.history), action))
+            text = self.cards_text(action.cards)
+        elif decision is not None and decision.kind == "vote" and action.params:
+            option = next((o for o in decision.options if o.name == action.name), None)
+            text = None if option is None else self.action_text(option, action)
+        if text:
+            self._mine.append((len(view.history), text))
         return action
 
     def completions(self, decision: Decision, window: bool = False) -> tuple:
