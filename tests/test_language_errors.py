@@ -577,10 +577,16 @@ turn play {
 turn lose { action l "l" { log "lost" } }
 """
     assert error_text(source) == golden("""
-        mini.rules:8:15: error: after 'ask lose' play goes on with the statements after it in its own block: the statements after the block that holds it (line 9) would not run
+        mini.rules:8:15: error: when 'lose' ends without saying where play goes, play goes on after 'ask lose' in its own block only: the statements after the block that holds it (line 9) would not run then
                 if true { ask P2 to lose }
                           ^^^^^^^^^^^^^^
         hint: end that block with what comes next, or move the 'ask' after it
         """)
     fine = source.replace("if true { ask P2 to lose }\n    end deal", "if true { ask P2 to lose  end deal }\n    end deal")
     loads(fine, "mini.rules")
+    # the asked turn always says where play goes: nothing comes back to the ask (helper-34)
+    loads(source.replace('{ log "lost" }', '{ log "lost"  go to play from P1 }'), "mini.rules")
+    # through a procedure called before the statements that would not run (helper-34)
+    called = source.replace("if true { ask P2 to lose }", "do maybe").replace(
+        "turn play {", "procedure maybe { ask P2 to lose }\nturn play {")
+    assert "play goes on after 'ask lose' in its own block only" in error_text(called)

@@ -1700,13 +1700,15 @@ class Compiler:
         blocks = [a.body for p in g.phases if p.kind == "turn" and p.after is None and not p.rotation
                   for a in p.actions]
         reported: set = set()
+        phases = {p.name: p for p in g.phases}
         for block in blocks:
             for ask, after in _asks_cut_short(block, procs):
-                if id(ask) not in reported:
+                target = phases.get(ask.phase)
+                if id(ask) not in reported and target is not None and _may_return(target, procs):
                     reported.add(id(ask))
-                    self.err(f"after 'ask {ask.phase}' play goes on with the statements after it in its own "
-                             f"block: the statements after the block that holds it (line {after.span.line}) "
-                             "would not run", ask.span,
+                    self.err(f"when '{ask.phase}' ends without saying where play goes, play goes on after "
+                             f"'ask {ask.phase}' in its own block only: the statements after the block that "
+                             f"holds it (line {after.span.line}) would not run then", ask.span,
                              "end that block with what comes next, or move the 'ask' after it")
         for s, via in _leaving(g.match.between, procs):
             self.err("'between deals' runs between two deals: the next deal's setup says where play goes, so it "
@@ -1956,33 +1958,56 @@ def _branches(s) -> tuple:
     return ()
 
 
-def _asks_cut_short(stmts, procs) -> list:
+def _asks_cut_short(stmts, procs, seen: frozenset = frozenset()) -> list:
     """(ask, the first statement after the block holding it) for each ``ask`` inside an
-    ``if`` or a loop of ``stmts`` (or of an ask's ``then``) that statements follow, where
-    what comes after the ask in its own block does not say where play goes: after the
-    asked phase, play goes on there only, so the statements that follow never run."""
+    ``if``, a loop or a procedure called in ``stmts`` (or in an ask's ``then``) that
+    statements follow, where what comes after the ask in its own block does not say where
+    play goes: when the asked phase comes back, play goes on there only, so the statements
+    that follow do not run."""
     found = []
     for i, s in enumerate(stmts):
         if isinstance(s, m.Ask):
-            found += _asks_cut_short(s.then, procs)
-        for block in _branches(s):
-            found += _asks_cut_short(block, procs)
+            found += _asks_cut_short(s.then, procs, seen)
+        for block in _inner_blocks(s, procs, seen):
+            found += _asks_cut_short(block, procs, seen | _called(s))
             if i + 1 < len(stmts):
-                found += [(ask, stmts[i + 1]) for ask, rest in _open_asks(block)
+                found += [(ask, stmts[i + 1]) for ask, rest in _open_asks(block, procs, seen | _called(s))
                           if not _ends_(rest, procs)]
     return found
 
 
-def _open_asks(stmts) -> list:
+def _called(s) -> frozenset:
+    return frozenset((s.procedure,)) if isinstance(s, m.Do) else frozenset()
+
+
+def _inner_blocks(s, procs, seen: frozenset) -> tuple:
+    """:func:`_branches` of ``s``, and the body of the procedure it calls (once)."""
+    if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
+        return (procs[s.procedure],)
+    return _branches(s)
+
+
+def _open_asks(stmts, procs, seen: frozenset = frozenset()) -> list:
     """(ask, what follows it in its own block, its ``then`` first) for every ``ask`` in
-    ``stmts`` or in the ``if``s and loops within them."""
+    ``stmts`` or in the ``if``s, loops and procedures called within them."""
     found = []
     for i, s in enumerate(stmts):
         if isinstance(s, m.Ask):
             found.append((s, tuple(s.then) + tuple(stmts[i + 1:])))
-        for block in _branches(s):
-            found += _open_asks(block)
+        for block in _inner_blocks(s, procs, seen):
+            found += _open_asks(block, procs, seen | _called(s))
     return found
+
+
+def _may_return(p: m.PhaseDecl, procs) -> bool:
+    """Whether asked phase ``p`` may end without saying where play goes (so that play
+    comes back to the ask): an action of it, or its closing block, may end so, or it is a
+    window that every seat may decline with no 'otherwise'."""
+    closing = p.after is None or not _ends_(p.after, procs)
+    acting = any(not _ends_(a.body, procs) for a in p.actions)
+    if p.kind == "turn":
+        return closing and acting
+    return closing or acting
 
 
 def _leaving(stmts, procs) -> list:
