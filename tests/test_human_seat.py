@@ -932,3 +932,19 @@ def test_the_history_tells_a_person_whom_it_voted_for():
     human, out, _ = person(engine, ["P3", "P2"])
     play_match(engine, [human, RandomBot(seat_rng(1, 1)), RandomBot(seat_rng(1, 2))], 3, 1)
     assert "P1 (you) has voted\n  (you chose: closes his eyes (P3))\nP2 has voted" in out.getvalue()
+
+
+def test_an_action_whose_secret_check_no_value_passes_is_still_offered():
+    """'require some card in role of t is wolf' where no other seat holds the wolf: the
+    action was taken away, which told a villager the wolf was not at the table (helper-34's
+    review). It is offered whatever the hidden roles; the match judges the choice."""
+    engine = Engine(loads(ACCUSE.replace("card villager: count 2", "card villager: count 3").replace(
+        "require not some card in role of t is wolf", "require some card in role of t is wolf").replace(
+        '    end deal\n  }\n}\n', '    end deal\n  }\n  action pass "passes" { end deal }\n}\n')))
+    nobody = 0
+    for seed in range(12):
+        state, _ = engine.new_match(3, random.Random(seed))
+        roles = [engine.kind_label(hand(engine, state, s, "role")[0]) for s in range(3)]
+        nobody += "wolf" not in roles[1:]
+        assert [o.name for o in engine.decision(state).options] == ["accuse", "pass"]
+    assert nobody >= 3

@@ -1432,8 +1432,9 @@ class Generator:
                 raise TypeError(f"the option has no values for {type(st).__name__}: a defect of rulekit")
         option = (f"new(Option, ({action.name!r}, {action.name!r}, {cards}, {low}, {high}, "
                   f"{_tuple(params) if params else '()'}, (), {compiled.exact}, ()))")
-        if compiled.reads_choice and (cards != "None" or params):
-            # an option none of whose concrete choices is legal is not an option
+        if compiled.reads_choice and (cards != "None" or params) and not compiled.secret_check:
+            # an option none of whose concrete choices is legal is not an option (unless the
+            # check reads cards the seat cannot see: then it is judged when chosen)
             body.append(f"if none_legal(ctx, {enum.replace('enum_', 'first_')}):")
             body.append("    return None")
         body.append(f"return {option}")

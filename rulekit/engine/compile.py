@@ -141,14 +141,17 @@ def names_read(node) -> set:
 class CompiledAction:
     """One action of a phase: its opening steps (requires and choices), checked and resolved."""
 
-    __slots__ = ("name", "index", "_steps", "span", "labelled", "exact", "reads_choice", "choices")
+    __slots__ = ("name", "index", "_steps", "span", "labelled", "exact", "reads_choice", "choices", "secret_check")
 
-    def __init__(self, name, index, steps, span, labelled=False):
+    def __init__(self, name, index, steps, span, labelled=False, secret_check=False):
         self.name = name
         self.index = index
         self.labelled = labelled      # the rules give it a label (its option's text then depends on the state)
         self.steps = steps            # the requires and choices that open it (rulekit.ir.steps)
         self.span = span
+        #: a require that reads a choice also reads what the deciding seat cannot see: that
+        #: no choice passes it must not take the option away (it would tell the seat)
+        self.secret_check = secret_check
 
     @property
     def steps(self) -> tuple:
@@ -1557,7 +1560,9 @@ class Compiler:
         steps = self.guard_choices(steps, self.seen_by_decider)
         self.block(node.body[body_start:], scope, interleaved=kind == "vote")
         self.template(node.label, scope)
-        return CompiledAction(node.name, index, tuple(steps), node.span, node.label is not None)
+        secret = any(type(st) is ir.Require and st.reads_choice and not self.seen_by_decider(st.stmt.cond, chosen)
+                     for st in steps)
+        return CompiledAction(node.name, index, tuple(steps), node.span, node.label is not None, secret)
 
     def choice_domain(self, s: m.ChooseParam, scope) -> str | None:
         """``choose NAME in DOMAIN``: the kind of the values offered (checked)."""
