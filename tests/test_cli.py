@@ -668,3 +668,49 @@ def test_a_construct_the_engine_cannot_write_is_a_located_error_of_check_and_run
         assert first.startswith(f"{rules}:") and ": error: rulekit cannot run phase" in first
         assert "a construct made up for this test" in first and "Traceback" not in result.output
         assert "^" in result.stderr
+
+
+HIDDEN_HANDS = """\
+game "Hidden hands"
+players 3
+deck { card c: rank 1..9 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter score per player = 0, seen by nobody
+setup { shuffle stock  deal 1 from stock to each hand  go to play }
+turn play {
+  action pass "passes" { }
+  then { for each p in everyone { set score of p = total rank of hand of p }  end deal }
+}
+match {
+  winners: KEY
+  returns: total rank of your hand
+}
+"""
+
+
+@pytest.mark.parametrize("key", ["highest total rank of your hand", "highest total rank of hand of left of actor",
+                                 "highest score"])
+def test_the_final_standings_shown_to_a_person_tell_no_unseen_card(tmp_path, key):
+    """helper-34's review of the hidden standings: the rows were still ranked by the hidden
+    values (P2 under P1 told P1 that P2's card was lower; a '?' beside the winner's '?' read
+    as a tie), the person's own row could show another seat's card (a key reading the hand
+    on its left), and the result column and a counter seen by nobody (set from the cards)
+    showed the cards. Now: the winners first, then the seats by number, with no place
+    beyond the winners', and '?' for every value read from an unseen card."""
+    rules = tmp_path / "hidden.rules"
+    rules.write_text(HIDDEN_HANDS.replace("KEY", key), encoding="utf-8")
+    for seed in range(1, 6):
+        result = CliRunner().invoke(main, ["run", str(rules), "--human", "1", "--seed", str(seed)], input="pass\n")
+        assert result.exit_code == 0, result.output
+        record = play_match(Engine(load(str(rules))), [RandomBot(seat_rng(seed, s)) for s in range(3)], 3, seed)
+        hands = {s: record.state.zones[s + 1][0] + 1 for s in range(3)}   # the stock is zone 0; rank = kind + 1
+        rows = [[c.strip() for c in line.split("│")[1:-1]]
+                for line in result.output[result.output.index("Final standings"):].splitlines() if line.count("│") > 4]
+        winners = [int(r[1][1:]) - 1 for r in rows if r[-1] == "winner"]
+        assert [int(r[1][1:]) - 1 for r in rows] == winners + sorted(s for s in range(3) if s not in winners)
+        for place, seat, value, result_, _ in rows:
+            s = int(seat[1:]) - 1
+            assert place == ("1" if s in winners else "-")
+            assert result_ == ("+" + str(hands[0]) if s == 0 else "?")
+            assert value == ("?" if key == "highest score" or s != 0 or "left" in key else str(hands[0]))

@@ -1817,16 +1817,17 @@ match { winners: highest bid, highest gone }
 """
 
 
-def test_the_standings_hide_another_seats_secret_counter_not_the_rules_bookkeeping():
+def test_the_standings_hide_another_seats_secret_counter_and_what_nobody_sees():
     """A sealed bid never revealed (a counter seen by its owner) is None in the standings
-    shown to the other seat; a counter seen by nobody (the rules' bookkeeping) is shown."""
+    shown to the other seat, and a counter seen by nobody to every seat (it may hold what a
+    hidden card was: helper-34's review); the seat's own bid is its own."""
     engine = Engine(loads(SECRET_BIDS))
     state, _ = engine.new_match(2, random.Random(0))
     for n in (3, 1):
         state, _ = engine.apply(state, Action("offer", (), (n,)), random.Random(0))
     assert state.is_terminal
     assert dict(engine.standings(state)) == {0: (3, 1), 1: (1, 0)}
-    assert dict(engine.standings(state, [0])) == {0: (3, 1), 1: (None, 0)}
+    assert dict(engine.standings(state, [0])) == {0: (3, None), 1: (None, None)}
 
 
 # ---------------------------------------------------------------------------- a chosen symbol read as a card condition

@@ -473,7 +473,8 @@ def _deal_summary(engine: Engine, n: int, data) -> str:
 
 def _standings(console: Console, engine: Engine, state, viewers=()) -> None:
     """The final standings table; ``viewers``: the seats of the people at the table, who
-    are not shown a value they could not know (a folded hand's: "?")."""
+    are not shown a value they could not know ("?": a folded hand's), nor an order that
+    would tell one (the winners first, then the seats by number, knocked-out seats last)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -492,20 +493,29 @@ def _standings(console: Console, engine: Engine, state, viewers=()) -> None:
         table.add_column("out")
     table.add_column("result", justify="right")
     table.add_column("")
-    rows = engine.standings(state, viewers)
+    rows = engine.standings(state)
     returns = engine.returns(state)
+    hidden = set().union(*(engine.unseen_standing(state, v) for v in viewers))
+    if hidden:      # the public order only: the winners, the seats still in, the seats out
+        rows.sort(key=lambda r: (r[0] not in state.winners, out[r[0]] > 0, -out[r[0]], r[0]))
     place = 0
     previous = None
     for i, (seat, values) in enumerate(rows, 1):
-        if (out[seat], values) != previous:
-            place = i
-            previous = (out[seat], values)
+        if hidden:
+            shown_place = "1" if seat in state.winners else "-"
+        else:
+            if (out[seat], values) != previous:
+                place = i
+                previous = (out[seat], values)
+            shown_place = str(place)
+        cells = ["?" if (seat, k) in hidden else str(v) for k, v in enumerate(values)]
+        result = "?" if (seat, len(keys)) in hidden else number_text(returns[seat], sign=True)
         went = [f"{_ordinal(out[seat])} out" if out[seat] else ""] if any(out) else []
-        table.add_row(str(place), seat_name(seat), *("?" if v is None else str(v) for v in values), *went,
-                      number_text(returns[seat], sign=True), "winner" if seat in state.winners else "")
+        table.add_row(shown_place, seat_name(seat), *cells, *went, result, "winner" if seat in state.winners else "")
     console.print(table)
-    if any(v is None for _, values in rows for v in values):
-        console.print("? not shown: it reads cards (or a counter) you have not seen", markup=False)
+    if hidden:
+        console.print("? not shown, and the seats not ranked: they read cards (or a counter) you have not seen",
+                      markup=False)
 
 
 def _ordinal(k: int) -> str:

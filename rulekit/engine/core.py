@@ -453,7 +453,8 @@ class Engine(Observation, RulesQueries):
 
         ``viewers``: seats of the people shown the standings; a value one of them could not
         know at the table (see :meth:`unseen_standing`: a folded hand's value) is None.
-        The order is the rules' all the same."""
+        The order is the rules' all the same (a table shown to people orders by what they
+        know: see ``rulekit run``)."""
         hidden = set().union(*(self.unseen_standing(state, v) for v in viewers))
         ctx = self._read_ctx(state)
         rows = []

@@ -214,12 +214,14 @@ class Observation:
                     state.out, dice, state.stack, history)
 
     def unseen_standing(self, state: State, viewer: int) -> set:
-        """The ranking values of :meth:`~.core.Engine.standings` that ``viewer`` (a seat)
-        could not know at the table, as (seat, key index): a ``winners`` key read with
-        ``actor`` another seat whose cards (a folded hand never shown) or counter the viewer
-        has not seen (a counter: one seen by its owner alone). A zone read only for its size
-        (``count of your penalty``) counts when its size is shown. Of the seat's own zones (``your hand``) only its own is read;
-        a zone of any other seat, every seat's.
+        """The values of the final standings that ``viewer`` (a seat) could not know at the
+        table, as (seat, index): index k < the number of ``winners`` keys for that key of
+        :meth:`~.core.Engine.standings`, and that number for the seat's result
+        (:meth:`~.core.Engine.returns`): one read, with ``actor`` the seat, from cards the
+        viewer has not seen (a folded hand never shown) or from a counter it may not see
+        (another seat's, seen by its owner, or one seen by nobody). A zone read only for its
+        size (``count of your penalty``) counts when its size is shown. Of ``your`` zones
+        only the seat's own is read; a zone of any other seat, every seat's.
 
         Raises:
             ValueError: ``state`` tracks no knowledge (see :meth:`view`).
@@ -228,17 +230,16 @@ class Observation:
         seen = {(z, owner): cards is not None or count is not None and k >= count
                 for (z, owner, count, cards), k in zip(view.zones, self._known_counts(view))}
         sized = {(z, owner): count is not None for z, owner, count, _ in view.zones}
-        # another seat's own counter (a secret bid) is not shown; one the rules keep from
-        # every seat ('seen by nobody': which seats went out) is their bookkeeping
+        # the counters as the viewer sees them (None where it may not)
         counters = {decl.name: value for decl, (_, value) in zip(self.game.counters, view.counters)
-                    if decl.seen == "owner"}
+                    if decl.seen != "all"}
+        match = self.game.match
+        exprs = [key.expr for key in match.winners] + ([match.returns] if match.returns is not None else [])
         unseen = set()
-        for k, key in enumerate(self.game.match.winners):
-            sizes_only = {id(n.cards) for n in m.nodes(key.expr) if isinstance(n, m.CountOf)}
+        for k, expr in enumerate(exprs):
+            sizes_only = {id(n.cards) for n in m.nodes(expr) if isinstance(n, m.CountOf)}
             for seat in range(state.n):
-                if seat == viewer:
-                    continue
-                for node in m.nodes(key.expr):
+                for node in m.nodes(expr):
                     if isinstance(node, (m.ZoneRef, m.EveryZone)):
                         own = isinstance(node, m.ZoneRef) and (node.yours or isinstance(node.seat, m.SeatName)
                                                                and node.seat.name == "actor")
