@@ -170,3 +170,30 @@ def test_a_game_with_returns_compares_each_seats_mean_result(tmp_path):
     plain = CliRunner().invoke(main, ["compare", "liars_dice", "--variant", "base", "-g", "4", "-w", "1",
                                       "--seed", "1", "--bots", "random"])
     assert plain.exit_code == 0 and "win share P1" in plain.output and "mean result" not in plain.output
+
+
+def test_a_variant_that_declares_returns_brings_the_mean_result_rows(tmp_path):
+    """Only the variant declares 'returns' (points): the rows are there, for every arm
+    (helper-34's review: they were left out, the base game declaring none)."""
+    rules = tmp_path / "points.rules"
+    rules.write_text("""\
+game "Points"
+players 2
+deck { card c: rank 1..6 }
+zone stock: shared, count only, holds the deck
+zone hand: per player, seen by owner
+counter pts per player = 0
+setup { shuffle stock  deal 1 from stock to each hand  go to t }
+turn t {
+  action p "plays" { add total rank of your hand to pts  end deal }
+}
+match { winners: highest pts }
+variant money "money" {
+  match { winners: highest pts  returns: pts }
+}
+""")
+    result = CliRunner().invoke(main, ["compare", str(rules), "--variant", "money", "-g", "20", "-w", "1",
+                                       "--seed", "1", "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if "mean result" in line]
+    assert len(rows) == 2 and "+1.00" in rows[0] and "≠" in rows[0]

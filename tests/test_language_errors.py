@@ -537,6 +537,8 @@ PLAIN = {"ORDER": "higher when q > claimed q", "TRUTH": "q > 0", "VOTE": "{ }", 
     ("ORDER", "higher when claim holds", "the order of claims reads only their values"),
     ("ORDER", "higher when bid(q) beats claim", "the order of claims reads only their values"),
     ("VOTE", "{ go to t }", "a vote's action cannot leave the vote"),
+    ("TRUTH", 'q > 0\nclaim lucky(q) "{q} and {roll d6}" ordered by q: true when q > 0',
+     "the words of a claim may not depend on chance"),
 ])
 def test_what_check_accepted_and_the_run_could_not_do(part, text, said):
     """Each passed 'rulekit check' and then stopped the run with a traceback (a NameError

@@ -617,13 +617,15 @@ def compare(ctx, file, variants, games, players, seed, bots, rotate, max_decisio
     finally:
         if started:
             ray.shutdown()
-    _print_comparison(console, engines[0], spec, games, results)
+    _print_comparison(console, engines, spec, games, results)
 
 
-def _print_comparison(console, engine, spec, games: int, results) -> None:
+def _print_comparison(console, engines, spec, games: int, results) -> None:
     """Print the table of ``compare``: one column per arm ((name, _, figures) of
-    ``results``, the base game first), a variant's figure marked where its interval lies
-    apart from the base game's, and the notes under it."""
+    ``results``, the base game first; ``engines``: the arms' games, in that order), a
+    variant's figure marked where its interval lies apart from the base game's, and the
+    notes under it."""
+    engine = engines[0]
     from rich.markup import escape
     from rich.table import Table
 
@@ -649,7 +651,7 @@ def _print_comparison(console, engine, spec, games: int, results) -> None:
             texts.append(text)
         table.add_row(label, *texts, end_section=end)
 
-    _comparison_rows(row, spec, results, engine.game.match.returns is not None)
+    _comparison_rows(row, spec, results, any(e.game.match.returns is not None for e in engines))
     console.print(table)
     console.print("(…): 95 % interval; a win shared by k seats counts 1/k; medians per finished match; "
                   "docs/simulate.md defines each figure", markup=False, soft_wrap=True)

@@ -1560,6 +1560,8 @@ class Compiler:
         steps = self.guard_choices(steps, self.seen_by_decider)
         self.block(node.body[body_start:], scope, interleaved=kind == "vote")
         self.template(node.label, scope)
+        if node.label is not None:
+            self.no_chance(node.label, "the label of an action")
         secret = any(type(st) is ir.Require and st.reads_choice and not self.seen_by_decider(st.stmt.cond, chosen)
                      for st in steps)
         return CompiledAction(node.name, index, tuple(steps), node.span, node.label is not None, secret)
@@ -1771,6 +1773,8 @@ class Compiler:
         self.want(self.expr(c.truth, scope), BOOL, c.truth)
         self.no_chance(c.truth, "the truth of a claim")
         self.template(c.label, scope)
+        if c.label is not None:
+            self.no_chance(c.label, "the words of a claim")
         for key in (*(c.ordering or ()), *((c.higher,) if c.higher is not None else ())):
             self.no_chance(key, "the order of claims")
             found = next((x for x in m.nodes(key) if isinstance(x, (m.ClaimHolds, m.Beats))), None)
