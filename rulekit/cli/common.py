@@ -217,7 +217,11 @@ class RulesFile(click.ParamType):
         return names + [CompletionItem(incomplete, type="file")]
 
 
-def _load(path: str, variants) -> Engine:
+def _load(path: str, variants, runnable: bool = True) -> Engine:
+    """The engine of the rules file ``path`` with ``variants``; ``runnable``: its module
+    written now, so that a construct the engine cannot run is said before anything is
+    played (not for a command that only reads the rules). A problem is printed, located,
+    and the command exits with status 2."""
     from ..sema.load import load
     from ..engine import Engine
     from ..errors import OptionError, RulesError
@@ -226,7 +230,8 @@ def _load(path: str, variants) -> Engine:
 
     try:
         engine = Engine(load(path, tuple(variants)))
-        engine.program(engine.game.players[0])      # a construct the engine cannot run: said now, located
+        if runnable:
+            engine.program(engine.game.players[0])      # a construct the engine cannot run: said now, located
         return engine
     except (RulesError, CannotRun) as exc:
         click.echo(exc.render(), err=True)

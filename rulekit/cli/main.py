@@ -254,7 +254,7 @@ def explain(file, variants):
     """
     from ..explain import explain as rulebook
 
-    click.echo(rulebook(_load(file, variants).game), nl=False)
+    click.echo(rulebook(_load(file, variants, runnable=False).game), nl=False)
 
 
 @main.command(context_settings=CONTEXT, short_help="List the games shipped with rulekit.")

@@ -132,7 +132,12 @@ ENDED = -4
 
 class Unsupported(Exception):
     """A construct the step writer does not write: a defect of rulekit (see
-    :meth:`StepWriter.complete`), or where the writer tries a second way, that way."""
+    :meth:`StepWriter.complete`), or where the writer tries a second way, that way;
+    ``span``: where the file writes it, when known."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
 
 
 class StepWriter(Generator):
@@ -164,6 +169,7 @@ class StepWriter(Generator):
         self.ends_turn = False                    # an 'end turn' is written in the function being written
         self.helpers: list = []                   # the sources of the functions the polls call
         self.reasons: list = []                   # what the writer could not write (see steps)
+        self.reason_spans: list = []              # where the file writes each, when known
 
     # ------------------------------------------------------------ the frame of locals
     def frame(self, text: str) -> str:
@@ -195,7 +201,7 @@ class StepWriter(Generator):
 
     def stmt(self, node) -> list[str]:
         if type(node).__name__ not in _STATEMENTS:
-            raise Unsupported(type(node).__name__)
+            raise Unsupported(type(node).__name__, getattr(node, "span", None))
         return [self.frame(line) for line in super().stmt(node)]
 
     # ------------------------------------------------------------ statements
@@ -242,7 +248,7 @@ class StepWriter(Generator):
     def st_GoTo(self, node):
         target = self.cg.phases[node.phase]
         if target.kind != "turn" and not self.arrivals:
-            raise Unsupported(f"go to a {target.kind}")
+            raise Unsupported(f"go to a {target.kind}", node.span)
         lines = [] if node.start is None else [f"seats[{CURRENT}] = {self.seat(node.start)}"]
         if self.comp.ask_blocks:
             lines.append("stack = ()")          # a 'go to' leaves every pending 'ask'
@@ -307,7 +313,7 @@ class StepWriter(Generator):
     def st_Deal(self, node):
         zi = self.cg.zone_index.get(node.zone)
         if zi is None or not self.cg.zones[zi].per_player:
-            raise Unsupported("deal to a zone that is not each seat's")
+            raise Unsupported("deal to a zone that is not each seat's", node.span)
         self.writes_zones = True
         t = self.temp()
         refill = self._refill_of(node.source.zone)
@@ -406,7 +412,7 @@ class StepWriter(Generator):
         made = self.functions.get(key) or self.procedure_function(node.procedure, decl, key)
         name, writes_zones, writes_counters, ends_match, ends_turn, stops = made
         if stops and self.voter_lets:
-            raise Unsupported("a vote's effect that calls a procedure that may say where play goes")
+            raise Unsupported("a vote's effect that calls a procedure that may say where play goes", node.span)
         self.writes_zones |= writes_zones
         self.writes_counters |= writes_counters
         self.ends_match |= ends_match
@@ -481,7 +487,7 @@ class StepWriter(Generator):
         if self.cg.game.match.until is None:
             return [*_deal_end(), "stop = 1", "break"]        # a match of one deal: it ends with it
         if not self.arrivals:
-            raise Unsupported("the end of a deal of a match of several deals")
+            raise Unsupported("the end of a deal of a match of several deals", node.span)
         return ["stop = 2", "break"]
 
     def st_LetValue(self, node):
@@ -543,7 +549,7 @@ class StepWriter(Generator):
             # whether the step may end the deal or the match (else ``stop`` stays 0, untested)
             stops = self.calls or any(re.search(r"\bstop = ", x) for x in lines + finish)
         except Unsupported as exc:
-            self.reasons.append(str(exc))
+            self.note(exc)
             return None
         finally:
             self.asker = None
@@ -597,10 +603,10 @@ class StepWriter(Generator):
         inner = {k: v for k, v in self.scope.items() if not k.startswith("$")}
         frame = self.comp.ask_frames.get((node, tuple(sorted(inner.items()))))
         if frame is None or self.asker is None or not self.arrivals:
-            raise Unsupported("an 'ask' outside an action, a window's or vote's close, or an 'ask''s 'then'")
+            raise Unsupported("an 'ask' outside an action, a window's or vote's close, or an 'ask''s 'then'", node.span)
         index, names, target = frame
         if any(name not in self.env for name in names):
-            raise Unsupported("an 'ask' that keeps a value the step has no local of")
+            raise Unsupported("an 'ask' that keeps a value the step has no local of", node.span)
         values = _tuple([f"({name!r}, {self.env[name]})" for name in names])
         lines = [f"stack = stack + (({index}, {values}, seats[{CURRENT}], seats[{ACTOR}], "
                  f"stack[0][4] if stack else {self.asker}),)"]
@@ -612,7 +618,7 @@ class StepWriter(Generator):
         """``end turn``: every pending 'ask' is left, and the turn that began them (or this
         one) ends (see :meth:`arrive`)."""
         if self.asker is None or not self.arrivals:
-            raise Unsupported("'end turn' outside an action, a window's or vote's close, or an 'ask''s 'then'")
+            raise Unsupported("'end turn' outside an action, a window's or vote's close, or an 'ask''s 'then'", node.span)
         if self.in_then:
             return [f"goto = {ENDED}", "break"]
         self.ends_turn = True
@@ -722,7 +728,7 @@ class StepWriter(Generator):
             try:
                 body = [self.frame(x) for x in self.forced_lines(self.cg.game.phases[pi])]
             except Unsupported as exc:
-                self.reasons.append(str(exc))
+                self.note(exc)
                 name = None
             else:
                 self.helpers.append("\n".join([f"def {name}({_OPTION_FIELDS}):",
@@ -757,7 +763,7 @@ class StepWriter(Generator):
                     sources.append(self.frame(text))
                     calls.append(f"{name}_of({_OPTION_FIELDS})")
             except Unsupported as exc:
-                self.reasons.append(str(exc))
+                self.note(exc)
                 calls = None
             else:
                 self.helpers += sources
@@ -1188,7 +1194,7 @@ class StepWriter(Generator):
             self.env, self.hoisted = {}, None
             lines += self.setup_effects("-2")
         except Unsupported as exc:
-            self.reasons.append(str(exc))
+            self.note(exc)
             return None
         self.writes_zones = self.writes_counters = True
         return "\n".join(["def start(zones, counters, seats, votes, groups, out, rng, ev=None, texts=False):",
@@ -1230,7 +1236,7 @@ class StepWriter(Generator):
                            "    try:", "        while True:", *(f"            {self.frame(x)}" for x in body),
                            "            break", "    except KeyError:", "        pass"]
         except Unsupported as exc:
-            self.reasons.append(str(exc))
+            self.note(exc)
             return None
         decline = self.declines(pi, f"found.append(act_{pi}_decline)")
         if decline:
@@ -1263,7 +1269,7 @@ class StepWriter(Generator):
                 sources.append(self.frame(text.replace("    ctx.locals = {}\n", "\n".join(self.unpack(pi)) + "\n")))
                 row.append(f"({a.name!r}, {name}_of)")
         except Unsupported as exc:
-            self.reasons.append(str(exc))
+            self.note(exc)
             return None
         finally:
             self.stop_listing = saved
@@ -1342,7 +1348,7 @@ class StepWriter(Generator):
         try:
             arrive = self.arrive()
         except Unsupported as exc:      # no step then: the module is refused (see complete)
-            self.reasons.append(str(exc))
+            self.note(exc)
             arrive = None
         if arrive is not None:
             functions.append(arrive)
@@ -1389,6 +1395,11 @@ class StepWriter(Generator):
                 + "\n# whether the standing claim of a state is true (None: read over a context)\n"
                 + f"HOLDS = {'holds_of' if held is not None else 'None'}\n")
 
+    def note(self, exc: Unsupported) -> None:
+        """Keep what the writer could not write, and where (see :meth:`complete`)."""
+        self.reasons.append(str(exc))
+        self.reason_spans.append(exc.span)
+
     def complete(self, start, rows: list, listings: list, offered: list, enumerated: list) -> None:
         """Check that the module has every function the engine calls: the first state, and
         per phase a step for each action (and a window's decline), its listing, options and
@@ -1410,6 +1421,8 @@ class StepWriter(Generator):
                 spans.append(g.phases[pi].span)
         if missing:
             why = self.reasons[0].splitlines()[0] if self.reasons else "nothing noted"
+            if self.reason_spans and self.reason_spans[0] is not None and self.reason_spans[0].line:
+                spans.insert(0, self.reason_spans[0])     # where the file writes what could not be written
             raise CannotRun(g.path, g.source, Problem(
                 f"rulekit cannot run {', '.join(missing)} of {g.title!r}: it does not write {why} yet "
                 "(a defect of rulekit)", spans[0], "write it another way, and please report it"))
