@@ -2034,14 +2034,15 @@ def _leaving(stmts, procs) -> list:
     return found
 
 
-def _reached(procs, name: str, seen: frozenset):
-    """The first statement saying where play goes in procedure ``name`` or in a procedure
-    it calls (see :func:`_leaving`), or None."""
+def _reached(procs, name: str, seen: frozenset = frozenset(), knockouts: bool = False):
+    """The first statement saying where play goes in procedure ``name`` (``procs``: the
+    procedures' bodies by name) or in a procedure it calls (see :func:`_leaving`), or None;
+    with ``knockouts``, a knock-out too (it may end the match)."""
     for s in m.walk(procs[name]):
-        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)):
+        if isinstance(s, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)) or knockouts and isinstance(s, m.KnockOut):
             return s
         if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen | {name}:
-            inner = _reached(procs, s.procedure, seen | {name})
+            inner = _reached(procs, s.procedure, seen | {name}, knockouts)
             if inner is not None:
                 return inner
     return None

@@ -487,19 +487,11 @@ class Engine(Observation, RulesQueries):
         value of a play-out cut short (at the end of a deal)."""
         if state.is_terminal:
             return self.returns(state)
+        rows = self.standings(state)                    # the seats still in first, best first
         out = state.out or (0,) * state.n
-        found = [s for s in range(state.n) if not out[s]] or list(range(state.n))
-        keys = self.pieces(state.n).rank_keys
-        if keys:
-            ctx = self._read_ctx(state)
-            for highest, key in keys:
-                values = {}
-                for s in found:
-                    ctx.seats[ACTOR] = s
-                    values[s] = key(ctx)
-                best = max(values.values()) if highest else min(values.values())
-                found = [s for s in found if values[s] == best]
-        return self._returns_with(state, tuple(found))
+        best = rows[0][1]
+        found = [s for s, values in rows if values == best and not out[s]] or [s for s, _ in rows]
+        return self._returns_with(state, tuple(sorted(found)))
 
     def _returns_with(self, state: State, winners: tuple) -> tuple:
         """Each seat's result in ``state`` with ``winners`` the seats that won."""

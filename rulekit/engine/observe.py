@@ -16,7 +16,7 @@ from itertools import chain, repeat
 from typing import TYPE_CHECKING
 
 from ..lang import model as m
-from .state import Event, State, View, acting_seats, seen_counters
+from .state import Event, State, View, acting_seats, known_least, seen_counters
 
 if TYPE_CHECKING:
     from .core import Engine
@@ -262,13 +262,8 @@ class Observation:
     @staticmethod
     def _known_counts(view: View) -> list:
         """For each zone row of ``view``, how many of its cards the seat knows from
-        ``known``: each fact says the zone holds at least those cards, so together at least
-        the most copies of each kind one of them names (facts may overlap)."""
-        known: dict = {}
-        for zone, owner, cards in view.known:
-            least = known.setdefault((zone, owner), Counter())
-            for kind, copies in Counter(cards).items():
-                least[kind] = max(least[kind], copies)
+        ``known`` (see :func:`~.state.known_least`)."""
+        known = known_least(view)
         return [sum(known[(z, owner)].values()) if (z, owner) in known else 0 for z, owner, _, _ in view.zones]
 
     def view_fields(self, view: View) -> dict:

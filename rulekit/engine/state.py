@@ -8,6 +8,7 @@ it could not know (see :class:`Decision` for the judge it carries).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -226,6 +227,19 @@ def acting_seats(seats: tuple, decider: int | None) -> tuple:
     if decider is None or seats[ACTOR] == decider:
         return seats
     return seats[:ACTOR] + (decider,) + seats[ACTOR + 1:]
+
+
+def known_least(view: "View") -> dict:
+    """What ``view``'s seat knows of the zones from its ``known`` facts: for each (zone,
+    owner) a fact names, a ``Counter`` of the cards it holds at least (each fact says the
+    zone holds at least its cards, so together the most copies of each kind one of them
+    names: facts may name the same card), in the order the facts come."""
+    known: dict = {}
+    for zone, owner, cards in view.known:
+        least = known.setdefault((zone, owner), Counter())
+        for kind, copies in Counter(cards).items():
+            least[kind] = max(least[kind], copies)
+    return known
 
 
 def seen_counters(rows) -> tuple:

@@ -41,7 +41,7 @@ from ..lang import model as m
 from .codegen import Generator, _tuple
 from ..errors import CannotRun, Problem
 from ..ir import names as naming
-from .compile import DECLINE, KIND, NUM, SEAT, note_revealed
+from .compile import DECLINE, KIND, NUM, SEAT, _reached, note_revealed
 from .state import State
 from .runtime import (ACTOR, CLAIMANT, CURRENT, MAX_CALLS, MAX_QUICK_DEALS, MAX_SETTLE, closed_nowhere, no_go_to,
                       nobody_to_play)
@@ -379,7 +379,7 @@ class StepWriter(Generator):
         decl = self.comp.procedure_decls.get(node.procedure)
         if decl is None or len(decl.params) != len(node.args):
             return None
-        many = self.inlines >= MAX_INLINED and not (self.voter_lets and self._may_stop(node.procedure, frozenset()))
+        many = self.inlines >= MAX_INLINED and not (self.voter_lets and self._may_stop(node.procedure))
         if node.procedure in self.inlined or len(self.inlined) >= MAX_CALLS or many:
             # a procedure that calls itself, or one more than a function takes written in (procedures
             # that call others twice would double each time): a function of its own, called; but a
@@ -428,19 +428,12 @@ class StepWriter(Generator):
                 f"out, stack, goto, stop, rng, made, ev, texts, work, chosen, chosen_zone, _depth{t}{args})",
                 *(["if goto is not None or stop:", "    break"] if stops else [])]
 
-    def _may_stop(self, procedure: str, seen: frozenset) -> bool:
+    def _may_stop(self, procedure: str) -> bool:
         """Whether ``procedure`` (or one it calls) may say where play goes or end the match:
         a 'go to', 'end deal', 'ask', 'end turn', or a knock-out where 'ends when' is declared
         (a procedure that only calls itself with smaller values stops nothing)."""
-        knockouts = self.cg.game.match.remain is not None
-        decls = self.comp.procedure_decls
-        for node in m.nodes(decls[procedure]):
-            if isinstance(node, (m.GoTo, m.EndDeal, m.Ask, m.EndTurn)) or knockouts and isinstance(node, m.KnockOut):
-                return True
-            if isinstance(node, m.Do) and node.procedure in decls and node.procedure not in seen | {procedure} \
-                    and self._may_stop(node.procedure, seen | {procedure}):
-                return True
-        return False
+        bodies = {name: decl.body for name, decl in self.comp.procedure_decls.items()}
+        return _reached(bodies, procedure, knockouts=self.cg.game.match.remain is not None) is not None
 
     def procedure_function(self, procedure: str, decl, key: tuple) -> tuple:
         """The function of ``procedure`` for the calls made with ``key`` (the procedure, the
@@ -449,7 +442,7 @@ class StepWriter(Generator):
         step's locals taken as parameters, its values locals of its own. (name, whether it
         writes zones, counters, may end the match, ends a turn, may stop its caller)."""
         name = f"proc_{len(self.functions)}_of"
-        may_stop = self._may_stop(procedure, frozenset())
+        may_stop = self._may_stop(procedure)
         self.functions[key] = (name, True, True, True, True, may_stop)     # while it is written: calls within
         state = ("scope", "env", "hoisted", "shared", "inlined", "inlines", "voter_lets", "checked", "in_function",
                  "writes_zones", "writes_counters", "ends_match", "ends_turn", "calls")

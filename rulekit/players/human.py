@@ -4,7 +4,6 @@ after a bad entry (with the reason)."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Callable
 
 from rich.console import Console
@@ -12,6 +11,7 @@ from rich.markup import escape
 
 from ..errors import RulesRuntimeError, shown_text
 from ..engine import DECLINE_ACTION, Action, Decision, Engine, View
+from ..engine.state import known_least
 from ..engine.narrate import seat_name
 
 #: what a person types at a window's prompt to let it pass (Enter is the empty line)
@@ -286,18 +286,11 @@ class HumanPlayer:
             cards = f" ({_count(count)})" if count else ""
             whose = "your standing claim" if claimant == me else f"standing claim of {seat_name(claimant)}"
             lines.append(f"{whose}: {view.claim_text}{cards}")
-        # what the seat knows of each zone it does not see, one line a zone: each fact says
-        # the zone holds at least those cards, so together it holds at least the most
-        # copies of each kind that one of them names
+        # what the seat knows of each zone it does not see, one line a zone (see known_least)
         shown = {(name, owner) for name, owner, _, cards in view.zones if cards is not None}
-        known: dict = {}
-        for name, owner, cards in view.known:
+        for (name, owner), least in known_least(view).items():
             if (name, owner) in shown:
                 continue
-            least = known.setdefault((name, owner), Counter())
-            for kind, copies in Counter(cards).items():
-                least[kind] = max(least[kind], copies)
-        for (name, owner), least in known.items():
             name = _spoken(name)
             where = f"the {name}" if owner is None else f"your {name}" if owner == me \
                 else f"the {name} of {seat_name(owner)}"
