@@ -668,6 +668,9 @@ def test_a_construct_the_engine_cannot_write_is_a_located_error_of_check_and_run
         assert first.startswith(f"{rules}:") and ": error: rulekit cannot run phase" in first
         assert "a construct made up for this test" in first and "Traceback" not in result.output
         assert "^" in result.stderr
+    from rulekit.editor.features import diagnostics      # the editor says what check says
+
+    assert any("rulekit cannot run phase" in d.message for d in diagnostics(rules.read_text(encoding="utf-8")))
 
 
 HIDDEN_HANDS = """\

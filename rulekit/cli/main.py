@@ -205,16 +205,10 @@ def _check_one(path: str, variants, stdin: list) -> bool:
 
 
 def _unrunnable(game):
-    """The :class:`~rulekit.errors.CannotRun` of a checked game whose module the engine
-    cannot write (a construct it does not write yet), or None when it runs."""
-    from ..engine import Engine
-    from ..errors import CannotRun
+    """See :func:`rulekit.engine.core.cannot_run`."""
+    from ..engine.core import cannot_run
 
-    try:
-        Engine(game).program(game.players[0])
-    except CannotRun as exc:
-        return exc
-    return None
+    return cannot_run(game)
 
 
 @main.command(cls=_GameCommand, name="compile", context_settings=CONTEXT)

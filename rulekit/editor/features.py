@@ -58,11 +58,16 @@ def diagnostics(text: str, path: str = "<rules>") -> list[Diagnostic]:
         rows = check_text(_same_places(text), path)
     except RulesError as exc:
         return [_diagnostic(problem) for problem in exc.problems]
+    from ..engine.core import cannot_run
+
     found: dict[tuple, Diagnostic] = {}
     for variant, _label, result in rows:
-        if isinstance(result, RulesError):
-            for problem in result.problems:
-                found.setdefault((problem.span, problem.message), _diagnostic(problem, variant))
+        problems = result.problems if isinstance(result, RulesError) else ()
+        if not problems:
+            refused = cannot_run(result)          # a construct the engine cannot write, as check says
+            problems = () if refused is None else (refused.problem,)
+        for problem in problems:
+            found.setdefault((problem.span, problem.message), _diagnostic(problem, variant))
     return sorted(found.values(), key=lambda d: (d.line, d.column))
 
 

@@ -640,3 +640,18 @@ def count_multisets(pool: tuple, low: int, high: int) -> int:
                     new[size + take] += w
         ways = new
     return sum(ways[low:high + 1])
+
+
+def cannot_run(game: m.Game):
+    """The :class:`~rulekit.errors.CannotRun` of a checked game whose module the engine
+    cannot write for its fewest players (a construct the step writer does not write yet: a
+    defect of rulekit, located), or None when it runs. ``rulekit check`` and the editor
+    report it as a problem of the file."""
+    from ..errors import CannotRun
+
+    try:
+        Engine(game).program(game.players[0])
+    except CannotRun as exc:
+        return exc
+    return None
+
