@@ -1817,17 +1817,25 @@ match { winners: highest bid, highest gone }
 """
 
 
-def test_the_standings_hide_another_seats_secret_counter_and_what_nobody_sees():
+def test_the_standings_hide_another_seats_secret_counter_not_the_rules_bookkeeping():
     """A sealed bid never revealed (a counter seen by its owner) is None in the standings
-    shown to the other seat, and a counter seen by nobody to every seat (it may hold what a
-    hidden card was: helper-34's review); the seat's own bid is its own."""
+    shown to the other seat (its own is its own); a counter seen by nobody that is only
+    ever set from what every seat sees (the rules' bookkeeping: which seats went out) is
+    shown (hidden, it took away Nimm's Leich's ranking: helper-35); one set from a card is
+    hidden (see test_cli's test_the_final_standings_shown_to_a_person_tell_no_unseen_card)."""
     engine = Engine(loads(SECRET_BIDS))
     state, _ = engine.new_match(2, random.Random(0))
     for n in (3, 1):
         state, _ = engine.apply(state, Action("offer", (), (n,)), random.Random(0))
     assert state.is_terminal
     assert dict(engine.standings(state)) == {0: (3, 1), 1: (1, 0)}
-    assert dict(engine.standings(state, [0])) == {0: (3, None), 1: (None, None)}
+    assert dict(engine.standings(state, [0])) == {0: (3, 1), 1: (None, 0)}
+    # a result that reads the best of the bids ('highest bid') reads the other's sealed bid
+    engine = Engine(loads(SECRET_BIDS.replace("highest gone }", "highest gone  returns: highest bid }")))
+    state, _ = engine.new_match(2, random.Random(0))
+    for n in (1, 3):
+        state, _ = engine.apply(state, Action("offer", (), (n,)), random.Random(0))
+    assert {(0, 2), (1, 2)} <= engine.unseen_standing(state, 0)
 
 
 # ---------------------------------------------------------------------------- a chosen symbol read as a card condition

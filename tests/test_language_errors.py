@@ -592,3 +592,29 @@ turn lose { action l "l" { log "lost" } }
     called = source.replace("if true { ask P2 to lose }", "do maybe").replace(
         "turn play {", "procedure maybe { ask P2 to lose }\nturn play {")
     assert "play goes on after 'ask lose' in its own block only" in error_text(called)
+    # in a window's action too (it stopped every run; helper-35)
+    window = """\
+game "Ask win"
+players 3
+deck { card c: count 3 }
+zone stock: shared, count only, holds the deck
+setup { go to play from P1 }
+turn play { action go "goes" { ask chal } }
+window chal: first of everyone after current {
+  action call "calls" {
+    if true { ask actor to lose }
+    end deal
+  }
+  otherwise { end deal }
+}
+turn lose { action l "loses" { log "lost" } }
+"""
+    assert "play goes on after 'ask lose' in its own block only" in error_text(window)
+    # an asked vote always goes on from its 'then': nothing comes back to the ask (a false
+    # error: helper-35)
+    loads(window.replace("window chal: first of everyone after current", "vote chal: each of everyone")
+          .replace("  otherwise { end deal }", "  then { end deal }").replace(
+              'action call "calls" {\n    if true { ask actor to lose }\n    end deal\n  }', 'action call "calls" { }')
+          .replace('turn play { action go "goes" { ask chal } }',
+                   'turn play { action go "goes" {\n  if true { ask chal }\n  end deal\n} }')
+          .replace('turn lose { action l "loses" { log "lost" } }\n', ''), "mini.rules")

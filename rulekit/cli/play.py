@@ -493,11 +493,9 @@ def _standings(console: Console, engine: Engine, state, viewers=()) -> None:
         table.add_column("out")
     table.add_column("result", justify="right")
     table.add_column("")
-    rows = engine.standings(state)
+    rows = engine.standings(state, viewers)     # in an order the people know, if anything is hidden
     returns = engine.returns(state)
     hidden = set().union(*(engine.unseen_standing(state, v) for v in viewers))
-    if hidden:      # the public order only: the winners, the seats still in, the seats out
-        rows.sort(key=lambda r: (r[0] not in state.winners, out[r[0]] > 0, -out[r[0]], r[0]))
     place = 0
     previous = None
     for i, (seat, values) in enumerate(rows, 1):

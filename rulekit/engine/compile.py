@@ -1702,10 +1702,13 @@ class Compiler:
         if not _ends(g.setup, procs):
             self.err("the setup can end without saying where play goes", g.setup_span,
                      "end the setup with 'go to PHASE'")
-        # an action of a turn with no 'then' and no rotation: after an ask, nothing but the
-        # ask's own block can say where play goes (elsewhere the turn's 'then' runs again)
+        # after an ask, nothing but the ask's own block can say where play goes, in an action
+        # of a turn with no 'then' and no rotation (elsewhere the turn's 'then' runs again),
+        # in a window's action and in a window's or vote's closing block
         blocks = [a.body for p in g.phases if p.kind == "turn" and p.after is None and not p.rotation
                   for a in p.actions]
+        blocks += [a.body for p in g.phases if p.kind in ("first", "each") for a in p.actions]
+        blocks += [p.after for p in g.phases if p.kind != "turn" and p.after]
         reported: set = set()
         phases = {p.name: p for p in g.phases}
         for block in blocks:
@@ -2010,13 +2013,16 @@ def _open_asks(stmts, procs, seen: frozenset = frozenset()) -> list:
 
 def _may_return(p: m.PhaseDecl, procs) -> bool:
     """Whether asked phase ``p`` may end without saying where play goes (so that play
-    comes back to the ask): an action of it, or its closing block, may end so, or it is a
-    window that every seat may decline with no 'otherwise'."""
+    comes back to the ask): a turn whose action and 'then' may end so; a first-come window
+    whose taken action or 'otherwise' (or none) may; an 'each' window or a vote whose
+    closing block may (their actions pass the window on, or cannot leave the vote)."""
     closing = p.after is None or not _ends_(p.after, procs)
     acting = any(not _ends_(a.body, procs) for a in p.actions)
     if p.kind == "turn":
         return closing and acting
-    return closing or acting
+    if p.kind == "first":
+        return closing or acting
+    return closing          # an 'each' window's actions pass it on, a vote's cannot leave it
 
 
 def _leaving(stmts, procs) -> list:

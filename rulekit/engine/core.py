@@ -452,9 +452,9 @@ class Engine(Observation, RulesQueries):
         still in the match first, then those knocked out, the last to go out first.
 
         ``viewers``: seats of the people shown the standings; a value one of them could not
-        know at the table (see :meth:`unseen_standing`: a folded hand's value) is None.
-        The order is the rules' all the same (a table shown to people orders by what they
-        know: see ``rulekit run``)."""
+        know at the table (see :meth:`unseen_standing`: a folded hand's value) is None, and
+        then the rows are in an order they know: the winners, the other seats still in,
+        the seats knocked out (the last to go out first), each by seat number."""
         hidden = set().union(*(self.unseen_standing(state, v) for v in viewers))
         ctx = self._read_ctx(state)
         rows = []
@@ -466,6 +466,8 @@ class Engine(Observation, RulesQueries):
         out = state.out or (0,) * state.n
         rows.sort(key=lambda r: (out[r[0]] > 0, -out[r[0]], tuple(-sg * v for sg, v in zip(signs, r[1]))))
         if hidden:
+            winners = state.winners
+            rows.sort(key=lambda r: (r[0] not in winners, out[r[0]] > 0, -out[r[0]], r[0]))
             rows = [(s, tuple(None if (s, k) in hidden else v for k, v in enumerate(values))) for s, values in rows]
         return rows
 

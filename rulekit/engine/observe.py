@@ -9,6 +9,7 @@ on it). It depends on the view and the rules alone, never on the true state.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections import Counter
 from collections.abc import Sequence
@@ -230,9 +231,11 @@ class Observation:
         seen = {(z, owner): cards is not None or count is not None and k >= count
                 for (z, owner, count, cards), k in zip(view.zones, self._known_counts(view))}
         sized = {(z, owner): count is not None for z, owner, count, _ in view.zones}
-        # the counters as the viewer sees them (None where it may not)
+        # the counters as the viewer sees them (None where it may not), but those seen by
+        # nobody that every seat could keep (see bookkeeping_counters)
+        kept = self._bookkeeping
         counters = {decl.name: value for decl, (_, value) in zip(self.game.counters, view.counters)
-                    if decl.seen != "all"}
+                    if decl.seen != "all" and decl.name not in kept}
         match = self.game.match
         exprs = [key.expr for key in match.winners] + ([match.returns] if match.returns is not None else [])
         unseen = set()
@@ -246,9 +249,9 @@ class Observation:
                         table = sized if id(node) in sizes_only else seen
                         places = [p for p in table if p[0] == node.zone and (not own or p[1] in (seat, None))]
                         hidden = not all(table[p] for p in places)
-                    elif isinstance(node, (m.Name, m.ValueOf)) and node.name in counters:
+                    elif isinstance(node, (m.Name, m.ValueOf, m.Extreme)) and node.name in counters:
                         value = counters[node.name]
-                        if isinstance(value, tuple):
+                        if isinstance(value, tuple):    # a seat's own, or any seat's
                             hidden = value[seat] is None if isinstance(node, m.Name) else None in value
                         else:
                             hidden = value is None
@@ -258,6 +261,12 @@ class Observation:
                         unseen.add((seat, k))
                         break
         return unseen
+
+    @functools.cached_property
+    def _bookkeeping(self) -> frozenset:
+        """See :func:`rulekit.sema.visibility.bookkeeping_counters`."""
+        from ..sema.visibility import bookkeeping_counters
+        return bookkeeping_counters(self.game)
 
     @staticmethod
     def _known_counts(view: View) -> list:

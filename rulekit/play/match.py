@@ -663,6 +663,8 @@ class _Match:
         answer, why) when the seat's first answer was refused already (by :meth:`draw_in_place`)."""
         view, judge, viewless = self._judge(seat, phase, options, now)
         player = self.players[seat]
+        if rejected is not None:
+            self._stuck_if_none_legal(seat, phase, now)
         for _ in range(MAX_REJECTIONS - (rejected is not None)):
             if rejected is None and viewless is not None:
                 decision = viewless[2].get(seat)
@@ -679,9 +681,22 @@ class _Match:
             try:       # the match judges the action on the true state before anything happens
                 return action, decision, attempt(action)
             except IllegalAction as exc:
+                if rejected is None:
+                    self._stuck_if_none_legal(seat, phase, now)
                 rejected = (action, str(exc))
         raise IllegalAnswers(f"{seat_name(seat)} answered '{phase.name}' with {MAX_REJECTIONS} illegal "
                              f"actions in a row (the last: {rejected[1]})")
+
+    def _stuck_if_none_legal(self, seat: int, phase, now: Callable[[], State]) -> None:
+        """After a refused answer: raise :meth:`stuck` when the seat has no legal action at
+        all (an option whose check reads cards it cannot see is offered whether or not a
+        choice of it passes, so that offering it tells nothing: with no other, the rules
+        left the seat stuck, and asking again would never end).
+
+        Raises:
+            RulesRuntimeError: the seat has no legal action."""
+        if not self.engine.legal_actions(now(), 1):
+            raise self.stuck(seat, phase)
 
     def _judge(self, seat: int, phase, options: tuple, now: Callable[[], State]) -> tuple:
         """(the seat's view or None, the judge of its answers, the phase's (options, judge,

@@ -36,9 +36,45 @@ def seen_by_decider(game: m.Game):
     return lambda cond, names: reader.expr(cond, frozenset(names))
 
 
+def bookkeeping_counters(game: m.Game) -> frozenset:
+    """The counters ``seen by nobody`` that hold nothing a seat could not see: every
+    ``set``, ``add`` or ``subtract`` of one writes a value, under ``if`` conditions, that
+    read only what every seat sees (which seats went out, once their hands are empty).
+    Shown at the end of a match, they tell no hidden card; any other counter seen by
+    nobody may (one set from a hand)."""
+    reader = _Reader(game, public=True)
+    candidates = {c.name for c in game.counters if c.seen == "nobody"}
+    spoiled: set = set()
+
+    def walk(stmts, names: frozenset, guarded: bool) -> None:
+        for st in stmts:
+            if isinstance(st, m.Assign) and st.target.name in candidates:
+                if not guarded or not reader.expr(st.value, names) or \
+                        st.target.seat is not None and not reader.expr(st.target.seat, names):
+                    spoiled.add(st.target.name)
+            elif isinstance(st, m.If):
+                ok = guarded and reader.expr(st.cond, names)
+                walk(st.then, names, ok)
+                walk(st.orelse, names, ok)
+            elif isinstance(st, m.ForEach):
+                walk(st.body, names | {st.var} if reader.expr(st.seats, names) else names, guarded)
+            elif isinstance(st, (m.Repeat, m.ForRange, m.ForKinds)):
+                walk(st.body, names, guarded)
+            elif isinstance(st, m.Ask):
+                walk(st.then, names, guarded)
+    blocks = [game.setup, game.match.between, *(p.body for p in game.procedures),
+              *(b for p in game.phases for b in [a.body for a in p.actions] + [p.after or ()])]
+    for block in blocks:
+        walk(block, frozenset(), True)
+    return frozenset(candidates - spoiled)
+
+
 class _Reader:
-    def __init__(self, game: m.Game):
+    def __init__(self, game: m.Game, public: bool = False):
+        """``public``: what every seat sees, not what the deciding seat sees (its own hand,
+        its own counters, its choices are not public then)."""
         self.game = game
+        self.public = public
         self.zones = {z.name: z for z in game.zones}
         self.counters = {c.name: c for c in game.counters}
         self.claims = {c.name: c for c in game.claims}
@@ -72,7 +108,8 @@ class _Reader:
             return True
         counter = self.counters.get(name)
         # a bare per-player counter is the deciding seat's own
-        return counter is not None and (counter.seen == "all" or counter.per_player and counter.seen == "owner")
+        return counter is not None and (counter.seen == "all" or counter.per_player and counter.seen == "owner"
+                                        and not self.public)
 
     def expr(self, node, names) -> bool:
         """Whether ``node`` (an expression, a seat or a seat set, a card predicate) reads
@@ -135,9 +172,9 @@ class _Reader:
                 return False
             if not faces:
                 return zone.seen != "nobody"
-            return zone.seen == "all" or zone.seen == "owner" and node.yours
+            return zone.seen == "all" or zone.seen == "owner" and node.yours and not self.public
         if isinstance(node, m.Chosen):
-            return True         # chosen from a zone the seat sees (see ``action``)
+            return not faces or not self.public     # chosen from a zone the seat sees (see ``action``)
         if isinstance(node, m.Claimed):
             return not faces    # how many cards were claimed is public, not their faces
         if isinstance(node, m.EveryZone):
