@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import attrs
+import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
@@ -948,3 +949,21 @@ def test_an_action_whose_secret_check_no_value_passes_is_still_offered():
         nobody += "wolf" not in roles[1:]
         assert [o.name for o in engine.decision(state).options] == ["accuse", "pass"]
     assert nobody >= 3
+
+
+def test_a_seat_whose_only_hidden_check_no_choice_passes_is_stuck_at_once():
+    """The action is the seat's only one and, the wolf not at the table, no choice of it
+    passes: after the first refused answer the match says the seat is stuck (the bot was
+    asked a hundred times and blamed; a person was asked forever; helper-35)."""
+    from rulekit.errors import RulesRuntimeError
+
+    engine = Engine(loads(ACCUSE.replace("card villager: count 2", "card villager: count 3").replace(
+        "require not some card in role of t is wolf", "require some card in role of t is wolf")))
+    seed = next(s for s in range(40) if "wolf" not in [
+        engine.kind_label(hand(engine, engine.new_match(3, random.Random(s))[0], p, "role")[0]) for p in (1, 2)])
+    with pytest.raises(RulesRuntimeError, match="P1 must decide in 'accuse' but has no legal action"):
+        play_match(engine, [RandomBot(seat_rng(seed, s)) for s in range(3)], 3, seed)
+    human, _, asked = person(engine, ["P2", "P3", "P2", "P3"])
+    with pytest.raises(RulesRuntimeError, match="has no legal action"):
+        play_match(engine, [human] + [RandomBot(seat_rng(seed, s)) for s in (1, 2)], 3, seed)
+    assert len(asked) == 1
