@@ -142,6 +142,7 @@ def check(files, variants):
 def _check_one(path: str, variants, stdin: list) -> bool:
     """Check one file (``-``: standard input, shown as ``<stdin>``); print what is found.
     True if it is fine."""
+    from ..engine.core import cannot_run
     from ..sema.load import check_text, decode, loads
     from ..errors import OptionError, RulesError
     from ..errors import shown_text
@@ -171,7 +172,7 @@ def _check_one(path: str, variants, stdin: list) -> bool:
         text = decode(raw, shown)
         if variants:
             game = loads(text, shown, variants)
-            refused = _unrunnable(game)
+            refused = cannot_run(game)
             if refused is not None:
                 click.echo(refused.render(), err=True)
                 return False
@@ -186,7 +187,7 @@ def _check_one(path: str, variants, stdin: list) -> bool:
         return False
     fine = True
     for name, label, result in rows:
-        refused = None if isinstance(result, RulesError) else _unrunnable(result)
+        refused = None if isinstance(result, RulesError) else cannot_run(result)
         if refused is not None:
             fine = False
             if name is not None:
@@ -202,13 +203,6 @@ def _check_one(path: str, variants, stdin: list) -> bool:
         else:
             click.echo(f"  variant {name}: ok" + (f" — {label}" if label else ""))
     return fine
-
-
-def _unrunnable(game):
-    """See :func:`rulekit.engine.core.cannot_run`."""
-    from ..engine.core import cannot_run
-
-    return cannot_run(game)
 
 
 @main.command(cls=_GameCommand, name="compile", context_settings=CONTEXT)

@@ -1585,10 +1585,9 @@ class Compiler:
             if d.name in self.cg.combination_kinds:
                 return _comb(d.name)                 # every value of an order of combinations
             if d.name not in self.cg.symbols:
-                hint = self.symbols_hint(d.name)
                 die = next((x for x in self.cg.game.dice if d.name in (x.name, "face")), None)
-                if die is not None:
-                    hint = f"a face is a number: 'choose {s.name} in 1..{die.sides}'"
+                hint = (f"a face is a number: 'choose {s.name} in 1..{die.sides}'" if die is not None
+                        else self.symbols_hint(d.name))
                 if d.name in self.cg.zone_index:
                     hint = f"'{d.name}' is a zone: to choose cards write 'choose 1 from {d.name}'"
                 self.err(f"unknown symbol set '{d.name}'", d.span, hint)
@@ -1960,16 +1959,6 @@ def _ends_(stmts, procs, seen=frozenset(), knockout_ends=False) -> bool:
     return False
 
 
-def _branches(s) -> tuple:
-    """The blocks inside a statement that run as part of it (an ``if``'s branches, a loop's
-    body); an ``ask``'s ``then`` is its own continuation, not among them."""
-    if isinstance(s, m.If):
-        return (s.then, s.orelse)
-    if isinstance(s, (m.ForEach, m.Repeat, m.ForRange, m.ForKinds)):
-        return (s.body,)
-    return ()
-
-
 def _asks_cut_short(stmts, procs, seen: frozenset = frozenset()) -> list:
     """(ask, the first statement after the block holding it) for each ``ask`` inside an
     ``if``, a loop or a procedure called in ``stmts`` (or in an ask's ``then``) that
@@ -1993,10 +1982,11 @@ def _called(s) -> frozenset:
 
 
 def _inner_blocks(s, procs, seen: frozenset) -> tuple:
-    """:func:`_branches` of ``s``, and the body of the procedure it calls (once)."""
+    """The branches of ``s`` (:func:`rulekit.lang.model.branches`), and the body of the
+    procedure it calls (once)."""
     if isinstance(s, m.Do) and s.procedure in procs and s.procedure not in seen:
         return (procs[s.procedure],)
-    return _branches(s)
+    return m.branches(s)
 
 
 def _open_asks(stmts, procs, seen: frozenset = frozenset()) -> list:

@@ -1079,17 +1079,23 @@ class Game:
         return sum(k.count * (players if k.start else 1) for k in self.kinds if k.die is None)
 
 
+def branches(s) -> tuple:
+    """The blocks a statement runs as part of it: an ``if``'s branches, a loop's body
+    (an ``ask``'s ``then`` is its continuation, not among them)."""
+    if isinstance(s, If):
+        return (s.then, s.orelse)
+    if isinstance(s, (ForEach, Repeat, ForRange, ForKinds)):
+        return (s.body,)
+    return ()
+
+
 def walk(stmts):
-    """Every statement of a block, depth first, including those inside ``if`` and ``for each``."""
+    """Every statement of a block, depth first, including those inside ``if``, loops and
+    an ``ask``'s ``then``."""
     for s in stmts:
         yield s
-        if isinstance(s, If):
-            yield from walk(s.then)
-            yield from walk(s.orelse)
-        elif isinstance(s, (ForEach, Repeat, ForRange, ForKinds)):
-            yield from walk(s.body)
-        elif isinstance(s, Ask):
-            yield from walk(s.then)
+        for block in branches(s) + ((s.then,) if isinstance(s, Ask) else ()):
+            yield from walk(block)
 
 
 def nodes(node):
