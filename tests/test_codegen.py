@@ -411,6 +411,8 @@ FILL = {
     "BLIND": [{"COUNT": "1"}, {"COUNT": "2"}],
     "RESULTS": [{"RETURNS": "returns: chips - 10"}, {"RETURNS": ""}],
     "KNOCKOUT": [{}, {"1 seat remains": "2 seats remain"}],
+    "ASK_IN_EACH": [{"ROOT": "doubts", "CLOSE": "end deal"}, {"ROOT": "opening", "CLOSE": 'log "closed"'}],
+    "ASK_IN_CALLED": [{"ROOT": "opening", "AFTER": "end deal"}, {"ROOT": "doubts", "AFTER": ""}],
 }
 
 

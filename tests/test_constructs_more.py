@@ -442,7 +442,7 @@ def test_ask_then_runs_with_the_values_and_seats_of_the_asking_action():
     engine, state = asks()
     state = play(engine, state, Action("start", (), (2,)))
     assert (1, "reply") == (engine.decision(state).seat, engine.decision(state).phase)
-    assert ((0, (("v", 2), ("w", 20)), 0, 0, 0),) == engine.view(state, 2).pending
+    assert ((0, (("v", 2), ("w", 20)), 0, 0, 0, None),) == engine.view(state, 2).pending
     state = play(engine, state, Action("ok"))
     assert {"a": 7229, "b": 1} == counters(engine, state)             # 7, then 722, then the turn's then
     assert (0, 0) == (seats(engine, state)["who"], seats(engine, state)["cur"])
@@ -1915,3 +1915,84 @@ def test_a_vote_may_call_a_procedure_that_calls_itself_or_knocks_out_after_many_
     out, _ = engine.apply(engine.apply(state, Action("out", (), ()), random.Random(0))[0], Action("yes", (), ()),
                           random.Random(0))
     assert out.is_terminal and out.out[0] and out.winners == (1,)
+
+
+# ---------------------------------------------------------------------------- an 'ask' in an 'each' window's action
+ASK_IN_EACH = """\
+game "Ask in each"
+players 3
+deck { card a: count 3 }
+zone stock: shared, count only, holds the deck
+counter k = 0
+setup { go to ROOT }
+turn opening: action open "opens" { ask doubts then { add 100 to k  end deal } }
+window doubts: each of everyone {
+  action doubt "doubts" { ask actor to pay then { add 1 to k } }
+  then { CLOSE }
+}
+turn pay: action pay "pays" { add 10 to k }
+"""
+
+
+@pytest.mark.parametrize("root, close, total", [("doubts", "end deal", 33), ("opening", 'log "closed"', 133)])
+def test_an_ask_in_an_each_windows_action_goes_on_to_the_windows_next_seat(root, close, total):
+    """An 'each' window's action that asks: when the asked phase and the 'then' block end
+    without saying where play goes, the window goes on to the seats it has still to ask, in
+    order, then closes. It stopped every run with "the rules end a 'then' block of 'ask'
+    without saying where play goes", no line. Also when the window is itself asked: its
+    own ask's 'then' runs after the window closes."""
+    engine = Engine(loads(ASK_IN_EACH.replace("ROOT", root).replace("CLOSE", close)))
+    state, _ = engine.new_match(3, random.Random(0))
+    deciders = []
+    while not state.is_terminal:
+        seat = engine.decider(state)
+        deciders.append((engine.cg.phase_list[state.phase].name, seat))
+        state, _ = engine.apply(state, engine.legal_actions(state)[0], random.Random(0))
+    doubts = [("doubts", s) for s in range(3)]
+    pays = [("pay", s) for s in range(3)]
+    assert deciders == [("opening", 0)] * (root == "opening") + [x for pair in zip(doubts, pays) for x in pair]
+    assert state.counters == (total,)
+
+
+# ---------------------------------------------------------------------------- an 'ask' in a procedure called, not written in
+ASK_IN_CALLED = """\
+game "Ask in a called procedure"
+players 3
+deck { card a: count 3 }
+zone stock: shared, count only, holds the deck
+counter k = 0
+procedure d(n) { if n > 0 { do d(n - 1) } else { ask P2 to pay then { add 1 to k  AFTER } } }
+setup { go to ROOT }
+turn opening: action open "opens" { ask P3 to pay then { do d(2) } }
+window doubts: each of everyone {
+  action doubt "doubts" { do d(2) }
+  then { end deal }
+}
+turn pay: action pay "pays" { add 10 to k }
+"""
+
+
+@pytest.mark.parametrize("root, after, total", [("opening", "end deal", 21), ("doubts", "", 33)])
+def test_an_ask_in_a_procedure_that_calls_itself_runs(root, after, total):
+    """A procedure that calls itself is written as a function of its own: an 'ask' in it,
+    called from an ask's 'then' block, stopped the match with a NameError of the generated
+    code (the phase that began the asks was a local of the caller only); called from an
+    'each' window's action, it goes on to the window's next seat as an 'ask' written there
+    does."""
+    engine = Engine(loads(ASK_IN_CALLED.replace("ROOT", root).replace("AFTER", after)))
+    state, _ = engine.new_match(3, random.Random(0))
+    while not state.is_terminal:
+        state, _ = engine.apply(state, engine.legal_actions(state)[0], random.Random(0))
+    assert state.counters == (total,)
+
+
+def test_end_turn_in_asks_no_turn_began_is_a_located_error():
+    """'end turn' in a phase asked by an 'each' window's action (no turn began the asks)
+    stops the match with an error naming its line, as the docs say (it named none)."""
+    text = ASK_IN_EACH.replace("ROOT", "doubts").replace("CLOSE", "end deal") \
+        .replace('add 10 to k }', 'add 10 to k  end turn }')
+    engine = Engine(loads(text))
+    state, _ = engine.new_match(3, random.Random(0))
+    state, _ = engine.apply(state, Action("doubt", (), ()), random.Random(0))
+    with pytest.raises(RulesRuntimeError, match=r"'end turn' is reached outside a turn \(line 12\)"):
+        engine.apply(state, Action("pay", (), ()), random.Random(0))

@@ -53,7 +53,8 @@ class State(NamedTuple):
     groups: tuple = ()              # the seats of each declared group
     winners: tuple = ()
     out: tuple = ()                 # per seat: 0 while in the match, k for the k-th seat knocked out
-    stack: tuple = ()               # pending 'ask … then': (block, values, current, actor, asking phase), innermost last
+    stack: tuple = ()               # pending 'ask … then': (block, values, current, actor, asking phase,
+                                    # an 'each' window to resume and its poll left, or None), innermost last
 
     @property
     def is_terminal(self) -> bool:

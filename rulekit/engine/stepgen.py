@@ -154,7 +154,7 @@ class StepWriter(Generator):
         self.orders: set = set()                  # the claims whose rank_i_of and beats_i_of are written
         self.inlined: list = []                   # the procedures being written into a step, outermost first
         self.inlines = 0                          # procedures written into the function being written
-        self.functions: dict = {}                 # (procedure, asker, in_then) -> its function (see call)
+        self.functions: dict = {}                 # (procedure, …) -> its function (see call)
         self.in_function = False                  # whether a procedure's function is being written
         self.calls = False                        # a procedure's function is called in what is being written
         self.arrivals = False                     # whether steps may go on to any phase (see arrive)
@@ -164,6 +164,8 @@ class StepWriter(Generator):
         self.makers: dict = {}                    # phase index -> the calls of its options over locals, or None
         self.voter_lets = False                   # a 'let' is written for the voter of a vote's effect
         self.asker = None                         # the text of the phase an 'ask' written now is made in
+        self.resume = "None"                      # the text of what an 'ask' written now resumes when its
+                                                  # 'then' says nothing: (an 'each' window, its poll left)
         self.in_then = False                      # whether a turn's 'then' block is being written
         self.in_setup = False                     # whether a deal's setup is being written
         self.ends_turn = False                    # an 'end turn' is written in the function being written
@@ -408,7 +410,7 @@ class StepWriter(Generator):
         """``do PROCEDURE(…)`` as a call of the procedure's function over the step's locals (see
         :meth:`procedure_function`), counted against ``MAX_CALLS`` as the calls within calls
         are: its depth is the procedures running around it, itself included."""
-        key = (node.procedure, self.asker, self.in_then, self.between)
+        key = (node.procedure, self.asker is not None, self.in_then, self.between, self.in_setup)
         made = self.functions.get(key) or self.procedure_function(node.procedure, decl, key)
         name, writes_zones, writes_counters, ends_match, ends_turn, stops = made
         if stops and self.voter_lets:
@@ -425,7 +427,8 @@ class StepWriter(Generator):
                 f"if _depth{t} > {MAX_CALLS}:",
                 f"    too_deep({node.procedure!r}, {node.span.line})",
                 f"{self._GIVEN_BACK} = {name}(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, "
-                f"out, stack, goto, stop, rng, made, ev, texts, work, chosen, chosen_zone, _depth{t}{args})",
+                f"out, stack, goto, stop, rng, made, ev, texts, work, chosen, chosen_zone, _depth{t}, {self.asker}, "
+                f"{self.resume}{args})",
                 *(["if goto is not None or stop:", "    break"] if stops else [])]
 
     def _may_stop(self, procedure: str) -> bool:
@@ -436,17 +439,23 @@ class StepWriter(Generator):
         return _reached(bodies, procedure, knockouts=self.cg.game.match.remain is not None) is not None
 
     def procedure_function(self, procedure: str, decl, key: tuple) -> tuple:
-        """The function of ``procedure`` for the calls made with ``key`` (the procedure, the
-        phase that asks, whether a turn's 'then' is written and whether 'between deals' is:
-        what an 'ask', 'end turn' or knock-out in it writes), its source added to :attr:`helpers`: the procedure's block over the
-        step's locals taken as parameters, its values locals of its own. (name, whether it
-        writes zones, counters, may end the match, ends a turn, may stop its caller)."""
+        """The function of ``procedure`` for the calls made with ``key`` (the procedure,
+        whether an 'ask' may be written, whether a turn's 'then', 'between deals' or a setup
+        is: what an 'ask', 'end turn' or knock-out in it writes), its source added to
+        :attr:`helpers`: the procedure's block over the step's locals taken as parameters
+        (with ``asker`` and ``resume``, what an 'ask' in it keeps in its frame, given by the
+        caller), its values locals of its own. (name, whether it writes zones, counters, may
+        end the match, ends a turn, may stop its caller)."""
         name = f"proc_{len(self.functions)}_of"
         may_stop = self._may_stop(procedure)
         self.functions[key] = (name, True, True, True, True, may_stop)     # while it is written: calls within
         state = ("scope", "env", "hoisted", "shared", "inlined", "inlines", "voter_lets", "checked", "in_function",
-                 "writes_zones", "writes_counters", "ends_match", "ends_turn", "calls")
+                 "writes_zones", "writes_counters", "ends_match", "ends_turn", "calls", "asker", "resume")
         saved = {k: getattr(self, k) for k in state}
+        # what an 'ask' or 'end turn' in it writes is given by the caller, in the caller's locals
+        if self.asker is not None:
+            self.asker = "asker"
+        self.resume = "resume"
         self.env = {p.name: f"l_{p.name}" for p in decl.params}
         self.hoisted = self.shared = self.checked = None
         self.inlined, self.inlines, self.voter_lets, self.in_function = [procedure], 0, False, True
@@ -461,7 +470,7 @@ class StepWriter(Generator):
         params = "".join(f", l_{p.name}" for p in decl.params)
         self.helpers.append("\n".join([
             f"def {name}(n, zones, counters, seats, votes, claim, claimed, known, deal, groups, out, stack, goto, stop, "
-            f"rng, made, ev, texts, work, chosen, chosen_zone, depth{params}):",
+            f"rng, made, ev, texts, work, chosen, chosen_zone, depth, asker, resume{params}):",
             f"    # procedure {procedure!r} (line {decl.span.line}) over a step's locals, called where it is not "
             "written in: the locals it changes given back",
             "    while True:",
@@ -505,6 +514,8 @@ class StepWriter(Generator):
         self.writes_counters = self.writes_zones = self.ends_turn = self.calls = False
         self.inlines = 0
         self.asker = str(pi)                    # an 'ask' here: the phase that asks
+        if phase.kind == "each":                # and its poll goes on after the asks
+            self.resume = f"({pi}, poll[1:])"
         try:
             self.scope, self.env, self.hoisted = {}, {}, None
             check = [self.frame(x) for x in self.check_lines(pi, action, compiled)]
@@ -545,7 +556,7 @@ class StepWriter(Generator):
             self.note(exc)
             return None
         finally:
-            self.asker = None
+            self.asker, self.resume = None, "None"
         out = [f"def step_{pi}_{compiled.index}(S, action, rng, made=None, ev=None, texts=False, body=False, "
                "judge=False):",
                f"    # the whole step of {action.name!r} in phase {phase.name!r} (line {action.span.line})",
@@ -591,8 +602,9 @@ class StepWriter(Generator):
 
     def st_Ask(self, node):
         """``ask [SEAT to] PHASE``: a frame (its 'then' block's index, the values it reads,
-        ``current`` and ``actor``, the phase that began the asks) goes on the stack, and play
-        goes to the phase."""
+        ``current`` and ``actor``, the phase that began the asks, and what play resumes when
+        the block says nothing: an 'each' window asked from and the seats it has still to
+        ask, or None) goes on the stack, and play goes to the phase."""
         inner = {k: v for k, v in self.scope.items() if not k.startswith("$")}
         frame = self.comp.ask_frames.get((node, tuple(sorted(inner.items()))))
         if frame is None or self.asker is None or not self.arrivals:
@@ -602,7 +614,7 @@ class StepWriter(Generator):
             raise Unsupported("an 'ask' that keeps a value the step has no local of", node.span)
         values = _tuple([f"({name!r}, {self.env[name]})" for name in names])
         lines = [f"stack = stack + (({index}, {values}, seats[{CURRENT}], seats[{ACTOR}], "
-                 f"stack[0][4] if stack else {self.asker}),)"]
+                 f"stack[0][4] if stack else {self.asker}, {self.resume}),)"]
         if node.seat is not None:
             lines.append(f"seats[{CURRENT}] = {self.seat(node.seat)}")
         return lines + [f"goto = {self.cg.phases[target].index}  # ask {target!r}", "break"]
@@ -615,12 +627,16 @@ class StepWriter(Generator):
         if self.in_then:
             return [f"goto = {ENDED}", "break"]
         self.ends_turn = True
+        turns = {p.index for p in self.cg.phase_list if p.kind == "turn"}
+        outside = f"'end turn' is reached outside a turn (line {node.span.line})"
         if self.in_setup:       # no ask is pending: the turn play was in ends, if it is one
-            return [f"if {self.asker} < 0:",
-                    "    raise RulesRuntimeError(\"'end turn' is reached outside a turn\")",
+            return [f"if {self.asker} not in {turns!r}:",
+                    f"    raise RulesRuntimeError({outside!r})",
                     f"goto = {FINISH} - {self.asker}",
                     "break"]
-        return ["if stack:",
+        return [f"if (stack[0][4] if stack else {self.asker}) not in {turns!r}:",
+                f"    raise RulesRuntimeError({outside!r})",
+                "if stack:",
                 f"    seats[{CURRENT}] = stack[0][2]",
                 f"    seats[{ACTOR}] = stack[0][3]",
                 f"    goto = {FINISH} - stack[0][4]",
@@ -951,10 +967,13 @@ class StepWriter(Generator):
     def _returns(self) -> list[str]:
         """:meth:`arrive`'s lines for ``goto`` RETURN: the 'then' blocks of the pending asks
         run, innermost first, each with the values its frame kept, until one says where
-        play goes; if none does, the turn that began the asks ends."""
+        play goes, or one made by an action of an 'each' window ends: that window goes on
+        to the seats it had still to ask (an empty poll closes it); if none does, the turn
+        that began the asks ends."""
         names = {index: kept for index, kept, _ in self.comp.ask_frames.values()}
         cases = []
         self.asker = "origin"                   # an 'ask' in a 'then' block: the asks go on from there
+        self.resume = "resume"                  # and resume what that block's own ask resumes
         try:
             for index, (then, scope) in sorted(self.comp.ask_blocks.items()):
                 env = {name: f"l_{name}_c{index}" for name in names[index]}
@@ -964,7 +983,19 @@ class StepWriter(Generator):
                 cases += [f"{'elif' if cases else 'if'} index == {index}:",
                           *("    " + x for x in bind + self.effects(then or (), scope))]
         finally:
-            self.asker = None
+            self.asker, self.resume = None, "None"
+        resumed = []
+        for p in self.cg.phase_list:
+            if p.kind == "each":
+                resumed += [f"{'elif' if resumed else 'if'} here == {p.index}:",
+                            *("    " + x for x in self.advance(p.index))]
+        if resumed:
+            resumed = ["if goto is None and not stop and resume is not None:",
+                       "    here, poll = resume",
+                       *("    " + x for x in resumed),
+                       "    if poll:",
+                       f"        return {_packed('here', poll='tuple(poll)')}",
+                       "    goto, closing = here, True"]
         ends = []
         try:
             for p in self.cg.phase_list:
@@ -981,11 +1012,12 @@ class StepWriter(Generator):
                 "        zones = list(zones)",
                 "        counters = list(counters)",
                 "        while goto is None and not stop and stack:",
-                "            index, values, current, actor, origin = stack[-1]",
+                "            index, values, current, actor, origin, resume = stack[-1]",
                 "            stack = stack[:-1]",
                 f"            seats[{CURRENT}] = current",
                 f"            seats[{ACTOR}] = actor",
                 *("            " + x for x in cases),
+                *("            " + x for x in resumed),
                 # 'end turn' in a 'then' block: the chain's origin is the phase its turn's 'then' asks from
                 f"        if goto is not None and goto <= {FINISH}:",
                 f"            here = {FINISH} - goto",
