@@ -604,6 +604,19 @@ def test_a_lone_number_that_is_an_option_and_a_value_is_refused():
     assert action.name == options[1]
 
 
+def test_a_lone_number_that_is_an_option_and_its_own_value_is_that_option():
+    """Liar's Dice after a bid: '1' is option 1 (bid) and a count of dice for that same
+    'bid': both readings are the bid, so it is taken as option 1 and its values asked
+    next (it was refused as ambiguous, again and again, at every '1')."""
+    state = until(LIARS, 2, lambda s: s.claim is not None and s.claim[1][0] == 1 and s.claim[1][1] < 6
+                  and len(LIARS.decision(s).options) == 2)
+    assert LIARS.decision(state).options[0].name == "bid"
+    bids = sorted(a.params for a in LIARS.legal_actions(state) if a.name == "bid")
+    action, text, asked = choose(LIARS, state, ["1", *map(str, bids[0])])
+    assert "also a value" not in text and (action.name, action.params) == ("bid", bids[0])
+    assert len(asked) == 3 and asked[1].startswith("how many dice?"), asked
+
+
 # -- 9. what the second review found still refused or misread
 def test_words_after_the_cards_of_an_option_without_values_are_refused_as_such():
     """Lügenbeutel's 'play' takes cards only: 'play 10 as 3' blames 'as 3', not the 10 the

@@ -596,7 +596,7 @@ class HumanPlayer:
             valued = next((o for o in options if len(tokens) == 1 and o.cards is None and o.params
                            and tokens[0] in map(str, self._offered(decision, o, (), [], o.params[0][1],
                                                                    self._value_names(o, 0))[1])), None)
-            if valued is not None:      # '2': the second option, or that option's value 2?
+            if valued is not None and valued is not options[number - 1]:   # '2': option 2, or a value of another?
                 picked, other = _spoken(options[number - 1].name), _spoken(valued.name)
                 raise ValueError(f"'{tokens[0]}' is option {number} ({picked}) and also a value of '{other}': "
                                  f"type '{picked}' or '{other} {tokens[0]}'")
