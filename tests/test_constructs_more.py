@@ -1996,3 +1996,56 @@ def test_end_turn_in_asks_no_turn_began_is_a_located_error():
     state, _ = engine.apply(state, Action("doubt", (), ()), random.Random(0))
     with pytest.raises(RulesRuntimeError, match=r"'end turn' is reached outside a turn \(line 12\)"):
         engine.apply(state, Action("pay", (), ()), random.Random(0))
+
+
+# ---------------------------------------------------------------------------- an anonymous vote
+ANONYMOUS = """\
+game "Mission"
+players 3
+deck { card c: count 1 }
+zone pile: holds the deck
+counter fails = 0
+setup { go to mission }
+anonymous vote mission: each of everyone {
+  action success "plays a mission card" { }
+  action fail "plays a mission card" { add 1 to fails }
+  then { end deal }
+}
+"""
+
+
+def test_an_anonymous_vote_is_perceived_by_each_seat_as_its_own_vote_alone():
+    """The Resistance's mission cards: the 'votes' event of an anonymous vote tells each
+    seat its own vote alone (an ordinary vote's tells every seat every vote: the helper's
+    spies were named in each seat's log); what the votes did shows (the count of fails);
+    a person's play-by-play says the others are never revealed; the rulebook says so."""
+    import io
+    from rich.console import Console
+    from rulekit.cli.play import _narrator
+    from rulekit.explain import explain
+    engine = Engine(loads(ANONYMOUS))
+    state, _ = engine.new_match(3, random.Random(0))
+    chosen = (Action("success", (), ()), Action("fail", (), ()), Action("fail", (), ()))
+    events = []
+    for action in chosen:
+        state, made = engine.apply(state, action, random.Random(0))
+        events += made
+    votes = next(e for e in events if e.kind == "votes")
+    assert votes.data["votes"] == ("success", "fail", "fail") and state.counters == (2,)
+    assert [engine.observe(votes, s, 3).data["votes"] for s in range(3)] == \
+        [("success", None, None), (None, "fail", None), (None, None, "fail")]
+    out = io.StringIO()
+    _narrator(Console(file=out, width=200), engine, {0})(state, events)
+    assert "votes cast (yours: plays a mission card); the others are never revealed" in out.getvalue()
+    assert "P2" not in out.getvalue().split("votes cast")[1].splitlines()[0]
+    plain = Engine(loads(ANONYMOUS.replace("anonymous vote", "vote")))
+    assert plain.observe(votes._replace(data={k: v for k, v in votes.data.items() if k != "anonymous"}), 0, 3) \
+        .data["votes"] == ("success", "fail", "fail")
+    assert "the votes are never revealed" in explain(loads(ANONYMOUS))
+
+
+def test_voters_for_a_choice_of_an_anonymous_vote_is_an_error():
+    """'voters for fail' would name the seats an anonymous vote hides."""
+    text = ANONYMOUS.replace("then { end deal }", "then { if count of seats in voters for fail > 0 { end deal } "
+                                                   "end deal }")
+    assert "'fail' is a choice of the anonymous vote 'mission', whose votes are never revealed" in error_of(text)

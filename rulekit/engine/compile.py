@@ -436,8 +436,15 @@ class Compiler:
             self.seat_values(node.name, node.base, node.cond, scope, BOOL)
             return
         if kind == "voters":
-            if not any(a.name == node.name for p in self.cg.game.phases if p.kind == "vote" for a in p.actions):
+            votes = [p for p in self.cg.game.phases if p.kind == "vote" and any(a.name == node.name for a in p.actions)]
+            if not votes:
                 self.err(f"no vote has a choice named '{node.name}'", node.span)
+            for p in votes:
+                if p.anonymous:
+                    self.err(f"'{node.name}' is a choice of the anonymous vote '{p.name}', whose votes are never "
+                             f"revealed: 'voters for {node.name}' would tell who chose it", node.span,
+                             f"count the choices in their effects instead (a counter: 'add 1 to …' in '{node.name}')")
+                    break
             return
         name = node.name
         match naming.resolve_seats(self.cg, name, scope):

@@ -123,6 +123,9 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "votes":
         parts = [f"{seat_name(s)}: {_vote_label(engine, d.get('phase'), v)}"
                  for s, v in enumerate(d["votes"]) if v is not None]
+        if d.get("anonymous") and len(parts) < len(d["votes"]):
+            return "  votes cast" + (f" (yours: {parts[0].split(': ', 1)[1]})" if len(parts) == 1 else "") \
+                + "; the others are never revealed"
         return "  votes: " + ", ".join(parts)
     if kind == "deal_start":
         return f"— deal {d['deal']} —"

@@ -296,7 +296,8 @@ class Observation:
 
         Cards that go where the seat cannot see them are replaced by None (their number
         stays public; so are those a ``deal`` gives to others); orders of shuffles, faces of hidden dice and hidden counters are left
-        out; a ``show`` to another seat is not perceived. The result is what a person at
+        out; a ``show`` to another seat is not perceived; of an anonymous vote's votes, the
+        seat perceives its own alone. The result is what a person at
         that seat would know: the events of a seat's public history (``View.history``).
         """
         kind, data = event.kind, event.data
@@ -317,6 +318,8 @@ class Observation:
             return Event(kind, None, dict(data, dealt=dealt))
         if kind in ("shuffle", "refill"):
             return Event(kind, None, {k: v for k, v in data.items() if k != "order"})
+        if kind == "votes" and data.get("anonymous"):    # each seat perceives its own vote alone
+            return Event(kind, None, dict(data, votes=tuple(v if s == seat else None for s, v in enumerate(data["votes"]))))
         if kind == "deal_end":
             public = []
             bases = self.cg.counter_base(players)

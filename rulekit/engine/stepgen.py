@@ -902,9 +902,10 @@ class StepWriter(Generator):
                 stops = stops or any(x.strip() == "break" for x in lines)
                 taken += [f"{'elif' if taken else 'if'} _a == {i} and _i == {k}:", f"    seats[{ACTOR}] = _s", *("    " + x for x in unpack + lines)]
             sizes.append(str(len(stmts)))
+        secret = ', "anonymous": True' if decl.anonymous else ""
         return ["if ev is not None:",
                 f'    ev.append(("votes", None, {{"phase": {phase.name!r}, "votes": tuple([None if v is None else v.name '
-                'for v in votes])}))',
+                f'for v in votes]){secret}}}))',
                 "_lets = [{} for _ in range(n)]",
                 "ready = []",
                 "for _s in range(n):",

@@ -505,6 +505,9 @@ class _Rulebook:
         if phase.kind == "each":
             return (f"These players are asked one at a time: {seats}. Each may decline or do "
                     f"{'this' if one else 'one of the following'}, once:")
+        if phase.kind == "vote" and phase.anonymous:
+            return (f"These players vote: {seats}. Each chooses one of the following in secret; the votes are "
+                    f"never revealed (only what they do shows), and take effect together once all are cast:")
         if phase.kind == "vote":
             return (f"These players vote: {seats}. Each chooses one of the following in secret; the votes are "
                     f"revealed together once all are cast, then take effect together:")

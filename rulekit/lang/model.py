@@ -929,7 +929,8 @@ class PhaseDecl:
     ``kind``: ``turn`` (the seat ``current`` chooses), ``first`` (a window: the seats are
     asked in order and the first to act takes it), ``each`` (a window: every seat may act
     once), ``vote`` (every seat must choose; the choices are revealed together).
-    ``after`` runs when a window or vote closes (``otherwise``/``then``).
+    ``after`` runs when a window or vote closes (``otherwise``/``then``). ``anonymous``:
+    a vote whose choices are never revealed (each seat perceives its own).
     """
     kind: str
     name: str
@@ -937,6 +938,7 @@ class PhaseDecl:
     actions: tuple
     after: tuple | None = None
     rotation: "Rotation | None" = None
+    anonymous: bool = False
     span: Span = _span()
 
 

@@ -311,6 +311,9 @@ class ToModel(Transformer):
     def vote_phase(self, meta, name, seats, *rest):
         return self._window("vote", meta, name, seats, rest)
 
+    def anonymous_vote(self, meta, name, seats, *rest):
+        return attrs.evolve(self._window("vote", meta, name, seats, rest), anonymous=True)
+
     def after(self, meta, body):
         return body
 
