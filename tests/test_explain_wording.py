@@ -179,3 +179,19 @@ def test_a_card_quantifier_over_several_zones_reads_as_english(condition, said):
         'require not no claim "the opener must bid"', f'require {condition} "the opener must bid"')
     lines = [line for line in explain(loads(text)).splitlines() if "the opener must bid" in line]
     assert lines == [f"   - Only if {said} (“the opener must bid”)."]
+
+
+def test_a_counter_in_a_label_is_a_hole_not_a_word():
+    """'finishes mission {mission}' read “finishes mission mission” (helper-36): a
+    counter's value is a hole in [ ], as any value but a chosen one's or a seat's name."""
+    text = explain(loads("""\
+game "Holes"
+players 2
+deck { card c: count 2 }
+zone pile: holds the deck
+counter mission = 1
+setup { go to t from P1 }
+turn t: action a "finishes mission {mission}" { log "mission {mission} fails"  end deal }
+"""))
+    assert "1. “finishes mission [mission]”" in text and "Announce “mission [mission] fails”." in text
+    assert "plays [how many cards were chosen] card(s) as [required]" in book("lugenbeutel")

@@ -715,7 +715,8 @@ class _Phrases:
 
     # ------------------------------------------------------------ texts with holes
     def template(self, t, subst: dict | None = None) -> str:
-        """A quoted text of the file, each hole in words (a name as it is; anything else in [ ])."""
+        """A quoted text of the file, each hole in words (a chosen value's or a seat's name as
+        it is; anything else, a counter's value too, in [ ])."""
         if t is None:
             return ""
         if subst:
@@ -746,6 +747,8 @@ class _Phrases:
                 if expr.name in frame:
                     return frame[expr.name]
         text = self.x(expr)
+        if isinstance(expr, m.Name) and expr.name in self.counters and expr.name not in self.variables:
+            return f"[{text}]"          # a counter's value: "mission [mission]", not "mission mission"
         if isinstance(expr, (m.Name, m.SeatName, m.Num, m.Neighbour, m.FirstOf)):
             return text
         if text.startswith("[") and text.endswith("]"):
