@@ -195,3 +195,30 @@ turn t: action a "finishes mission {mission}" { log "mission {mission} fails"  e
 """))
     assert "1. “finishes mission [mission]”" in text and "Announce “mission [mission] fails”." in text
     assert "plays [how many cards were chosen] card(s) as [required]" in book("lugenbeutel")
+
+
+def test_participle_zones_one_top_card_and_a_highest_of_highest_read_as_english():
+    """helper-36's Hol's der Geier read "all the playeds", "if one of the top card of the
+    middle is a mouse card" and "with the highest highest value"."""
+    text = explain(loads("""\
+game "Geier"
+players 2..3
+deck { card bid: value 1..3, 1 in each hand
+       card mouse: count 3 }
+zone pile: shared, count only, holds the deck
+zone middle: shared, seen by all
+zone hand: per player, seen by owner
+zone played: per player, seen by owner
+setup { go to t from P1 }
+turn t: action a "a" {
+  reveal every played
+  if some card in top 1 of middle is mouse {
+    log "{first of (p in everyone with highest highest value of played of p)}"
+  }
+  end deal
+}
+"""))
+    assert "Reveal the cards in all the played zones to everyone." in text
+    assert "If the top card of the middle is a mouse:" in text
+    assert "the player(s) p among all players for whom the highest value among the cards in p's played is the " \
+           "highest" in text

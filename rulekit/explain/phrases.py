@@ -309,10 +309,16 @@ class _Phrases:
         return f"the players {node.name} among {self.x(node.base)} for whom {self.x(node.cond)}"
 
     def _seats_highest(self, node) -> str:
-        return f"the player(s) {node.name} among {self.x(node.base)} with the highest {_strip_the(self.x(node.cond))}"
+        return self._seats_extreme(node, "highest")
 
     def _seats_lowest(self, node) -> str:
-        return f"the player(s) {node.name} among {self.x(node.base)} with the lowest {_strip_the(self.x(node.cond))}"
+        return self._seats_extreme(node, "lowest")
+
+    def _seats_extreme(self, node, which: str) -> str:
+        value = _strip_the(self.x(node.cond))
+        if value.startswith(("highest ", "lowest ")):     # not "with the highest highest value"
+            return f"the player(s) {node.name} among {self.x(node.base)} for whom the {value} is the {which}"
+        return f"the player(s) {node.name} among {self.x(node.base)} with the {which} {value}"
 
     def _action_label_by_name(self, name: str) -> str:
         for ph in self.game.phases:
@@ -346,9 +352,11 @@ class _Phrases:
 
     def _every_zone(self, node) -> str:
         name = words(node.zone)
+        # a zone named by what was done to its cards ('played', 'drawn'): "the played zones"
+        plural = f"{name} zones" if name.endswith(("ed", "wn", "en")) else _plural(name)
         if node.seats is None:          # all of them together: "at least q of the dice in all the cups"
-            return f"all the {_plural(name)}"
-        return f"the {_plural(name)} of {self.x(node.seats)}"
+            return f"all the {plural}"
+        return f"the {plural} of {self.x(node.seats)}"
 
     def x_EveryZone(self, node) -> str:
         return f"the {self.pieces} in {self._every_zone(node)}"
@@ -486,7 +494,11 @@ class _Phrases:
         return f"the total {words(node.attr)} of the {cards}"
 
     def x_CardQuantifier(self, node) -> str:
-        place = self._card_place(node.cards)
+        cards = node.cards
+        if isinstance(cards, m.Portion) and not cards.random and isinstance(cards.count, m.Num) \
+                and cards.count.value == 1:             # one card: "the top card of the middle is …"
+            return f"{self.x(cards)} {self.p(node.pred)}"
+        place = self._card_place(cards)
         if place.startswith("one of ") and not node.every:
             return f"{place} {self.p(node.pred)}"          # "one of the cards in A and the cards in B is …"
         quant = "every" if node.every else "some"
