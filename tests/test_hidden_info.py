@@ -758,3 +758,60 @@ def test_the_play_by_play_tells_people_nothing_their_seats_may_not_see(combo, pe
                         if people == 1 or not line.startswith("  you get ")])
     assert printed[0] == printed[1]
     assert len(printed[0]) > 3
+
+
+SHOWDOWN = """\
+game "Showdown"
+players 3
+deck { card c: rank 1..6, count 2 }
+combination high(x: rank) "{x} high": 1 of rank = x
+combination pair(x: rank) "a pair of {x}s": 2 of rank = x
+combinations poker: high < pair
+zone stock: shared, holds the deck
+zone hand: per player, seen by owner
+group active
+seat dealer = P1
+setup {
+  shuffle stock
+  deal 2 from stock to each hand
+  let active be everyone
+  ROUTE
+  end deal
+}
+"""
+
+
+@pytest.mark.parametrize("route", [
+    'log "{best 2 of hand of P2 by poker}"',
+    'log "{hand of P2 has pair(6)}"',
+    "let active be (p in everyone with highest best 2 of hand of p by poker)",
+    "let active be (p in everyone where hand of p has pair(6))",
+    # revealed, then the seats named otherwise before they are read
+    "reveal every hand of active\n  let active be everyone\n  let active be (p in active where hand of p has pair(6))",
+    'reveal hand of dealer\n  set dealer = P2\n  log "{best 2 of hand of dealer by poker}"',
+    "reveal every hand of active\n  repeat 2 times { let active be (p in everyone where hand of p has pair(6)) }",
+])
+def test_a_combination_of_hidden_cards_is_refused_where_every_seat_sees_it(route):
+    """'best … by' and 'has' read the cards' faces as 'where' does: shown in a text or
+    making a group, they told every seat of a hand it may not see (helper-37's Hold'em
+    named the best hand's owner before any card was turned up)."""
+    with pytest.raises(RulesError) as exc:
+        loads(SHOWDOWN.replace("ROUTE", route))
+    assert "which not every seat may see" in str(exc.value)
+
+
+@pytest.mark.parametrize("route", [
+    "reveal every hand of active\n  let active be (p in active with highest best 2 of hand of p by poker)",
+    "reveal every hand of active\n  let k = 2\n  for each p in active { log \"{p}: {best 2 of hand of p by poker}\" }",
+    # a poker showdown with side pots: the group narrowed to some of its own seats, round by round
+    "reveal every hand of active\n  repeat 2 times {\n    let active be (p in active where hand of p has pair(6))\n"
+    "    let n = count of seats in active\n    log \"{n}\"\n"
+    "    let active be (p in active with highest best 2 of hand of p by poker)\n  }",
+    'reveal hand of dealer\n  log "{best 2 of hand of dealer by poker}"',
+])
+def test_a_combination_of_revealed_cards_may_be_shown(route):
+    """Once 'reveal every hand of active' has turned them up, the hands of the seats of
+    'active' may be ranked and shown, also through a seat variable over them, after
+    statements that neither move a card nor name other seats, and in a loop that only
+    narrows the group to some of its own seats."""
+    loads(SHOWDOWN.replace("ROUTE", route))

@@ -1098,6 +1098,7 @@ class Compiler:
         hidden. ``revealed``: what was just revealed to everyone (see :func:`note_revealed`):
         names of zones whose every instance was, and the cards expressions that were."""
         cg = self.cg
+        revealed = _bound_revealed(expr, revealed)
         for node in m.nodes(expr):
             if isinstance(node, m.ClaimHolds):
                 return "whether the claim holds"
@@ -1105,7 +1106,8 @@ class Compiler:
                 seen = cg.game.counters[cg.counter_index[node.name]].seen
                 if seen != "all":
                     return f"the counter '{node.name}'"
-            if isinstance(node, (m.Where, m.TotalOf, m.CardExtreme, m.CardQuantifier)):
+            if isinstance(node, (m.Where, m.TotalOf, m.CardExtreme, m.CardQuantifier, m.HasCombination,
+                                 m.BestCombination)):
                 for inner in m.nodes(node.cards):
                     if inner in revealed:
                         continue
@@ -1278,13 +1280,18 @@ class Compiler:
 
     def _stmt_ForKinds(self, node, scope) -> None:
         """``for each NAME in deck { … }``."""
-        inner = loop_scope(scope, node.body)
+        inner = loop_scope(scope, node.body, node.var)
         inner[node.var] = KIND
         self.block(node.body, inner)
 
     def _stmt_ForEach(self, node, scope) -> None:
         """``for each NAME in SEATS { … }`` (or in a symbol set)."""
-        inner = loop_scope(scope, node.body)
+        inner = loop_scope(scope, node.body, node.var)
+        revealed = inner.get("$revealed", frozenset())
+        mine = {m.ZoneRef(r.zone, m.SeatName(node.var)) for r in revealed
+                if isinstance(r, m.EveryZone) and r.seats is not None and r.seats == node.seats}
+        if mine:                # the zones of the seats revealed, each round its seat's
+            inner["$revealed"] = revealed | mine
         over = naming.resolve_loop(self.cg, node.seats.name, scope) if node.seats.kind == "var" else None
         if over is not None:
             inner[node.var] = _sym(over.name)      # for each value of a symbol set
@@ -1359,7 +1366,7 @@ class Compiler:
         ht = self.expr(node.high, scope)
         self.want(lt, NUM, node.low)
         self.want(ht, NUM, node.high)
-        inner = loop_scope(scope, node.body)
+        inner = loop_scope(scope, node.body, node.var)
         inner[node.var] = NUM
         self._loop_secret(inner, node.var, node.low, node.high)
         self.block(node.body, inner)
@@ -2088,29 +2095,89 @@ def note_revealed(scope: dict, s) -> None:
         return
     if not revealed or isinstance(s, (m.Log, m.Reveal, m.RevealCounter)):
         return
-    kept = _zones_kept(revealed, (s,))
+    kept = _kept(revealed, (s,))
     if kept:
         scope["$revealed"] = kept
     else:
         del scope["$revealed"]
 
 
-def _zones_kept(revealed: frozenset, stmts) -> frozenset:
-    """Of what ``revealed`` holds, the whole zones (their names) that are still open after
-    ``stmts``: all of them when no statement may move a card, else none; the cards
-    expressions revealed are never kept (a statement may change which seat they name)."""
+def _kept(revealed: frozenset, stmts, loop_var: str | None = None) -> frozenset:
+    """Of what ``revealed`` holds, what is still open after ``stmts`` (or in every round of
+    a loop over them, whose variable is ``loop_var``): nothing when a statement may move a
+    card; else the whole zones (their names), and the cards expressions that read no name
+    a statement may bind again (a 'let', a loop's variable) nor the loop's variable. A
+    group narrowed to some of its own seats (``let G be (p in G where …)``) still names
+    seats whose cards were revealed."""
     if not all(_moves_no_card(s) for s in stmts):
         return frozenset()
-    return frozenset(r for r in revealed if type(r) is str)
+    rebound = set().union(*(_rebinds(s) for s in stmts)) | ({loop_var} if loop_var else set())
+    return frozenset(r for r in revealed if type(r) is str or not (_names_of(r) & rebound))
 
 
-def loop_scope(scope: dict, body) -> dict:
-    """A copy of ``scope`` for the body of a loop: what was revealed before it stays
-    readable there only as whole zones (``reveal every ZONE``), and only when the body
-    moves no card (a later round would read cards moved in an earlier one); the cards
-    expressions revealed are dropped (the loop's variable may name another seat)."""
+def _rebinds(s) -> set:
+    """The names statement ``s`` (or one inside it) binds again or changes (a 'let', a
+    loop's variable, what 'set', 'add' or 'subtract' change, the claimant of a claim), but
+    for a group narrowed to some of its own seats."""
+    if isinstance(s, m.LetValue):
+        return {s.name}
+    if isinstance(s, m.Assign):         # a counter, a seat ('set dealer = …'), a group ('add p to G')
+        return {s.target.name}
+    if isinstance(s, (m.MakeClaim, m.ClearClaim)):
+        return {"claimant"}
+    if isinstance(s, m.LetGroup):
+        seats = s.seats
+        narrowed = seats.kind in ("where", "highest", "lowest") and seats.base is not None \
+            and seats.base.kind == "var" and seats.base.name == s.name
+        return set() if narrowed else {s.name}
+    if isinstance(s, m.If):
+        return set().union(*(_rebinds(t) for t in s.then + s.orelse))
+    if isinstance(s, (m.ForEach, m.ForRange, m.ForKinds, m.Repeat)):
+        bound = {getattr(s, "var", None)} - {None}
+        return bound.union(*(_rebinds(t) for t in s.body))
+    return set()
+
+
+def _names_of(node) -> set:
+    """The names a cards expression reads (its seats, groups and values; the claimed cards
+    read the claim, as ``claimant``)."""
+    out = set()
+    for n in m.nodes(node):
+        if isinstance(n, (m.Name, m.SeatName)):
+            out.add(n.name)
+        elif isinstance(n, m.Claimed):
+            out.add("claimant")
+        elif isinstance(n, m.SeatSet) and n.kind == "var" and n.name:
+            out.add(n.name)
+    return out
+
+
+def _bound_revealed(expr, revealed: frozenset) -> frozenset:
+    """``revealed`` with, for every seat variable ``expr`` binds over a set of seats whose
+    zones ``every ZONE of SEATS`` were revealed (``p in SEATS where …``, ``every p in
+    SEATS where …``, ``… for p in SEATS``), that variable's zone ``ZONE of p``."""
+    if not any(isinstance(r, m.EveryZone) for r in revealed):
+        return revealed
+    extra = set()
+    for node in m.nodes(expr):
+        if isinstance(node, m.SeatSet) and node.kind in ("where", "highest", "lowest") and node.name:
+            var, base = node.name, node.base
+        elif isinstance(node, (m.SeatQuantifier, m.OverSeats)):
+            var, base = node.var, node.seats
+        else:
+            continue
+        extra |= {m.ZoneRef(r.zone, m.SeatName(var)) for r in revealed
+                  if isinstance(r, m.EveryZone) and r.seats is not None and r.seats == base}
+    return revealed | extra if extra else revealed
+
+
+def loop_scope(scope: dict, body, var: str | None = None) -> dict:
+    """A copy of ``scope`` for the body of a loop (over ``var``, if it has one): what was
+    revealed before it stays readable there (:func:`_kept`) only when the body moves no
+    card (a later round would read cards moved in an earlier one), and the cards
+    expressions only when the body binds none of their names again."""
     inner = dict(scope)
-    kept = _zones_kept(inner.pop("$revealed", frozenset()), body)
+    kept = _kept(inner.pop("$revealed", frozenset()), body, var)
     if kept:
         inner["$revealed"] = kept
     return inner
