@@ -798,3 +798,37 @@ match { winners: highest score of actor }
         decision = engine.decision(state)
         chosen.append(GenericBot(engine, random.Random(seed)).choose(engine.view(state, decision.seat), decision).name)
     assert chosen.count("win") >= 7, chosen
+
+
+BID_CARDS = """\
+game "Bid cards"
+players 2
+deck {
+  card bid: value 1..4, 1 in each hand
+  card prize: count 1
+}
+zone stock: shared, holds the deck
+zone hand: per player, seen by owner
+zone played: per player, seen by owner
+setup { go to bidding }
+vote bidding: each of everyone {
+  action play "plays a card" { choose 1 from your hand  move chosen to your played }
+  then { reveal every played  end deal }
+}
+match { winners: highest total value of your played }
+"""
+
+
+def test_a_card_played_in_a_vote_of_a_claimless_game_is_weighed_by_play_outs():
+    """Hol's der Geier's bid card laid face down: the card to play in a vote is weighed by
+    the play-outs' returns (it was drawn at random: helper-36's generic bot bid alike on
+    every point card, and won fewer seats than random bots). The highest card wins here."""
+    engine = Engine(loads(BID_CARDS))
+    played = Counter()
+    for seed in range(20):
+        bot = GenericBot(engine, seat_rng(seed, 0))
+        state, _ = engine.new_match(2, random.Random(seed))
+        decision = engine.decision(state)
+        action = bot.choose(engine.view(state, decision.seat), decision)
+        played[engine.kind_label(action.cards[0])] += 1
+    assert played.most_common(1)[0][1] >= 18, played

@@ -39,8 +39,9 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   cards seen going into another seat's hand (a revealed play a caller takes) are remembered
   until seen leaving, after ``View.known`` forgets them (:class:`_Record`).
 * In a vote it picks the choice that, over sampled states, leaves it holding fewest cards;
-  when every choice leaves it as many (a vote on a team, a mission's secret card), the
-  one with the best mean return over random play-outs.
+  when every choice leaves it as many (a vote on a team, a mission's secret card), or the
+  vote's one action plays cards in a game without claims (a bid card laid face down),
+  the one with the best mean return over random play-outs.
 * In a game that declares no claim (a betting game) it values each action by the mean
   return of a few random play-outs from sampled states.
 * Other optional window actions (for example looking at cards) it takes now and then, when
@@ -357,6 +358,8 @@ def _analysis(engine: Engine) -> _Analysis:
 #: play-outs per candidate action, and their length in decisions, in a game without claims
 ROLLOUTS = 16
 ROLLOUT_DECISIONS = 200
+#: play-outs per choice of the card to play in a vote (up to ``VALUE_CHOICES`` choices)
+CARD_ROLLOUTS = 8
 #: the most choices of values of one option weighed by play-outs (see GenericBot._value_choices)
 VALUE_CHOICES = 8
 
@@ -965,10 +968,11 @@ class GenericBot:
                 self._avoided = {view.deal: 0}
         return lie or self._small_bluff(decision, claiming)
 
-    def _by_returns(self, view: View, decision: Decision) -> Action:
+    def _by_returns(self, view: View, decision: Decision, rollouts: int = ROLLOUTS) -> Action:
         """In a game that declares no claim (a betting game): each candidate action (one
-        legal choice per option, a window's decline among them) valued by its mean return
-        for this seat over ``ROLLOUTS`` play-outs, each from a state sampled from the view
+        legal choice per option, a window's decline among them; in a vote, up to
+        ``VALUE_CHOICES`` choices of the cards to play) valued by its mean return
+        for this seat over ``rollouts`` play-outs, each from a state sampled from the view
         with every later decision taken at random, up to ``ROLLOUT_DECISIONS`` decisions
         (a play-out cut there scores 0). In a match of several deals a play-out stops at
         the end of the deal it starts in, valued by :meth:`_worth`: a random play-out of
@@ -979,6 +983,8 @@ class GenericBot:
                 choices = [DECLINE_ACTION]
             elif option.cards is None and option.params:
                 choices = self._value_choices(decision, option)
+            elif option.cards is not None and decision.kind == "vote":
+                choices = self._card_choices(decision, option)
             else:
                 choices = [self._legal_choice(decision, option)]
             for action in choices:
@@ -993,7 +999,7 @@ class GenericBot:
         several, deal = self.analysis.several_deals, view.deal
         for action in candidates:
             total = 0.0
-            for _ in range(ROLLOUTS):
+            for _ in range(rollouts):
                 live = engine.working_copy(draw(rng), knowledge=False)     # no view is made of it
                 step = random_stepper(engine, live, rng)
                 try:
@@ -1021,6 +1027,18 @@ class GenericBot:
             found = [Action(option.name, (), values) for values in itertools.product(*(v for _, v in option.params))]
             return [a for a in found if _legal(decision, option, a)]
         return [self._legal_choice(decision, option) for _ in range(VALUE_CHOICES)]
+
+    def _card_choices(self, decision: Decision, option) -> list:
+        """Legal choices of cards of ``option`` to weigh against each other (the card to
+        play in a vote): up to ``VALUE_CHOICES`` different ones, drawn at random."""
+        found: list = []
+        for _ in range(4 * VALUE_CHOICES):
+            action = random_concrete(option, self.rng)
+            if action not in found and _legal(decision, option, action):
+                found.append(action)
+                if len(found) == VALUE_CHOICES:
+                    break
+        return found
 
     def _worth(self, state, seat: int) -> float:
         """What the end of a play-out (``state``: the match over, or in a match of several
@@ -1408,6 +1426,9 @@ class GenericBot:
             option = decision.options[0]
             if option.cards is None and option.params and len(self._value_choices(decision, option)) > 1:
                 return self._by_returns(view, decision)     # whom to vote for: by the play-outs' returns
+            if option.cards is not None and not self.analysis.claims:
+                # which card to play, in a game without claims: by the play-outs' returns
+                return self._by_returns(view, decision, CARD_ROLLOUTS)
             return random_legal(decision, self.rng)
         states = self._states(view, max(1, self.samples // 2))
         best = None
