@@ -222,3 +222,22 @@ turn t: action a "a" {
     assert "If the top card of the middle is a mouse:" in text
     assert "the player(s) p among all players for whom the highest value among the cards in p's played is the " \
            "highest" in text
+
+
+def test_an_asked_windows_empty_closing_block_says_where_play_goes():
+    """An asked window needs a closing block, empty when play goes back to the ask: it
+    ended its section with a dangling "When every player has been asked:" (helper-37)."""
+    text = explain(loads("""\
+game "Empty then"
+players 3
+deck { card c: count 3 }
+zone stock: shared, holds the deck
+group callers
+setup { go to t from P1 }
+turn t: action go "asks" { ask w  end deal }
+window w: each of others {
+  action call "calls" { add actor to callers }
+  then { }
+}
+"""))
+    assert "When every player has been asked:\n- Play goes back to what opened this window.\n" in text

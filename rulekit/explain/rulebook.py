@@ -523,7 +523,11 @@ class _Rulebook:
             out.append(head)
             out += self.bulleted(self.action_block(action), "   ")
         if phase.after is not None:
-            out += ["", self.after_intro(phase)] + self.bulleted(self.steps.block(phase.after))
+            closing = self.bulleted(self.steps.block(phase.after))
+            if not closing and phase.kind != "turn":    # an asked window's empty block: back to the ask
+                closing = [f"- Play goes back to what opened this {self.say.phase_kind(phase)}."]
+            if closing:
+                out += ["", self.after_intro(phase)] + closing
         if phase.rotation is not None:
             out += ["", self.rotation_text(phase)]
         return out
