@@ -522,6 +522,27 @@ def test_each_deal_says_who_holds_the_seats_the_rules_name_and_who_starts():
     assert dealers[1] == f"dealer: P{first % 4 + 1}"
 
 
+def test_the_seats_the_rules_name_are_told_before_the_setups_own_lines(tmp_path):
+    """'dealer: P2' right after '— deal 2 —', before the setup's log lines: it came after
+    them, so a blind posted by the seat left of the new dealer read as posted before the
+    dealer moved (helper-37's Hold'em)."""
+    path = tmp_path / "order.rules"
+    path.write_text("""game "Order"
+players 3
+deck { card c: count 3 }
+zone stock: shared, holds the deck
+seat dealer = P1
+counter deals = 0
+setup { add 1 to deals  log "{left of dealer} posts the blind"  go to t from left of dealer }
+turn t: action stop "stops" { end deal }
+match { deals until deals >= 2  between deals { set dealer = left of dealer } }
+""", encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "1", "-v"])
+    lines = [line.strip() for line in result.output.splitlines()]
+    i = lines.index("— deal 2 —")
+    assert lines[i + 1:i + 4] == ["dealer: P2", "P3 posts the blind", "P3 starts"], lines
+
+
 def test_votes_are_told_by_their_labels():
     votes = [line for line in _verbose("nimms_leich.rules", 2) if line.strip().startswith("votes:")]
     assert votes and all("thumb up" in v or "thumb hidden" in v for v in votes)

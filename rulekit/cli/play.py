@@ -393,17 +393,18 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
             line = engine.describe_event(ev, state.n)
             if line:
                 console.print(line if alone is None else yours(line, alone), markup=False, soft_wrap=True)
+            if ev.kind == "deal_start" and every_step and not state.is_terminal:
+                # the deal begins: who holds the seats the rules name (the dealer…), before its setup is told
+                cg = engine.cg
+                for name, init, seat in zip(cg.seat_names[3:], cg.seat_inits, state.seats[3:]):
+                    if init is not None:
+                        console.print(f"  {name.replace('_', ' ')}: {seat_name(seat)}", markup=False, soft_wrap=True)
         actor = next((ev.data["seat"] for ev in events if ev.kind == "action"), None)
         if every_step and actor in human_seats and (keyboard is None or actor == keyboard()):
             for line in received_lines(engine, events, actor, state.n):
                 console.print(line, markup=False, soft_wrap=True)
         if every_step and not state.is_terminal and any(ev.kind == "deal_start" for ev in events):
-            # the deal is set up: say who holds the seats the rules name (the dealer…) and
-            # whose decision opens it
-            cg = engine.cg
-            for name, init, seat in zip(cg.seat_names[3:], cg.seat_inits, state.seats[3:]):
-                if init is not None:
-                    console.print(f"  {name.replace('_', ' ')}: {seat_name(seat)}", markup=False, soft_wrap=True)
+            # the deal is set up: whose decision opens it
             console.print(f"  {seat_name(engine.decider(state))} starts", markup=False, soft_wrap=True)
 
     return on_events
