@@ -769,6 +769,7 @@ combination pair(x: rank) "a pair of {x}s": 2 of rank = x
 combinations poker: high < pair
 zone stock: shared, holds the deck
 zone hand: per player, seen by owner
+die coin: 2 sides
 group active
 seat dealer = P1
 setup {
@@ -790,6 +791,15 @@ setup {
     "reveal every hand of active\n  let active be everyone\n  let active be (p in active where hand of p has pair(6))",
     'reveal hand of dealer\n  set dealer = P2\n  log "{best 2 of hand of dealer by poker}"',
     "reveal every hand of active\n  repeat 2 times { let active be (p in everyone where hand of p has pair(6)) }",
+    # helper-38: a seat variable bound again inside, over seats whose hands were not revealed
+    "let active be everyone except P2\n  reveal every hand of active\n"
+    "  let active be (p in active where some p in everyone where (count of (hand of p where rank = 6) > 0))",
+    "let active be everyone except P2\n  reveal every hand of active\n"
+    "  log \"{highest of (count of seats in (p in active where true) + total rank of hand of p for p in everyone)}\"",
+    "for each p in everyone except P2 {\n    reveal hand of p\n"
+    "    log \"{count of seats in (p in everyone where total rank of hand of p >= 11)}\"\n  }",
+    "reveal every hand of (p in everyone where roll coin = 1)\n"
+    "  log \"{total rank of every hand of (p in everyone where roll coin = 1)}\"",
 ])
 def test_a_combination_of_hidden_cards_is_refused_where_every_seat_sees_it(route):
     """'best … by' and 'has' read the cards' faces as 'where' does: shown in a text or
@@ -802,16 +812,12 @@ def test_a_combination_of_hidden_cards_is_refused_where_every_seat_sees_it(route
 
 @pytest.mark.parametrize("route", [
     "reveal every hand of active\n  let active be (p in active with highest best 2 of hand of p by poker)",
-    "reveal every hand of active\n  let k = 2\n  for each p in active { log \"{p}: {best 2 of hand of p by poker}\" }",
-    # a poker showdown with side pots: the group narrowed to some of its own seats, round by round
-    "reveal every hand of active\n  repeat 2 times {\n    let active be (p in active where hand of p has pair(6))\n"
-    "    let n = count of seats in active\n    log \"{n}\"\n"
-    "    let active be (p in active with highest best 2 of hand of p by poker)\n  }",
+    "reveal every hand of active\n  log \"{total of (best 2 of hand of p by poker for p in active)}\"",
+    "reveal every hand of active\n  let active be (p in active where some q in everyone where (best 2 of hand of p by poker > 0))",
     'reveal hand of dealer\n  log "{best 2 of hand of dealer by poker}"',
 ])
 def test_a_combination_of_revealed_cards_may_be_shown(route):
-    """Once 'reveal every hand of active' has turned them up, the hands of the seats of
-    'active' may be ranked and shown, also through a seat variable over them, after
-    statements that neither move a card nor name other seats, and in a loop that only
-    narrows the group to some of its own seats."""
+    """Right after 'reveal every hand of active' has turned them up, the hands of the
+    seats of 'active' may be ranked and shown, also through a seat variable over them
+    (a poker showdown: 'let winners be (p in active with highest best 5 of …)')."""
     loads(SHOWDOWN.replace("ROUTE", route))

@@ -1096,28 +1096,59 @@ class Compiler:
         cards of a zone not seen by all (beyond how many there are), the chosen or claimed
         cards, the truth of the claim, a counter not seen by all; None if it reads nothing
         hidden. ``revealed``: what was just revealed to everyone (see :func:`note_revealed`):
-        names of zones whose every instance was, and the cards expressions that were."""
+        names of zones whose every instance was, and the cards expressions that were (read
+        where no seat variable they name is bound again inside ``expr``). Inside ``(p in
+        SEATS where …)``, ``every p in SEATS where …`` or ``… for p in SEATS``, ``ZONE of p``
+        is revealed when ``every ZONE of SEATS`` was."""
+        return self._secret_walk(expr, revealed, {}, False)
+
+    _FACES = (m.Where, m.TotalOf, m.CardExtreme, m.CardQuantifier, m.HasCombination, m.BestCombination)
+
+    def _secret_walk(self, node, revealed, bound: dict, faces: bool) -> str | None:
+        """:meth:`secret_in` of ``node``, where ``bound`` maps the seat variables bound around
+        it within the expression to the seats they range over (None: not a set whose zones
+        were revealed), and ``faces`` says whether the faces of its cards are read."""
         cg = self.cg
-        revealed = _bound_revealed(expr, revealed)
-        for node in m.nodes(expr):
-            if isinstance(node, m.ClaimHolds):
-                return "whether the claim holds"
-            if isinstance(node, (m.Name, m.ValueOf)) and node.name in cg.counter_index:
-                seen = cg.game.counters[cg.counter_index[node.name]].seen
-                if seen != "all":
-                    return f"the counter '{node.name}'"
-            if isinstance(node, (m.Where, m.TotalOf, m.CardExtreme, m.CardQuantifier, m.HasCombination,
-                                 m.BestCombination)):
-                for inner in m.nodes(node.cards):
-                    if inner in revealed:
-                        continue
-                    if isinstance(inner, (m.Chosen, m.Claimed)):
-                        return "the faces of the chosen cards" if isinstance(inner, m.Chosen) else \
-                            "the faces of the claimed cards"
-                    if isinstance(inner, (m.ZoneRef, m.EveryZone)) and inner.zone in cg.zone_index:
-                        if cg.zones[cg.zone_index[inner.zone]].seen != "all" and inner.zone not in revealed:
-                            return f"the cards of '{inner.zone}'"
+        if isinstance(node, m.ClaimHolds):
+            return "whether the claim holds"
+        if isinstance(node, (m.Name, m.ValueOf)) and node.name in cg.counter_index and node.name not in bound:
+            if cg.game.counters[cg.counter_index[node.name]].seen != "all":
+                return f"the counter '{node.name}'"
+        if faces and isinstance(node, (m.Chosen, m.Claimed, m.ZoneRef, m.EveryZone)) \
+                and not self._revealed_here(node, revealed, bound):
+            if isinstance(node, (m.Chosen, m.Claimed)):
+                return "the faces of the chosen cards" if isinstance(node, m.Chosen) else \
+                    "the faces of the claimed cards"
+            if node.zone in cg.zone_index and cg.zones[cg.zone_index[node.zone]].seen != "all":
+                return f"the cards of '{node.zone}'"
+        if isinstance(node, m.SeatSet) and node.kind in ("where", "highest", "lowest") and node.name:
+            var, seats, inner = node.name, node.base, (node.cond,)
+        elif isinstance(node, (m.SeatQuantifier, m.OverSeats)):
+            var, seats, inner = node.var, node.seats, (node.cond if isinstance(node, m.SeatQuantifier) else node.value,)
+        else:
+            var = None
+        if var is not None:
+            found = self._secret_walk(seats, revealed, bound, faces) if seats is not None else None
+            # the seats range over a set whose zones were revealed, named as it was revealed
+            over = seats if seats is not None and not (_names_of(seats) & bound.keys()) else None
+            return found or self._secret_walk(inner[0], revealed, {**bound, var: over}, faces)
+        for child in _child_nodes(node):
+            reads = faces or (isinstance(node, self._FACES) and child is node.cards)
+            found = self._secret_walk(child, revealed, bound, reads)
+            if found is not None:
+                return found
         return None
+
+    @staticmethod
+    def _revealed_here(node, revealed, bound: dict) -> bool:
+        """Whether the cards ``node`` names were revealed to all (see :meth:`secret_in`)."""
+        if isinstance(node, (m.ZoneRef, m.EveryZone)) and node.zone in revealed:
+            return True
+        if node in revealed and not (_names_of(node) & bound.keys()):
+            return True
+        if isinstance(node, m.ZoneRef) and isinstance(node.seat, m.SeatName) and bound.get(node.seat.name):
+            return m.EveryZone(node.zone, bound[node.seat.name]) in revealed
+        return False
 
     def secret_of(self, expr, scope) -> str | None:
         """What ``expr`` reads that some seat may not see (:meth:`secret_in`), directly or
@@ -1280,18 +1311,13 @@ class Compiler:
 
     def _stmt_ForKinds(self, node, scope) -> None:
         """``for each NAME in deck { … }``."""
-        inner = loop_scope(scope, node.body, node.var)
+        inner = loop_scope(scope, node.body)
         inner[node.var] = KIND
         self.block(node.body, inner)
 
     def _stmt_ForEach(self, node, scope) -> None:
         """``for each NAME in SEATS { … }`` (or in a symbol set)."""
-        inner = loop_scope(scope, node.body, node.var)
-        revealed = inner.get("$revealed", frozenset())
-        mine = {m.ZoneRef(r.zone, m.SeatName(node.var)) for r in revealed
-                if isinstance(r, m.EveryZone) and r.seats is not None and r.seats == node.seats}
-        if mine:                # the zones of the seats revealed, each round its seat's
-            inner["$revealed"] = revealed | mine
+        inner = loop_scope(scope, node.body)
         over = naming.resolve_loop(self.cg, node.seats.name, scope) if node.seats.kind == "var" else None
         if over is not None:
             inner[node.var] = _sym(over.name)      # for each value of a symbol set
@@ -1366,7 +1392,7 @@ class Compiler:
         ht = self.expr(node.high, scope)
         self.want(lt, NUM, node.low)
         self.want(ht, NUM, node.high)
-        inner = loop_scope(scope, node.body, node.var)
+        inner = loop_scope(scope, node.body)
         inner[node.var] = NUM
         self._loop_secret(inner, node.var, node.low, node.high)
         self.block(node.body, inner)
@@ -2090,7 +2116,8 @@ def note_revealed(scope: dict, s) -> None:
             isinstance(cards, m.ZoneRef) and cards.seat is None and not cards.yours
         if whole:
             scope["$revealed"] = revealed | {cards.zone}
-        elif isinstance(cards, (m.EveryZone, m.ZoneRef, m.Claimed, m.Chosen)):
+        elif isinstance(cards, (m.EveryZone, m.ZoneRef, m.Claimed, m.Chosen)) and not m.mentions(cards, m.Roll):
+            # (a set of seats drawn by a roll names other seats each time it is written)
             scope["$revealed"] = revealed | {cards}
         return
     if not revealed or isinstance(s, (m.Log, m.Reveal, m.RevealCounter)):
@@ -2102,40 +2129,24 @@ def note_revealed(scope: dict, s) -> None:
         del scope["$revealed"]
 
 
-def _kept(revealed: frozenset, stmts, loop_var: str | None = None) -> frozenset:
-    """Of what ``revealed`` holds, what is still open after ``stmts`` (or in every round of
-    a loop over them, whose variable is ``loop_var``): nothing when a statement may move a
-    card; else the whole zones (their names), and the cards expressions that read no name
-    a statement may bind again (a 'let', a loop's variable) nor the loop's variable. A
-    group narrowed to some of its own seats (``let G be (p in G where …)``) still names
-    seats whose cards were revealed."""
+def _kept(revealed: frozenset, stmts) -> frozenset:
+    """Of what ``revealed`` holds, the whole zones (their names) that are still open after
+    ``stmts``: all of them when no statement may move a card, else none; the cards
+    expressions revealed are never kept (a statement may change which seat they name)."""
     if not all(_moves_no_card(s) for s in stmts):
         return frozenset()
-    rebound = set().union(*(_rebinds(s) for s in stmts)) | ({loop_var} if loop_var else set())
-    return frozenset(r for r in revealed if type(r) is str or not (_names_of(r) & rebound))
+    return frozenset(r for r in revealed if type(r) is str)
 
 
-def _rebinds(s) -> set:
-    """The names statement ``s`` (or one inside it) binds again or changes (a 'let', a
-    loop's variable, what 'set', 'add' or 'subtract' change, the claimant of a claim), but
-    for a group narrowed to some of its own seats."""
-    if isinstance(s, m.LetValue):
-        return {s.name}
-    if isinstance(s, m.Assign):         # a counter, a seat ('set dealer = …'), a group ('add p to G')
-        return {s.target.name}
-    if isinstance(s, (m.MakeClaim, m.ClearClaim)):
-        return {"claimant"}
-    if isinstance(s, m.LetGroup):
-        seats = s.seats
-        narrowed = seats.kind in ("where", "highest", "lowest") and seats.base is not None \
-            and seats.base.kind == "var" and seats.base.name == s.name
-        return set() if narrowed else {s.name}
-    if isinstance(s, m.If):
-        return set().union(*(_rebinds(t) for t in s.then + s.orelse))
-    if isinstance(s, (m.ForEach, m.ForRange, m.ForKinds, m.Repeat)):
-        bound = {getattr(s, "var", None)} - {None}
-        return bound.union(*(_rebinds(t) for t in s.body))
-    return set()
+def _child_nodes(node):
+    """The model nodes directly inside ``node`` (also inside its tuples), in field order."""
+    for a in getattr(node, "__attrs_attrs__", ()):
+        if a.name == "span":
+            continue
+        value = getattr(node, a.name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if hasattr(child, "__attrs_attrs__"):
+                yield child
 
 
 def _names_of(node) -> set:
@@ -2152,32 +2163,13 @@ def _names_of(node) -> set:
     return out
 
 
-def _bound_revealed(expr, revealed: frozenset) -> frozenset:
-    """``revealed`` with, for every seat variable ``expr`` binds over a set of seats whose
-    zones ``every ZONE of SEATS`` were revealed (``p in SEATS where …``, ``every p in
-    SEATS where …``, ``… for p in SEATS``), that variable's zone ``ZONE of p``."""
-    if not any(isinstance(r, m.EveryZone) for r in revealed):
-        return revealed
-    extra = set()
-    for node in m.nodes(expr):
-        if isinstance(node, m.SeatSet) and node.kind in ("where", "highest", "lowest") and node.name:
-            var, base = node.name, node.base
-        elif isinstance(node, (m.SeatQuantifier, m.OverSeats)):
-            var, base = node.var, node.seats
-        else:
-            continue
-        extra |= {m.ZoneRef(r.zone, m.SeatName(var)) for r in revealed
-                  if isinstance(r, m.EveryZone) and r.seats is not None and r.seats == base}
-    return revealed | extra if extra else revealed
-
-
-def loop_scope(scope: dict, body, var: str | None = None) -> dict:
-    """A copy of ``scope`` for the body of a loop (over ``var``, if it has one): what was
-    revealed before it stays readable there (:func:`_kept`) only when the body moves no
-    card (a later round would read cards moved in an earlier one), and the cards
-    expressions only when the body binds none of their names again."""
+def loop_scope(scope: dict, body) -> dict:
+    """A copy of ``scope`` for the body of a loop: what was revealed before it stays
+    readable there only as whole zones (``reveal every ZONE``), and only when the body
+    moves no card (a later round would read cards moved in an earlier one); the cards
+    expressions revealed are dropped (the loop's variable may name another seat)."""
     inner = dict(scope)
-    kept = _kept(inner.pop("$revealed", frozenset()), body, var)
+    kept = _kept(inner.pop("$revealed", frozenset()), body)
     if kept:
         inner["$revealed"] = kept
     return inner

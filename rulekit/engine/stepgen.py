@@ -925,7 +925,9 @@ class StepWriter(Generator):
                 "    for _s, _a, chosen, chosen_zone, _vals in ready:",
                 *("        " + x for x in taken or ["pass"]),
                 # the match is over: no later effect, and no closing block (see _window)
-                *(["    if stop:", "        break"] if stops else [])]
+                *(["    if stop:", "        break"] if stops else []),
+                # an anonymous vote's closing block does not run as its last voter
+                *([f"seats[{ACTOR}] = seats[{CURRENT}]"] if decl.anonymous else [])]
 
     def arrive(self) -> str:
         """The source of ``arrive(…)``: where play goes from the end of a step, over its
