@@ -43,7 +43,8 @@ dealt into the hidden zones. About 2,000 decisions a second or more in the shipp
   vote's one action plays cards in a game without claims (a bid card laid face down),
   the one with the best mean return over random play-outs.
 * In a game that declares no claim (a betting game) it values each action by the mean
-  return of a few random play-outs from sampled states.
+  return of a few random play-outs from sampled states, in which no seat drops out (a
+  fold: ``knock out actor``, ``remove actor from GROUP``) while it may do anything else.
 * Other optional window actions (for example looking at cards) it takes now and then, when
   it knows no card of another seat's hand yet.
 """
@@ -222,6 +223,12 @@ class _Analysis:
         # its deal); of those, the ones valued by their ranking keys (see GenericBot._worth)
         self.several_deals = game.match.until is not None
         self.by_keys = self.several_deals and bool(game.match.winners) and game.match.returns is None
+        # actions by which their actor drops out, of the match or of a group of seats (a fold:
+        # 'knock out actor', 'remove actor from active', in their own body): a play-out takes
+        # them only when nothing else is offered
+        self.leaving = {(pi, a.name) for pi, p in enumerate(game.phases) for a in p.actions
+                        if any(isinstance(s, (m.KnockOut, m.RemoveSeat)) and isinstance(s.seat, m.SeatName)
+                               and s.seat.name == "actor" for s in m.walk(a.body))}
 
     def _read_claim_truths(self, game: m.Game) -> None:
         """Set ``about_cards`` and ``cards_alone``: claims by what their truth reads."""
@@ -974,7 +981,8 @@ class GenericBot:
         ``VALUE_CHOICES`` choices of the cards to play) valued by its mean return
         for this seat over ``rollouts`` play-outs, each from a state sampled from the view
         with every later decision taken at random, up to ``ROLLOUT_DECISIONS`` decisions
-        (a play-out cut there scores 0). In a match of several deals a play-out stops at
+        (a play-out cut there scores 0); an action by which its actor drops out (a fold)
+        only when nothing else is offered. In a match of several deals a play-out stops at
         the end of the deal it starts in, valued by :meth:`_worth`: a random play-out of
         the deals after it would tell the actions apart by chance alone."""
         candidates = []
@@ -997,6 +1005,7 @@ class GenericBot:
         best = None
         quiet = (False,) * view.players
         several, deal = self.analysis.several_deals, view.deal
+        leaving = self.analysis.leaving
         for action in candidates:
             total = 0.0
             for _ in range(rollouts):
@@ -1007,7 +1016,10 @@ class GenericBot:
                     for _ in range(ROLLOUT_DECISIONS):
                         if live.phase < 0 or several and live.deal != deal:
                             break
-                        step(engine.decide_in_place(live, quiet)[2])
+                        _, phase, options = engine.decide_in_place(live, quiet)
+                        if leaving:
+                            options = tuple(o for o in options if (phase.index, o.name) not in leaving) or options
+                        step(options)
                     if live.phase < 0 or several and live.deal != deal:
                         total += self._worth(engine.snapshot(live), seat)
                 except Exception:        # a sampled state the action does not fit: no value
