@@ -476,3 +476,25 @@ def test_best_five_of_a_hand_plus_the_board():
     assert "the best 5 cards among the cards in their hand and the cards in the board" in explain(loads(text))
     with pytest.raises(Exception):
         loads(text.replace("(your hand plus board)", "(your hand, board)"))
+
+
+def test_a_text_tells_the_best_combination_in_words():
+    """'{best 5 of (hand of p plus board) by bid}' in a log, once the hands are turned up,
+    tells the combination ("three As", "a straight to A"), not its score (helper-37's
+    Hold'em could only say "P4 wins 60")."""
+    combos = BLUFF[BLUFF.index("combination high_card"):BLUFF.index("claim bid")]
+    moves = ["  move (stock where rank = 14 and suit = spades) to hand of P1",
+             "  move (stock where rank = 14 and suit = hearts) to hand of P1",
+             "  move (stock where rank = 13 and suit = spades) to hand of P2",
+             "  move (stock where rank = 12 and suit = spades) to hand of P2"]
+    moves += [f"  move (stock where rank = {r} and suit = {s}) to board" for r, s in
+              ((14, "clubs"), (11, "spades"), (10, "spades"), (3, "diamonds"), (2, "clubs"))]
+    moves += ["  reveal every hand",
+              '  log "{best 5 of (hand of P1 plus board) by bid} / {best 5 of (hand of P2 plus board) by bid}"']
+    text = (SHOWDOWN.replace("COMBINATIONS", combos).replace("MOVES", "\n".join(moves))
+            .replace("zone stock: shared, holds the deck", "zone stock: shared, holds the deck\nzone board: shared, seen by all")
+            .replace("best 5 of your hand by bid", "best 5 of (your hand plus board) by bid"))
+    engine = Engine(loads(text))
+    _, events = engine.new_match(2, random.Random(0))
+    logs = [e.data["text"] for e in events if e.kind == "log"]
+    assert logs == ["three As / a straight to A"]

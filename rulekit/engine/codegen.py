@@ -578,6 +578,15 @@ class Generator:
             return None
         return f"has_combination({selection}, COMBINATIONS[{cg.combination_kinds[typ[5:]]}].cards({self.ex(value)}))"
 
+    def best_top(self, node) -> int:
+        """The weight of one value of the order in the score of ``best`` ``node`` (see
+        ``runtime.best_combination``): above every tie of its cards."""
+        attrs_ = self.cg.combination_attrs.get(node.order) or ()
+        if not attrs_:
+            return 1
+        values = self.cg.attr_values[attrs_[0]]
+        return (values[-1] - values[0] + 2) ** node.count
+
     def ex_BestCombination(self, node):
         cg = self.cg
         order = f"COMBINATIONS[{cg.combination_kinds[node.order]}]"
@@ -1189,6 +1198,10 @@ class Generator:
                 pieces.append(repr("…"))
                 continue
             if self.comp.secret_in(part, self.scope.get("$revealed", frozenset())) is not None:
+                continue
+            if type(part) is m.BestCombination:     # the words of the best combination, not its score
+                pieces.append(f"best_text({self.ex(part)}, COMBINATIONS[{self.cg.combination_kinds[part.order]}], "
+                              f"{self.best_top(part)})")
                 continue
             pieces.append(self.shown(self.kind_of(part), self.ex(part)))
         return f"''.join({_tuple(pieces)})" if pieces else "''"

@@ -848,6 +848,13 @@ def best_combination(selection, n: int, order: CombinationOrder, column, has, lo
     return max(tie(h) for h in hands)
 
 
+def best_text(score: int, order: CombinationOrder, top: int) -> str:
+    """The words of the combination a :func:`best_combination` ``score`` was made with ("a
+    pair of 9s"), ``top`` its weight of a value; "nothing" when the cards made none."""
+    value = score // top - 1
+    return order.text(value) if value >= 0 else "nothing"
+
+
 def combination_holds(selection, made: tuple, values: tuple) -> bool:
     """``CARDS has NAME(values)``: the combination (``made``: its when, cards and words, see
     :class:`CombinationOrder`) has these values and the cards hold it."""
@@ -1129,6 +1136,7 @@ def _known_after(known: tuple, slot: int, added: bool) -> tuple:
 
 
 __all__ = [
+    'best_text',
     'IllegalAction',
     'RulesRuntimeError',
     'ACTOR',
