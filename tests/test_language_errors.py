@@ -618,3 +618,15 @@ turn lose { action l "loses" { log "lost" } }
           .replace('turn play { action go "goes" { ask chal } }',
                    'turn play { action go "goes" {\n  if true { ask chal }\n  end deal\n} }')
           .replace('turn lose { action l "loses" { log "lost" } }\n', ''), "mini.rules")
+
+
+def test_a_set_of_seats_in_a_let_value_is_pointed_to_a_group():
+    """'let u = (p in everyone where …)': a set of seats is not a value; the hint names
+    the group to declare (the error said only what may follow 'everyone', helper-36)."""
+    source = edit("  go to turn\n}\nturn", "  let u = (p in everyone where count of hand of p = 3)\n  go to turn\n}\nturn")
+    assert error_text(source) == golden("""
+        mini.rules:14:26: error: unexpected 'where'; expected 'and', 'except', 'mod', 'or', '!=', ')', '*', '+', '-', '/', '<', '<=', '=', '>', '>='
+              let u = (p in everyone where count of hand of p = 3)
+                                     ^^^^^
+        hint: a set of seats is kept in a group: declare 'group u' and write 'let u be (p in … where …)'
+        """)

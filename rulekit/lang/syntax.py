@@ -231,6 +231,11 @@ def _problem(exc: UnexpectedInput, source: str) -> Problem:
         hint = "an action's steps are written in braces after its name and label; one that does nothing: { }"
     elif str(token) == "=" and exc.pos_in_stream and source[exc.pos_in_stream - 1] == "=":
         hint = "equality is a single '=': write 'x = 1', not 'x == 1'"
+    elif str(token) in ("where", "with"):
+        let = re.search(r"\blet\s+(\w+)\s*=\s*\(\s*\w+\s+in\b[^\n]*$", source[:exc.pos_in_stream or 0])
+        if let is not None:       # 'let u = (p in everyone where …)': a set of seats is a group
+            hint = (f"a set of seats is kept in a group: declare 'group {let[1]}' and write "
+                    f"'let {let[1]} be (p in … {token} …)'")
     return Problem(f"unexpected {_token_text(token)}; expected {_expected(accepted)}",
                    Span(line, col, line, end), hint)
 
