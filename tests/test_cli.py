@@ -543,6 +543,21 @@ match { deals until deals >= 2  between deals { set dealer = left of dealer } }
     assert lines[i + 1:i + 4] == ["dealer: P2", "P3 posts the blind", "P3 starts"], lines
 
 
+def test_a_deal_that_opens_with_a_vote_says_who_votes_first(tmp_path):
+    """A deal that opens with a vote: 'P1 votes first', not 'P1 starts' (every seat votes,
+    unseen; helper-36's Hol's der Geier)."""
+    path = tmp_path / "vote.rules"
+    path.write_text("""game "Vote"
+players 2
+deck { card c: count 2 }
+zone stock: shared, holds the deck
+setup { go to v }
+vote v: each of everyone { action a "a" { }  then { end deal } }
+""", encoding="utf-8")
+    lines = [line.strip() for line in CliRunner().invoke(main, ["run", str(path), "-s", "1", "-v"]).output.splitlines()]
+    assert "P1 votes first" in lines and "P1 starts" not in lines
+
+
 def test_votes_are_told_by_their_labels():
     votes = [line for line in _verbose("nimms_leich.rules", 2) if line.strip().startswith("votes:")]
     assert votes and all("thumb up" in v or "thumb hidden" in v for v in votes)

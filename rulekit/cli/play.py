@@ -404,8 +404,10 @@ def _narrator(console: Console, engine: Engine, human_seats=frozenset(), every_s
             for line in received_lines(engine, events, actor, state.n):
                 console.print(line, markup=False, soft_wrap=True)
         if every_step and not state.is_terminal and any(ev.kind == "deal_start" for ev in events):
-            # the deal is set up: whose decision opens it
-            console.print(f"  {seat_name(engine.decider(state))} starts", markup=False, soft_wrap=True)
+            # the deal is set up: whose decision opens it (a vote's seats all vote, unseen)
+            kind = engine.cg.phase_list[state.phase].kind
+            opening = {"vote": "votes first", "first": "is asked first", "each": "is asked first"}.get(kind, "starts")
+            console.print(f"  {seat_name(engine.decider(state))} {opening}", markup=False, soft_wrap=True)
 
     return on_events
 
