@@ -558,6 +558,22 @@ vote v: each of everyone { action a "a" { }  then { end deal } }
     assert "P1 votes first" in lines and "P1 starts" not in lines
 
 
+def test_simulate_leaves_out_turns_per_match_in_a_game_without_turns(tmp_path):
+    """A game of votes: no line "turns per match: min 0 … max 0" (helper-36)."""
+    path = tmp_path / "vote.rules"
+    path.write_text("""game "Vote"
+players 2
+deck { card c: count 2 }
+zone stock: shared, holds the deck
+setup { go to v }
+vote v: each of everyone { action a "a" { }  then { end deal } }
+""", encoding="utf-8")
+    out = CliRunner().invoke(main, ["simulate", str(path), "--games", "3", "--seed", "1"]).output
+    assert "decisions per match" in out and "turns per match" not in out
+    assert "turns per match" in CliRunner().invoke(main, ["simulate", LUGENBEUTEL, "--games", "2", "--seed", "1",
+                                                          "--bots", "random"]).output
+
+
 def test_votes_are_told_by_their_labels():
     votes = [line for line in _verbose("nimms_leich.rules", 2) if line.strip().startswith("votes:")]
     assert votes and all("thumb up" in v or "thumb hidden" in v for v in votes)

@@ -489,7 +489,7 @@ def _print_lengths(console, spec, games: int, summary, figures: dict) -> None:
     """Print the lines of match lengths (decisions, turns, deals) and of unfinished matches."""
     for name, label in (("decisions", "decisions"), ("turns", "turns"), ("deals", "deals")):
         got = figures["length"][name]
-        if got is not None:
+        if got is not None and not (name == "turns" and got["max"] == 0):     # no turn at all (a game of votes)
             console.print(f"{label} per match: min {_num(got['min'])}, lower quartile {_num(got['q1'])}, median "
                           f"{_num(got['median'])}, upper quartile {_num(got['q3'])}, max {_num(got['max'])}",
                           markup=False, soft_wrap=True)
