@@ -769,7 +769,10 @@ combination pair(x: rank) "a pair of {x}s": 2 of rank = x
 combinations poker: high < pair
 zone stock: shared, holds the deck
 zone hand: per player, seen by owner
+zone box: shared, seen by nobody
+zone board: shared, seen by all
 die coin: 2 sides
+counter gold per player = 0, seen by owner
 group active
 seat dealer = P1
 setup {
@@ -798,6 +801,18 @@ setup {
     "  log \"{highest of (count of seats in (p in active where true) + total rank of hand of p for p in everyone)}\"",
     "for each p in everyone except P2 {\n    reveal hand of p\n"
     "    log \"{count of seats in (p in everyone where total rank of hand of p >= 11)}\"\n  }",
+    # helper-39: a counter hidden by a seat variable of its name, 'highest' of a hidden counter,
+    # how many cards a zone seen by nobody holds, a seat taken out of a group, a set of seats
+    # drawn by 'random', a seat variable read as 'r in G' bound again inside
+    'set gold of P2 = 7\n  log "{total of (gold of gold for gold in everyone)}"',
+    'log "{highest gold}"',
+    'move (stock where rank > 4) to box\n  log "{count of box}"',
+    "remove first of (p in everyone where total rank of hand of p >= 9) from active",
+    "draw 2 from stock to board\n"
+    "  reveal every hand of (p in everyone where count of (random 1 of board where rank > 3) = 1)\n"
+    "  log \"{total rank of every hand of (p in everyone where count of (random 1 of board where rank > 3) = 1)}\"",
+    "let active be (p in everyone where p = P2)\n  let r = P1\n  reveal every hand of (q in everyone where r in active)\n"
+    "  log \"{total of (total of (total rank of hand of p for p in (q in everyone where r in active)) for r in everyone)}\"",
     "reveal every hand of (p in everyone where roll coin = 1)\n"
     "  log \"{total rank of every hand of (p in everyone where roll coin = 1)}\"",
 ])

@@ -82,6 +82,8 @@ def shown_in(stmts, tracked: dict, procedures: dict, groups, seen: set):
             shown = (s.seats,)
         elif isinstance(s, m.Assign) and s.op == "+" and s.target.seat is None and s.target.name in groups:
             shown = (s.value,)          # a seat added to a group
+        elif isinstance(s, m.RemoveSeat):
+            shown = (s.seat,)           # a seat taken out of a group
         for x in shown:
             hit = next((tracked[n] for n in names_read(x) if n in tracked), None)
             if hit is not None:
@@ -1111,9 +1113,13 @@ class Compiler:
         cg = self.cg
         if isinstance(node, m.ClaimHolds):
             return "whether the claim holds"
-        if isinstance(node, (m.Name, m.ValueOf)) and node.name in cg.counter_index and node.name not in bound:
+        if isinstance(node, (m.Name, m.ValueOf, m.Extreme)) and node.name in cg.counter_index \
+                and not (type(node) is m.Name and node.name in bound):      # (a seat variable of that name)
             if cg.game.counters[cg.counter_index[node.name]].seen != "all":
                 return f"the counter '{node.name}'"
+        if isinstance(node, m.CountOf) and isinstance(node.cards, (m.ZoneRef, m.EveryZone)) \
+                and node.cards.zone in cg.zone_index and cg.zones[cg.zone_index[node.cards.zone]].seen == "nobody":
+            return f"how many cards '{node.cards.zone}' holds"          # hidden too: 'seen by nobody'
         if faces and isinstance(node, (m.Chosen, m.Claimed, m.ZoneRef, m.EveryZone)) \
                 and not self._revealed_here(node, revealed, bound):
             if isinstance(node, (m.Chosen, m.Claimed)):
@@ -1372,6 +1378,7 @@ class Compiler:
         """``remove SEAT from GROUP``."""
         self.group(node.group, node.span)
         self.seat(node.seat, scope)
+        self.shown_to_all(node.seat, scope, "every seat sees who is in a group")
 
     def _stmt_KnockOut(self, node, scope) -> None:
         """``knock out SEAT``."""
@@ -2116,8 +2123,8 @@ def note_revealed(scope: dict, s) -> None:
             isinstance(cards, m.ZoneRef) and cards.seat is None and not cards.yours
         if whole:
             scope["$revealed"] = revealed | {cards.zone}
-        elif isinstance(cards, (m.EveryZone, m.ZoneRef, m.Claimed, m.Chosen)) and not m.mentions(cards, m.Roll):
-            # (a set of seats drawn by a roll names other seats each time it is written)
+        elif isinstance(cards, (m.EveryZone, m.ZoneRef, m.Claimed, m.Chosen)) and not _drawn(cards):
+            # (a set of seats drawn by chance names other seats each time it is written)
             scope["$revealed"] = revealed | {cards}
         return
     if not revealed or isinstance(s, (m.Log, m.Reveal, m.RevealCounter)):
@@ -2138,6 +2145,12 @@ def _kept(revealed: frozenset, stmts) -> frozenset:
     return frozenset(r for r in revealed if type(r) is str)
 
 
+def _drawn(node) -> bool:
+    """Whether ``node`` reads chance (a roll, ``random N of``): it may differ each time it is
+    evaluated."""
+    return any(isinstance(n, m.Roll) or isinstance(n, m.Portion) and n.random for n in m.nodes(node))
+
+
 def _child_nodes(node):
     """The model nodes directly inside ``node`` (also inside its tuples), in field order."""
     for a in getattr(node, "__attrs_attrs__", ()):
@@ -2156,6 +2169,8 @@ def _names_of(node) -> set:
     for n in m.nodes(node):
         if isinstance(n, (m.Name, m.SeatName)):
             out.add(n.name)
+        elif isinstance(n, (m.Member, m.IsOut)):      # 'r in G', 'r is out': the seat by its name
+            out.add(n.seat)
         elif isinstance(n, m.Claimed):
             out.add("claimant")
         elif isinstance(n, m.SeatSet) and n.kind == "var" and n.name:
