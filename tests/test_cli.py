@@ -543,9 +543,8 @@ match { deals until deals >= 2  between deals { set dealer = left of dealer } }
     assert lines[i + 1:i + 4] == ["dealer: P2", "P3 posts the blind", "P3 starts"], lines
 
 
-def test_a_deal_that_opens_with_a_vote_says_who_votes_first(tmp_path):
-    """A deal that opens with a vote: 'P1 votes first', not 'P1 starts' (every seat votes,
-    unseen; helper-36's Hol's der Geier)."""
+def _vote_game(tmp_path) -> Path:
+    """A file of two seats whose one deal is one vote."""
     path = tmp_path / "vote.rules"
     path.write_text("""game "Vote"
 players 2
@@ -554,20 +553,20 @@ zone stock: shared, holds the deck
 setup { go to v }
 vote v: each of everyone { action a "a" { }  then { end deal } }
 """, encoding="utf-8")
+    return path
+
+
+def test_a_deal_that_opens_with_a_vote_says_who_votes_first(tmp_path):
+    """A deal that opens with a vote: 'P1 votes first', not 'P1 starts' (every seat votes,
+    unseen; helper-36's Hol's der Geier)."""
+    path = _vote_game(tmp_path)
     lines = [line.strip() for line in CliRunner().invoke(main, ["run", str(path), "-s", "1", "-v"]).output.splitlines()]
     assert "P1 votes first" in lines and "P1 starts" not in lines
 
 
 def test_simulate_leaves_out_turns_per_match_in_a_game_without_turns(tmp_path):
     """A game of votes: no line "turns per match: min 0 … max 0" (helper-36)."""
-    path = tmp_path / "vote.rules"
-    path.write_text("""game "Vote"
-players 2
-deck { card c: count 2 }
-zone stock: shared, holds the deck
-setup { go to v }
-vote v: each of everyone { action a "a" { }  then { end deal } }
-""", encoding="utf-8")
+    path = _vote_game(tmp_path)
     out = CliRunner().invoke(main, ["simulate", str(path), "--games", "3", "--seed", "1"]).output
     assert "decisions per match" in out and "turns per match" not in out
     assert "turns per match" in CliRunner().invoke(main, ["simulate", LUGENBEUTEL, "--games", "2", "--seed", "1",

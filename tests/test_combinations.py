@@ -456,10 +456,10 @@ def test_the_reserved_words_of_the_docs_are_the_keywords_of_the_grammar():
 
 
 # ---------------------------------------------------------------------------- cards of several sets together
-def test_best_five_of_a_hand_plus_the_board():
-    """``(CARDS plus CARDS)``: the cards of several card sets together, as a hold'em showdown
-    ranks each player's two cards with the five of the board (issue 22: "best 5 of hand and
-    board")."""
+def hold_em(*extra: str) -> str:
+    """A two-seat showdown of each hand plus a board of five: P1 holds two aces (three
+    with the board), P2 the king and queen of spades (a royal flush with the board);
+    ``extra`` lines after the deal."""
     combos = BLUFF[BLUFF.index("combination high_card"):BLUFF.index("claim bid")]
     moves = ["  move (stock where rank = 14 and suit = spades) to hand of P1",
              "  move (stock where rank = 14 and suit = hearts) to hand of P1",
@@ -467,9 +467,16 @@ def test_best_five_of_a_hand_plus_the_board():
              "  move (stock where rank = 12 and suit = spades) to hand of P2"]
     moves += [f"  move (stock where rank = {r} and suit = {s}) to board" for r, s in
               ((14, "clubs"), (11, "spades"), (10, "spades"), (3, "diamonds"), (2, "clubs"))]
-    text = (SHOWDOWN.replace("COMBINATIONS", combos).replace("MOVES", "\n".join(moves))
+    return (SHOWDOWN.replace("COMBINATIONS", combos).replace("MOVES", "\n".join(moves + list(extra)))
             .replace("zone stock: shared, holds the deck", "zone stock: shared, holds the deck\nzone board: shared, seen by all")
             .replace("best 5 of your hand by bid", "best 5 of (your hand plus board) by bid"))
+
+
+def test_best_five_of_a_hand_plus_the_board():
+    """``(CARDS plus CARDS)``: the cards of several card sets together, as a hold'em showdown
+    ranks each player's two cards with the five of the board (issue 22: "best 5 of hand and
+    board")."""
+    text = hold_em()
     engine = Engine(loads(text))
     state, _ = engine.new_match(2, random.Random(0))
     assert state.winners == (1,)            # P2's royal flush beats P1's three aces
@@ -482,18 +489,8 @@ def test_a_text_tells_the_best_combination_in_words():
     """'{best 5 of (hand of p plus board) by bid}' in a log, once the hands are turned up,
     tells the combination ("three As", "a straight to A"), not its score (helper-37's
     Hold'em could only say "P4 wins 60")."""
-    combos = BLUFF[BLUFF.index("combination high_card"):BLUFF.index("claim bid")]
-    moves = ["  move (stock where rank = 14 and suit = spades) to hand of P1",
-             "  move (stock where rank = 14 and suit = hearts) to hand of P1",
-             "  move (stock where rank = 13 and suit = spades) to hand of P2",
-             "  move (stock where rank = 12 and suit = spades) to hand of P2"]
-    moves += [f"  move (stock where rank = {r} and suit = {s}) to board" for r, s in
-              ((14, "clubs"), (11, "spades"), (10, "spades"), (3, "diamonds"), (2, "clubs"))]
-    moves += ["  reveal every hand",
-              '  log "{best 5 of (hand of P1 plus board) by bid} / {best 5 of (hand of P2 plus board) by bid}"']
-    text = (SHOWDOWN.replace("COMBINATIONS", combos).replace("MOVES", "\n".join(moves))
-            .replace("zone stock: shared, holds the deck", "zone stock: shared, holds the deck\nzone board: shared, seen by all")
-            .replace("best 5 of your hand by bid", "best 5 of (your hand plus board) by bid"))
+    text = hold_em("  reveal every hand",
+                   '  log "{best 5 of (hand of P1 plus board) by bid} / {best 5 of (hand of P2 plus board) by bid}"')
     engine = Engine(loads(text))
     _, events = engine.new_match(2, random.Random(0))
     logs = [e.data["text"] for e in events if e.kind == "log"]

@@ -1138,7 +1138,7 @@ class Compiler:
             # the seats range over a set whose zones were revealed, named as it was revealed
             over = seats if seats is not None and not (_names_of(seats) & bound.keys()) else None
             return found or self._secret_walk(inner[0], revealed, {**bound, var: over}, faces)
-        for child in _child_nodes(node):
+        for child in m.children(node):
             reads = faces or (isinstance(node, self._FACES) and child is node.cards)
             found = self._secret_walk(child, revealed, bound, reads)
             if found is not None:
@@ -2149,17 +2149,6 @@ def _drawn(node) -> bool:
     """Whether ``node`` reads chance (a roll, ``random N of``): it may differ each time it is
     evaluated."""
     return any(isinstance(n, m.Roll) or isinstance(n, m.Portion) and n.random for n in m.nodes(node))
-
-
-def _child_nodes(node):
-    """The model nodes directly inside ``node`` (also inside its tuples), in field order."""
-    for a in getattr(node, "__attrs_attrs__", ()):
-        if a.name == "span":
-            continue
-        value = getattr(node, a.name)
-        for child in value if isinstance(value, tuple) else (value,):
-            if hasattr(child, "__attrs_attrs__"):
-                yield child
 
 
 def _names_of(node) -> set:

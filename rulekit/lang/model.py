@@ -1100,6 +1100,18 @@ def walk(stmts):
             yield from walk(block)
 
 
+def children(node):
+    """The model nodes directly inside ``node`` (also inside its tuples), in field order,
+    its span left out."""
+    for a in getattr(node, "__attrs_attrs__", ()):
+        if a.name == "span":
+            continue
+        value = getattr(node, a.name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if hasattr(child, "__attrs_attrs__"):
+                yield child
+
+
 def nodes(node):
     """``node`` and every model node inside it, depth first."""
     yield node

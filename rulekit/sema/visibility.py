@@ -150,7 +150,7 @@ class _Reader:
             return all(self.expr(x, names) for x in (node.seat, node.base, node.other) if x is not None) and \
                 (node.cond is None or self.expr(node.cond, inner))
         if isinstance(node, _PUBLIC):
-            return all(self.expr(child, names) for child in _children(node))
+            return all(self.expr(child, names) for child in m.children(node))
         return False            # a roll, the truth of the claim, anything not known to be public
 
     def order(self, claim: str) -> bool:
@@ -190,13 +190,3 @@ class _Reader:
         if isinstance(node, m.Where):
             return self.cards(node.cards, names, faces=True) and self.expr(node.pred, names)
         return False
-
-
-def _children(node):
-    for a in node.__attrs_attrs__:
-        if a.name == "span":
-            continue
-        value = getattr(node, a.name)
-        for child in value if isinstance(value, tuple) else (value,):
-            if hasattr(child, "__attrs_attrs__"):
-                yield child
