@@ -2129,14 +2129,14 @@ def note_revealed(scope: dict, s) -> None:
         return
     if not revealed or isinstance(s, (m.Log, m.Reveal, m.RevealCounter)):
         return
-    kept = _kept(revealed, (s,))
+    kept = _zones_kept(revealed, (s,))
     if kept:
         scope["$revealed"] = kept
     else:
         del scope["$revealed"]
 
 
-def _kept(revealed: frozenset, stmts) -> frozenset:
+def _zones_kept(revealed: frozenset, stmts) -> frozenset:
     """Of what ``revealed`` holds, the whole zones (their names) that are still open after
     ``stmts``: all of them when no statement may move a card, else none; the cards
     expressions revealed are never kept (a statement may change which seat they name)."""
@@ -2152,16 +2152,13 @@ def _drawn(node) -> bool:
 
 
 def _names_of(node) -> set:
-    """The names a cards expression reads (its seats, groups and values; the claimed cards
-    read the claim, as ``claimant``)."""
+    """The names an expression reads (its seats, groups and values)."""
     out = set()
     for n in m.nodes(node):
         if isinstance(n, (m.Name, m.SeatName)):
             out.add(n.name)
         elif isinstance(n, (m.Member, m.IsOut)):      # 'r in G', 'r is out': the seat by its name
             out.add(n.seat)
-        elif isinstance(n, m.Claimed):
-            out.add("claimant")
         elif isinstance(n, m.SeatSet) and n.kind == "var" and n.name:
             out.add(n.name)
     return out
@@ -2173,7 +2170,7 @@ def loop_scope(scope: dict, body) -> dict:
     moves no card (a later round would read cards moved in an earlier one); the cards
     expressions revealed are dropped (the loop's variable may name another seat)."""
     inner = dict(scope)
-    kept = _kept(inner.pop("$revealed", frozenset()), body)
+    kept = _zones_kept(inner.pop("$revealed", frozenset()), body)
     if kept:
         inner["$revealed"] = kept
     return inner
