@@ -241,3 +241,23 @@ window w: each of others {
 }
 """))
     assert "When every player has been asked:\n- Play goes back to what opened this window.\n" in text
+
+
+def test_exactly_one_card_takes_a_singular_verb():
+    """'count of (every played where value = v) = 1' read "exactly 1 of the cards … have
+    value …" (helper-36's Hol's der Geier); "at least 2 of …" keeps the plural."""
+    text = explain(loads("""\
+game "One"
+players 2
+deck { card bid: value 1..3, 1 in each hand }
+zone hand: per player, seen by owner
+zone played: per player, seen by all
+setup { go to t from P1 }
+turn t: action a "a" {
+  if count of (every played where value = 2) = 1 { log "one" }
+  if count of (every played where value = 2) >= 2 { log "two" }
+  end deal
+}
+"""))
+    assert "exactly 1 of the cards in all the played zones has value 2" in text
+    assert "at least 2 of the cards in all the played zones have value 2" in text

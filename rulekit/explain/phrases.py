@@ -709,7 +709,9 @@ class _Phrases:
             where = left.cards
             amount = self.x(right, nested=True)
             pool = self.x(where.cards)
-            return f"{_QUANT[op]} {amount} of {pool} {self.p(where.pred, plural=True)}"
+            # "exactly 1 of the cards … has", "at least 2 of … show"
+            one = isinstance(right, m.Num) and right.value == 1 and op in ("=", "<=")
+            return f"{_QUANT[op]} {amount} of {pool} {self.p(where.pred, plural=not one)}"
         if isinstance(left, m.PlayerCount) and isinstance(right, m.Num):
             quant = "" if op == "=" else _QUANT[op] + " "
             return f"there {'is' if right.value == 1 and op == '=' else 'are'} {quant}{right.value} players"
