@@ -43,7 +43,7 @@ from ..lang import model as m
 from .compile import (BOOL, CONFLICT, GROUP, KIND, MAYBE_SEAT, NUM, SEAT, CompiledGame, Compiler, _seats_found,
                       names_read, note_revealed)
 from ..errors import IllegalAction, OptionError, RulesError, RulesRuntimeError
-from .runtime import ACTOR, MAX_CHOICES, exports
+from .runtime import ACTOR, MAX_CHOICES, exports, value_weight
 
 #: what an enumerator yields when its budget of candidates runs out
 OUT_OF_BUDGET = object()
@@ -582,10 +582,8 @@ class Generator:
         """The weight of one value of the order in the score of ``best`` ``node`` (see
         ``runtime.best_combination``): above every tie of its cards."""
         attrs_ = self.cg.combination_attrs.get(node.order) or ()
-        if not attrs_:
-            return 1
-        values = self.cg.attr_values[attrs_[0]]
-        return (values[-1] - values[0] + 2) ** node.count
+        values = self.cg.attr_values[attrs_[0]] if attrs_ else (0,)
+        return value_weight(node.count, values[0], values[-1], bool(attrs_))
 
     def ex_BestCombination(self, node):
         cg = self.cg

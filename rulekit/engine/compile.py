@@ -1128,16 +1128,16 @@ class Compiler:
             if node.zone in cg.zone_index and cg.zones[cg.zone_index[node.zone]].seen != "all":
                 return f"the cards of '{node.zone}'"
         if isinstance(node, m.SeatSet) and node.kind in ("where", "highest", "lowest") and node.name:
-            var, seats, inner = node.name, node.base, (node.cond,)
+            var, seats, inner = node.name, node.base, node.cond
         elif isinstance(node, (m.SeatQuantifier, m.OverSeats)):
-            var, seats, inner = node.var, node.seats, (node.cond if isinstance(node, m.SeatQuantifier) else node.value,)
+            var, seats, inner = node.var, node.seats, node.cond if isinstance(node, m.SeatQuantifier) else node.value
         else:
             var = None
         if var is not None:
             found = self._secret_walk(seats, revealed, bound, faces) if seats is not None else None
             # the seats range over a set whose zones were revealed, named as it was revealed
             over = seats if seats is not None and not (_names_of(seats) & bound.keys()) else None
-            return found or self._secret_walk(inner[0], revealed, {**bound, var: over}, faces)
+            return found or self._secret_walk(inner, revealed, {**bound, var: over}, faces)
         for child in m.children(node):
             reads = faces or (isinstance(node, self._FACES) and child is node.cards)
             found = self._secret_walk(child, revealed, bound, reads)

@@ -121,12 +121,11 @@ def describe(engine, event, n: int) -> str | None:
     if kind == "log":
         return f"  {d['text']}"
     if kind == "votes":
-        parts = [f"{seat_name(s)}: {_vote_label(engine, d.get('phase'), v)}"
-                 for s, v in enumerate(d["votes"]) if v is not None]
-        if d.get("anonymous") and len(parts) < len(d["votes"]):
-            return "  votes cast" + (f" (yours: {parts[0].split(': ', 1)[1]})" if len(parts) == 1 else "") \
+        cast = [(s, _vote_label(engine, d.get("phase"), v)) for s, v in enumerate(d["votes"]) if v is not None]
+        if d.get("anonymous") and len(cast) < len(d["votes"]):      # a seat's own vote alone, or none
+            return "  votes cast" + (f" (yours: {cast[0][1]})" if len(cast) == 1 else "") \
                 + "; the others are never revealed"
-        return "  votes: " + ", ".join(parts)
+        return "  votes: " + ", ".join(f"{seat_name(s)}: {label}" for s, label in cast)
     if kind == "deal_start":
         return f"— deal {d['deal']} —"
     if kind == "match_end":

@@ -837,7 +837,7 @@ def best_combination(selection, n: int, order: CombinationOrder, column, has, lo
         digits = sorted((column[k] - low + 1 for k in hand if has[k]), reverse=True)
         digits += [0] * (n - len(digits))
         return functools.reduce(lambda acc, d: acc * base + d, digits, 0)
-    top = 1 if column is None else base ** n
+    top = value_weight(n, low, high, column is not None)
     whole = [(0, tuple(cards))]
     for value in reversed(order.indices):
         parts = order.cards(value)
@@ -848,9 +848,16 @@ def best_combination(selection, n: int, order: CombinationOrder, column, has, lo
     return max(tie(h) for h in hands)
 
 
+def value_weight(n: int, low: int, high: int, ties: bool) -> int:
+    """The weight of one value of the order in a :func:`best_combination` score of ``n``
+    cards whose ties are broken (``ties``) by an attribute ranging over ``low..high``:
+    above every tie."""
+    return (high - low + 2) ** n if ties else 1
+
+
 def best_text(score: int, order: CombinationOrder, top: int) -> str:
     """The words of the combination a :func:`best_combination` ``score`` was made with ("a
-    pair of 9s"), ``top`` its weight of a value; "nothing" when the cards made none."""
+    pair of 9s"), ``top`` its :func:`value_weight`; "nothing" when the cards made none."""
     value = score // top - 1
     return order.text(value) if value >= 0 else "nothing"
 
